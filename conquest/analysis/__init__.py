@@ -1,0 +1,1 @@
+"""Runners over the contract: playing games, simulation in parallel, benchmarks."""

@@ -1,0 +1,73 @@
+"""Play one game between agents. The runner owns the seeded RNG: it samples chance nodes and hands the
+same generator to the agents, so a seed fixes the whole game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from conquest.agents.base import Agent, get_agent
+from conquest.core.errors import ConquestError
+from conquest.core.game import CHANCE, Action, Ruleset, State
+from conquest.core.records import Record
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise ConquestError("chance node without outcomes")
+    x = rng.random()
+    acc = 0.0
+    for outcome, p in outcomes:
+        acc += p
+        if x < acc:
+            return outcome
+    return outcomes[-1][0]
+
+
+def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | None = None,
+              options: dict[str, Any] | None = None, seed: int = 0, max_steps: int = 200_000,
+              seat_names: Sequence[str] | None = None) -> tuple[Record, State]:
+    ags = [get_agent(a) if isinstance(a, str) else a for a in agents]
+    state = ruleset.new_game(players, options, seed)
+    if len(ags) == 1:
+        ags = ags * state.players
+    if len(ags) != state.players:
+        raise ConquestError(f"{len(ags)} seats given for {state.players} players")
+    rng = random.Random(seed)
+    names = list(seat_names) if seat_names else [a.id for a in ags]
+    record = Record(ruleset=ruleset.id, rules_version=ruleset.rules_version, players=state.players,
+                    options=dict(state.options), seats=names, seed=seed)
+    fmt = ruleset.format_action
+    steps = 0
+    while True:
+        seat = state.to_move
+        if seat is None:
+            break
+        if steps >= max_steps:
+            raise ConquestError(f"game did not end within {max_steps} steps")
+        if seat == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = ags[seat].choose(state, rng)
+        record.actions.append(fmt(action))
+        state = state.apply_unchecked(action)
+        steps += 1
+    res = state.result()
+    record.result = list(res) if res is not None else None
+    record.scores = list(state.scores())
+    return record, state
+
+
+def random_playout(state: State, rng: random.Random, max_steps: int = 200_000) -> tuple[State, int]:
+    """Uniform random play to the end (for benchmarks and property tests); returns the end and the steps."""
+    steps = 0
+    while state.to_move is not None and steps < max_steps:
+        if state.to_move == CHANCE:
+            a = sample_chance(state, rng)
+        else:
+            acts = state.legal_actions()
+            a = acts[rng.randrange(len(acts))]
+        state = state.apply_unchecked(a)
+        steps += 1
+    return state, steps

@@ -1,0 +1,1 @@
+"""The game contract shared by every ruleset and every consumer."""

@@ -1,0 +1,260 @@
+"""The game contract: a ``Ruleset`` makes ``State`` objects; a state knows who moves, what is legal and how
+to apply it. Chance is explicit: at a chance node ``to_move == CHANCE`` and ``chance_outcomes()`` publishes the
+distribution; the rules never hold a random generator. Runners and agents do.
+
+Actions are small immutable values (tuples of strings and ints) so that they hash, compare and serialise
+cheaply. Their text form, the notation, is what people type, what records store and what errors quote:
+``ruleset.parse_action(ruleset.format_action(a)) == a``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Hashable, Sequence
+
+from conquest.core.errors import IllegalAction, OptionError, StateFormatError
+from conquest.core.options import OptionsSpec
+
+Action = Hashable
+CHANCE: int = -1
+"""``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
+
+STATE_FORMAT = "conquest-state/1"
+
+
+def seat_label(seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    if seat == CHANCE:
+        return "chance"
+    return f"seat {seat}"
+
+
+def to_move_json(seat: int | None) -> int | str | None:
+    return "chance" if seat == CHANCE else seat
+
+
+def to_move_from_json(value: Any) -> int | None:
+    if value == "chance":
+        return CHANCE
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return value
+    raise StateFormatError("to_move", f"expected a seat number, \"chance\" or null, got {value!r}")
+
+
+class State(ABC):
+    """One position of a game. ``apply`` returns a new state and never changes this one."""
+
+    ruleset: ClassVar["Ruleset"]
+    players: int
+    options: dict[str, Any]
+
+    # ---- who moves -------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """A seat (0-based), ``CHANCE``, or ``None`` when the game is over."""
+
+    def is_terminal(self) -> bool:
+        return self.to_move is None
+
+    def is_chance(self) -> bool:
+        return self.to_move == CHANCE
+
+    # ---- legality --------------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the seat to move (the outcomes at a chance node; empty at the end)."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def illegal_reason(self, action: Action) -> str:
+        """Why ``action`` is not legal here, naming the rule. Rulesets override this for better messages."""
+        if self.to_move is None:
+            return "the game is over"
+        return "it is not among the legal actions here"
+
+    def check(self, action: Action | str) -> Action:
+        """Parse (if text) and check an action; raise ``IllegalAction`` naming the action and the rule."""
+        if isinstance(action, str):
+            action = self.ruleset.parse_action(action)
+        if self.to_move is None:
+            raise IllegalAction(self.ruleset.format_action(action), "the game is over")
+        if not self.is_legal(action):
+            raise IllegalAction(self.ruleset.format_action(action), self.illegal_reason(action))
+        return action
+
+    # ---- transitions -----------------------------------------------------------------------------
+    def apply(self, action: Action | str) -> "State":
+        """Checked: a new state after ``action``; raises ``IllegalAction`` and leaves this state unchanged."""
+        action = self.check(action)
+        new = self.clone()
+        new._apply(action)
+        return new
+
+    def apply_unchecked(self, action: Action) -> "State":
+        """For search and simulation: no legality check. Tested against ``apply``."""
+        new = self.clone()
+        new._apply(action)
+        return new
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply a legal action to this (freshly cloned) state in place."""
+
+    @abstractmethod
+    def clone(self) -> "State":
+        ...
+
+    # ---- the end ---------------------------------------------------------------------------------
+    @abstractmethod
+    def result(self) -> tuple[float, ...] | None:
+        """Per seat at the end (1 win, 0 loss, shared between tied winners); ``None`` before the end."""
+
+    def scores(self) -> tuple[float, ...]:
+        """The game's own score per seat (victory points, coins), for reports. Defaults to the result."""
+        r = self.result()
+        return r if r is not None else tuple(0.0 for _ in range(self.players))
+
+    # ---- information -----------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), JSON-ready. The only place that decides it."""
+        return self.to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``."""
+        return {
+            "format": STATE_FORMAT,
+            "ruleset": self.ruleset.id,
+            "rules_version": self.ruleset.rules_version,
+            "players": self.players,
+            "options": dict(self.options),
+            "to_move": to_move_json(self.to_move),
+            **self._body_json(),
+        }
+
+    @abstractmethod
+    def _body_json(self) -> dict[str, Any]:
+        ...
+
+    @classmethod
+    @abstractmethod
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "State":
+        """Build a state from its JSON (header already validated). Raise StateFormatError naming a field."""
+
+    def __repr__(self) -> str:
+        return f"<{self.ruleset.id} state to_move={seat_label(self.to_move)}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Ruleset(ABC):
+    """A game: its static facts, its options and its notation. One instance per game, registered by id."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_version: ClassVar[str]
+    summary: ClassVar[str] = ""
+    state_class: ClassVar[type[State]]
+
+    def options(self) -> OptionsSpec:
+        return OptionsSpec()
+
+    def default_players(self) -> int:
+        return self.min_players
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.default_players()
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise OptionError(f"{self.id}: player count must be a whole number, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise OptionError(f"{self.id} is played by {span} players, not {players}")
+        return players
+
+    def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
+                 seed: int = 0) -> State:
+        """A new game. ``seed`` is for set-up that the rules leave to the publisher (a generated map);
+        dice and draws during play are chance nodes, never drawn here."""
+        n = self.check_players(players)
+        opts = self.options().resolve(options)
+        self.check_option_combination(n, opts)
+        return self._new_game(n, opts, seed)
+
+    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
+        """Raise OptionError when options that are fine alone do not fit together or with ``players``."""
+
+    @abstractmethod
+    def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Notation to action; raises NotationError with a one-line message."""
+
+    @abstractmethod
+    def format_action(self, action: Action) -> str:
+        ...
+
+    def state_from_json(self, data: Any) -> State:
+        """Validate the header of a ``conquest-state/1`` document and build the state."""
+        if not isinstance(data, dict):
+            raise StateFormatError("(document)", "a state must be a JSON object")
+        if data.get("format") != STATE_FORMAT:
+            raise StateFormatError("format", f"expected \"{STATE_FORMAT}\", got {data.get('format')!r}")
+        if data.get("ruleset") != self.id:
+            raise StateFormatError("ruleset", f"expected \"{self.id}\", got {data.get('ruleset')!r}")
+        if "players" not in data:
+            raise StateFormatError("players", "missing")
+        try:
+            players = self.check_players(data["players"])
+        except OptionError as e:
+            raise StateFormatError("players", str(e)) from None
+        if not isinstance(data.get("options", {}), dict):
+            raise StateFormatError("options", "must be an object")
+        try:
+            options = self.options().resolve(data.get("options", {}))
+        except OptionError as e:
+            raise StateFormatError("options", str(e)) from None
+        state = self.state_class._from_body(data, players, options)
+        if "to_move" in data and to_move_from_json(data["to_move"]) != state.to_move:
+            raise StateFormatError("to_move", f"{data['to_move']!r} does not match the rest of the state "
+                                              f"({to_move_json(state.to_move)!r})")
+        return state
+
+    # ---- helpers that consumers use --------------------------------------------------------------
+    def evaluate(self, state: State, seat: int) -> float:
+        """A heuristic value of ``state`` for ``seat`` (higher is better), for the greedy agent."""
+        r = state.result()
+        if r is not None:
+            return r[seat]
+        return 0.0
+
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        """The board as text for the terminal (what ``seat`` may see)."""
+        import json
+        return json.dumps(state.view(seat), indent=1)
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """A short human explanation of an action in this state (for menus). Defaults to the notation."""
+        return self.format_action(action)
+
+    def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
+        return [f"Player {i + 1}" for i in range(players)]
+
+    def info(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "min_players": self.min_players,
+                "max_players": self.max_players, "rules_version": self.rules_version,
+                "summary": self.summary, "options": self.options().describe()}

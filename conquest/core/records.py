@@ -1,0 +1,108 @@
+"""Game records (``conquest-record/1``): everything needed to replay a game without any random generator."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conquest.core.errors import ConquestError, StateFormatError
+from conquest.core.game import State
+from conquest.core.registry import get_ruleset
+
+RECORD_FORMAT = "conquest-record/1"
+
+
+@dataclass
+class Record:
+    ruleset: str
+    rules_version: str
+    players: int
+    options: dict[str, Any]
+    seats: list[str]
+    seed: int
+    actions: list[str] = field(default_factory=list)
+    result: list[float] | None = None
+    scores: list[float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT, "ruleset": self.ruleset, "rules_version": self.rules_version,
+            "players": self.players, "options": self.options, "seats": self.seats, "seed": self.seed,
+            "actions": self.actions, "result": self.result, "scores": self.scores,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Record":
+        if not isinstance(data, dict):
+            raise StateFormatError("(record)", "a record must be a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise StateFormatError("format", f"expected \"{RECORD_FORMAT}\", got {data.get('format')!r}")
+        need = {"ruleset": str, "players": int, "actions": list}
+        for key, typ in need.items():
+            if key not in data:
+                raise StateFormatError(key, "missing")
+            if not isinstance(data[key], typ) or isinstance(data[key], bool):
+                raise StateFormatError(key, f"expected {typ.__name__}, got {type(data[key]).__name__}")
+        for i, a in enumerate(data["actions"]):
+            if not isinstance(a, str):
+                raise StateFormatError(f"actions/{i}", "each action must be a string in notation")
+        if not isinstance(data.get("options", {}), dict):
+            raise StateFormatError("options", "must be an object")
+        seats = data.get("seats") or [f"seat{i}" for i in range(data["players"])]
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise StateFormatError("seats", "must be a list of strings")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise StateFormatError("seed", "must be an integer")
+        result = data.get("result")
+        if result is not None and (not isinstance(result, list)
+                                   or not all(isinstance(x, (int, float)) for x in result)):
+            raise StateFormatError("result", "must be a list of numbers or null")
+        return cls(ruleset=data["ruleset"], rules_version=str(data.get("rules_version", "")),
+                   players=data["players"], options=dict(data.get("options", {})), seats=list(seats),
+                   seed=seed, actions=list(data["actions"]), result=result, scores=data.get("scores"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Record":
+        p = Path(path)
+        try:
+            text = p.read_text()
+        except OSError as e:
+            raise ConquestError(f"cannot read {path}: {e.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+        return cls.from_json(data)
+
+    def new_state(self) -> State:
+        rs = get_ruleset(self.ruleset)
+        return rs.new_game(self.players, self.options, self.seed)
+
+
+def replay(record: Record, verify: bool = True) -> State:
+    """Replay every action with the checked ``apply``. With ``verify``, also check the rules version and
+    that the recorded result is the replayed one. Raises ConquestError naming the step that fails."""
+    rs = get_ruleset(record.ruleset)
+    if verify and record.rules_version and record.rules_version != rs.rules_version:
+        raise ConquestError(f"record is for {rs.id} rules {record.rules_version}, "
+                            f"this engine plays {rs.rules_version}")
+    state = record.new_state()
+    for i, text in enumerate(record.actions):
+        try:
+            state = state.apply(text)
+        except ConquestError as e:
+            raise ConquestError(f"step {i + 1} ({text!r}): {e}") from None
+    if verify:
+        res = state.result()
+        got = list(res) if res is not None else None
+        if record.result is not None or got is not None:
+            if got is None or record.result is None or any(abs(a - b) > 1e-9 for a, b in zip(got, record.result)) \
+                    or len(got) != len(record.result):
+                raise ConquestError(f"result mismatch: record says {record.result}, replay gives {got}")
+    return state

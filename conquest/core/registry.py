@@ -1,0 +1,35 @@
+"""Rulesets by id. Every package under ``conquest.rulesets`` that exposes ``RULESET`` is found by itself,
+so adding a game is adding a package."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from conquest.core.errors import UnknownRuleset
+from conquest.core.game import Ruleset
+
+_cache: dict[str, Ruleset] | None = None
+
+
+def rulesets() -> dict[str, Ruleset]:
+    global _cache
+    if _cache is None:
+        import conquest.rulesets as pkg
+        found: dict[str, Ruleset] = {}
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            if not info.ispkg:
+                continue
+            module = importlib.import_module(f"conquest.rulesets.{info.name}")
+            rs = getattr(module, "RULESET", None)
+            if isinstance(rs, Ruleset):
+                found[rs.id] = rs
+        _cache = found
+    return _cache
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    all_ = rulesets()
+    if ruleset_id not in all_:
+        raise UnknownRuleset(f"unknown ruleset '{ruleset_id}' (known: {', '.join(sorted(all_))})")
+    return all_[ruleset_id]
