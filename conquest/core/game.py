@@ -167,6 +167,10 @@ class Ruleset(ABC):
     summary: ClassVar[str] = ""
     state_class: ClassVar[type[State]]
 
+    def __init__(self) -> None:
+        # A state reaches its ruleset (notation, evaluation) through its class.
+        self.state_class.ruleset = self
+
     def options(self) -> OptionsSpec:
         return OptionsSpec()
 

@@ -1,0 +1,153 @@
+"""Many games between agents: locally in a process pool, with a progress callback; records optional."""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from conquest.core.registry import get_ruleset
+
+
+@dataclass
+class GameOutcome:
+    seed: int
+    result: list[float] | None
+    scores: list[float] | None
+    actions: int
+    error: str | None = None
+    record_path: str | None = None
+
+
+@dataclass
+class Summary:
+    ruleset: str
+    players: int
+    seats: list[str]
+    games: int = 0
+    finished: int = 0
+    errors: int = 0
+    actions: int = 0
+    wins: list[int] = field(default_factory=list)
+    shared: int = 0
+    score_sum: list[float] = field(default_factory=list)
+    error_samples: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, o: GameOutcome) -> None:
+        self.games += 1
+        if o.error is not None:
+            self.errors += 1
+            if len(self.error_samples) < 5:
+                self.error_samples.append(f"seed {o.seed}: {o.error}")
+            return
+        if o.result is None:
+            return
+        self.finished += 1
+        self.actions += o.actions
+        best = max(o.result)
+        top = [i for i, r in enumerate(o.result) if r == best]
+        if len(top) == 1:
+            self.wins[top[0]] += 1
+        else:
+            self.shared += 1
+        for i, sc in enumerate(o.scores or []):
+            self.score_sum[i] += sc
+
+    def to_json(self) -> dict[str, Any]:
+        n = max(self.finished, 1)
+        return {
+            "ruleset": self.ruleset, "players": self.players, "seats": self.seats, "games": self.games,
+            "finished": self.finished, "errors": self.errors,
+            "mean_actions": round(self.actions / n, 2) if self.finished else 0.0,
+            "wins": self.wins, "shared_wins": self.shared,
+            "win_rates": [round(w / n, 4) for w in self.wins] if self.finished else [0.0] * len(self.wins),
+            "mean_scores": [round(s / n, 3) for s in self.score_sum],
+            "error_samples": self.error_samples, "seconds": round(self.seconds, 3),
+        }
+
+
+def _play_one(args: tuple[str, list[str], int | None, dict[str, Any], int, str | None]) -> GameOutcome:
+    ruleset_id, seats, players, options, seed, records_dir = args
+    from conquest.analysis.runner import play_game
+    try:
+        rs = get_ruleset(ruleset_id)
+        record, state = play_game(rs, seats, players=players, options=options, seed=seed)
+        path = None
+        if records_dir:
+            path = str(Path(records_dir) / f"{ruleset_id}-{seed}.json")
+            record.save(path)
+        return GameOutcome(seed, record.result, record.scores, len(record.actions), None, path)
+    except Exception as e:  # a crash in one game is counted and reported, not fatal to the run
+        tb = traceback.extract_tb(e.__traceback__)
+        where = f" at {tb[-1].filename.split('/')[-1]}:{tb[-1].lineno}" if tb else ""
+        return GameOutcome(seed, None, None, 0, f"{type(e).__name__}: {e}{where}")
+
+
+def simulate(ruleset_id: str, games: int, seats: Sequence[str], players: int | None = None,
+             options: dict[str, Any] | None = None, seed: int = 0, jobs: int = 1,
+             records_dir: str | None = None,
+             progress: Callable[[GameOutcome], None] | None = None) -> Summary:
+    rs = get_ruleset(ruleset_id)
+    probe = rs.new_game(players, options or {}, seed)  # validates players and options up front
+    n = probe.players
+    seat_list = list(seats)
+    if len(seat_list) == 1:
+        seat_list = seat_list * n
+    if len(seat_list) != n:
+        from conquest.core.errors import ConquestError
+        raise ConquestError(f"{len(seat_list)} seats given for {n} players")
+    from conquest.agents.base import get_agent
+    for s in seat_list:
+        get_agent(s)
+    if records_dir:
+        Path(records_dir).mkdir(parents=True, exist_ok=True)
+    summary = Summary(ruleset=rs.id, players=n, seats=seat_list, wins=[0] * n, score_sum=[0.0] * n)
+    tasks = [(rs.id, seat_list, n, dict(options or {}), seed + i, records_dir) for i in range(games)]
+    start = time.perf_counter()
+    if jobs <= 1:
+        for t in tasks:
+            o = _play_one(t)
+            summary.add(o)
+            if progress:
+                progress(o)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1, games or 1)) as pool:
+            futures = [pool.submit(_play_one, t) for t in tasks]
+            for f in as_completed(futures):
+                o = f.result()
+                summary.add(o)
+                if progress:
+                    progress(o)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def bench(ruleset_id: str, seconds: float = 5.0, players: int | None = None,
+          options: dict[str, Any] | None = None, seed: int = 0) -> dict[str, Any]:
+    """Random playouts on one core for ``seconds``: actions (including chance outcomes) per second, games
+    per second, and the cost of the pieces (legal_actions, apply, clone)."""
+    import random
+
+    from conquest.analysis.runner import random_playout
+    rs = get_ruleset(ruleset_id)
+    start_state = rs.new_game(players, options or {}, seed)
+    rng = random.Random(seed)
+    actions = games = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        _, steps = random_playout(start_state, rng)
+        actions += steps
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - t0
+    return {"ruleset": rs.id, "players": start_state.players, "seconds": round(elapsed, 3), "games": games,
+            "actions": actions, "actions_per_second": round(actions / elapsed, 1),
+            "games_per_second": round(games / elapsed, 3),
+            "mean_actions_per_game": round(actions / max(games, 1), 1)}

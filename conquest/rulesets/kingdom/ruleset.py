@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.core.game import State, Ruleset
+from conquest.core.options import Option, OptionsSpec
+from conquest.rulesets.kingdom import notation
+from conquest.rulesets.kingdom.board import board_sides, load_board
+from conquest.rulesets.kingdom.rules import (CONQUEST, COLORS, INCOME, MOVE, OVER, PLACE, VACATE, KingdomState,
+                                             economy)
+
+
+class KingdomRuleset(Ruleset):
+    id = "kingdom"
+    title = "It's a Wonderful Kingdom: Conquest"
+    min_players = 2
+    max_players = 2
+    rules_version = "1.0"
+    summary = "the Conquest board of It's a Wonderful Kingdom: recruit, move armies, hold territories"
+    state_class = KingdomState
+
+    def options(self) -> OptionsSpec:
+        eco = economy()["soldier_income"]
+        return OptionsSpec((
+            Option("board", "a", "which side of the Conquest board", choices=tuple(board_sides())),
+            Option("mode", "standalone",
+                   "standalone: a simple stand-in for the base game's economy; companion: you enter the "
+                   "Soldier tokens of each round from a physical game", choices=("standalone", "companion")),
+            Option("rounds", 4, "rounds of the base game (a Conquest phase ends each)", type=int,
+                   minimum=1, maximum=12),
+            Option("soldier_base", eco["base"], "standalone: Soldier tokens each player receives per round",
+                   type=int, minimum=0, maximum=20),
+            Option("soldier_die", eco["die"], "standalone: sides of the die added to the Soldier income "
+                   "(0 for none)", type=int, choices=(0, 3, 4, 6, 8, 10, 12, 20)),
+            Option("first_player", 0, "seat that is the 1st player in round 1 (alternates each round)",
+                   type=int, choices=(0, 1)),
+        ))
+
+    def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        return KingdomState.setup(options)
+
+    def parse_action(self, text: str) -> Any:
+        return notation.parse_action(text)
+
+    def format_action(self, action: Any) -> str:
+        return notation.format_action(action)
+
+    def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
+        return ["Red", "Blue"]
+
+    def board_json(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, KingdomState)
+        return state.board.map.to_json()
+
+    # ------------------------------------------------------------------ evaluation for the greedy agent
+    def evaluate(self, state: State, seat: int) -> float:
+        assert isinstance(state, KingdomState)
+        s = _settled(state)
+        if s.phase == OVER:
+            a, b = s.final_scores()
+            return float((a - b) if seat == 0 else (b - a)) + (0.01 if s.result()[seat] > 0.5 else 0)
+        return _projection(s, seat) - _projection(s, 1 - seat)
+
+    # ------------------------------------------------------------------ text
+    def describe_action(self, state: State, action: Any) -> str:
+        assert isinstance(state, KingdomState)
+        b = state.board
+        w = action[0]
+        me = state.current
+        if w == "recruit":
+            return f"recruit {action[1]} (spend {action[1]} Soldier tokens; armies to your castle)"
+        if w == "move":
+            t = b.index[action[1]]
+            e = state.enemy_armies(t, me)
+            return (f"move armies into {b.map.regions[t].name}"
+                    + (f" ({e} enemy armies there)" if e else ""))
+        if w == "from":
+            return f"move {action[2]} armies from {b.map.by_id[action[1]].name}"
+        if w == "go":
+            return f"go: {state.moved_total()} armies into {b.map.regions[state.move_to].name}"
+        if w in ("vacate", "place"):
+            l = b.loc_index[action[1]]
+            return f"{w} {action[1]} ({b.loc_kind[l].replace('_', ' ')})"
+        if w == "stop":
+            return "stop your conquest"
+        return self.format_action(action)
+
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        assert isinstance(state, KingdomState)
+        b = state.board
+        lines = [f"Conquest board {b.map.name} — round {state.round}/{state.options['rounds']}, "
+                 f"{state.options['mode']} mode, phase: {state.phase}"]
+        for p in (0, 1):
+            tok = state.tokens(p)
+            toks = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in tok.items() if v) or "no effects"
+            lines.append(f"  {COLORS[p]:<5} soldiers {state.soldiers[p]:>2}  reserve {state.reserve[p]:>2}  "
+                         f"points {state.points[p]:>3}  territory VP {state.territory_vp(p):>2}  [{toks}]")
+        lines.append("")
+        lines.append(f"  {'territory':<13}{'kind':<7}{'VP r/b':<8}{'armies':<10}bonus locations")
+        for t, name in enumerate(b.names):
+            r = b.map.regions[t]
+            a0, a1 = state.armies[2 * t], state.armies[2 * t + 1]
+            arm = f"red {a0}" if a0 else f"blue {a1}" if a1 else "-"
+            vp = "castle" if t in b.castles else f"{b.vp[t][0]}/{b.vp[t][1]}"
+            locs = []
+            for l in b.territory_locs[t]:
+                o = state.loc[l]
+                mark = "" if o < 0 else ("*R" if o == 0 else "*B")
+                locs.append(f"{b.loc_ids[l].split('.')[1]}:{b.loc_kind[l]}{mark}")
+            if t in b.castles:
+                locs = ["icons: " + ", ".join(b.castle_icons[b.castles.index(t)])]
+            nbrs = ",".join(b.names[j] for j in sorted(b.adjacent[t]))
+            lines.append(f"  {name:<13}{r.kind:<7}{vp:<8}{arm:<10}{' '.join(locs)}")
+            lines.append(f"  {'':<13}borders: {nbrs}")
+        if state.phase == MOVE:
+            frm = ", ".join(f"{b.names[s]} {n}" for s, n in state.move_from) or "nothing yet"
+            lines.append(f"\n  Moving into {b.names[state.move_to]}: {frm}")
+        if state.phase == OVER:
+            sc = state.final_scores()
+            lines.append(f"\n  Final: red {sc[0]}, blue {sc[1]}")
+        return "\n".join(lines)
+
+
+def _settled(state: KingdomState) -> KingdomState:
+    """For evaluation only: finish a half-made move the strongest way (all armies still available) and take
+    the first choice of any pending location decision."""
+    s = state
+    if s.phase not in (MOVE, VACATE, PLACE):
+        return s
+    s = s.clone()
+    if s.phase == MOVE:
+        me = s.current
+        used = {x for x, _ in s.move_from}
+        budget = s.soldiers[me] - s.moved_total()
+        extra = []
+        for src in s.move_sources:
+            if src not in used and budget > 0:
+                n = min(budget, s.armies[2 * src + me])
+                if n:
+                    extra.append((src, n))
+                    budget -= n
+        s.move_from = s.move_from + tuple(extra)
+        if s.moved_total() <= s.enemy_armies(s.move_to, me):
+            s._end_action()
+            return s
+        s.move_armies()
+    guard = 0
+    while s.phase in (VACATE, PLACE) and guard < 50:
+        s._apply(s.legal_actions()[0])
+        guard += 1
+    return s
+
+
+def _projection(s: KingdomState, p: int) -> float:
+    rounds_left = s.options["rounds"] - s.round
+    last = rounds_left == 0
+    value = float(s.points[p] + s.territory_vp(p))
+    if not s.companion():
+        value += rounds_left * s.production_points(p)
+    # Armies and Soldier tokens are worth something while there is conquest left to do.
+    on_board = 12 - s.reserve[p]
+    value += (0.15 if last else 0.4) * on_board
+    value += (0.05 if last else 0.3) * s.soldiers[p]
+    return value

@@ -1,0 +1,128 @@
+"""The board a page draws: the ruleset's optional ``board_json`` hook, completed for drawing.
+
+The hook (documented in docs/web.md) is ``ruleset.board_json(view: dict, seat: int | None) -> dict``.
+It receives only what ``state.view(seat)`` returned, so it cannot leak what the seat may not see. It returns
+``{"map": <GameMap.to_json()>, "regions": {id: {owner, pieces, markers, label}}, "notes": [...]}``.
+Map regions are drawn from ``polygon``, or ``cell: [col, row]`` (a grid square), or only ``center`` (this
+module computes Voronoi cells inside the map's bounding box).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from conquest.core.game import Action, Ruleset
+
+Point = tuple[float, float]
+
+
+def _clip(poly: list[Point], a: Point, b: Point) -> list[Point]:
+    """Keep the part of ``poly`` nearer to ``a`` than to ``b`` (Sutherland-Hodgman on the bisector)."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    nx, ny = b[0] - a[0], b[1] - a[1]
+
+    def inside(p: Point) -> bool:
+        return (p[0] - mx) * nx + (p[1] - my) * ny <= 0
+
+    def cross(p: Point, q: Point) -> Point:
+        dp = (p[0] - mx) * nx + (p[1] - my) * ny
+        dq = (q[0] - mx) * nx + (q[1] - my) * ny
+        t = dp / (dp - dq) if dp != dq else 0.0
+        return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+
+    out: list[Point] = []
+    for i, cur in enumerate(poly):
+        prev = poly[i - 1]
+        if inside(cur):
+            if not inside(prev):
+                out.append(cross(prev, cur))
+            out.append(cur)
+        elif inside(prev):
+            out.append(cross(prev, cur))
+    return out
+
+
+def voronoi(centers: list[Point], box: tuple[float, float, float, float]) -> list[list[Point]]:
+    x0, y0, x1, y1 = box
+    cells = []
+    for i, c in enumerate(centers):
+        poly: list[Point] = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        for j, d in enumerate(centers):
+            if i != j and d != c and poly:
+                poly = _clip(poly, c, d)
+        cells.append([(round(x, 2), round(y, 2)) for x, y in poly])
+    return cells
+
+
+@lru_cache(maxsize=64)
+def _complete_map(map_text: str) -> str:
+    m = json.loads(map_text)
+    regions = m.get("regions", [])
+    pts: list[Point] = []
+    for r in regions:
+        if "cell" in r and isinstance(r["cell"], list) and len(r["cell"]) == 2:
+            x, y = float(r["cell"][0]), float(r["cell"][1])
+            r["polygon"] = [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]
+            r["center"] = [x + 0.5, y + 0.5]
+        if "polygon" in r and "center" not in r:
+            poly = r["polygon"]
+            r["center"] = [sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly)]
+        if "polygon" in r:
+            pts.extend((float(p[0]), float(p[1])) for p in r["polygon"])
+        elif "center" in r:
+            pts.append((float(r["center"][0]), float(r["center"][1])))
+    need = [r for r in regions if "polygon" not in r and "center" in r]
+    if pts:
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        span = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+        pad = span * 0.06 if need else 0.0
+        box = (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
+        if need:
+            cells = voronoi([(float(r["center"][0]), float(r["center"][1])) for r in need], box)
+            for r, cell in zip(need, cells):
+                r["polygon"] = [list(p) for p in cell]
+        m["viewbox"] = [box[0], box[1], box[2] - box[0], box[3] - box[1]]
+    else:
+        m["viewbox"] = [0, 0, 100, 100]
+    return json.dumps(m)
+
+
+def complete_board(board: dict[str, Any]) -> dict[str, Any]:
+    """Add drawing polygons and a view box to the map of a board returned by the hook."""
+    if not isinstance(board, dict):
+        return {}
+    out = dict(board)
+    m = board.get("map")
+    if isinstance(m, dict):
+        out["map"] = json.loads(_complete_map(json.dumps(m, sort_keys=True, default=str)))
+    return out
+
+
+def board_for(ruleset: Ruleset, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    hook = getattr(ruleset, "board_json", None)
+    if hook is None:
+        return None
+    board = hook(view, seat)
+    if not board:
+        return None
+    return complete_board(board)
+
+
+def places(action: Action, region_ids: set[str]) -> list[str]:
+    """The regions an action names (for choosing it by clicking the board)."""
+    parts = action if isinstance(action, tuple) else (action,)
+    out: list[str] = []
+    for p in parts:
+        if isinstance(p, str) and p in region_ids and p not in out:
+            out.append(p)
+        elif isinstance(p, tuple):
+            out.extend(x for x in places(p, region_ids) if x not in out)
+    return out
+
+
+def region_ids(board: dict[str, Any] | None) -> set[str]:
+    if not board or not isinstance(board.get("map"), dict):
+        return set()
+    return {r["id"] for r in board["map"].get("regions", []) if isinstance(r, dict) and "id" in r}
