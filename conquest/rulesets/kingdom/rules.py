@@ -199,15 +199,18 @@ class KingdomState(State):
     def move_sources_for(self, dest: int, seat: int) -> tuple[int, ...]:
         """"Choose a destination territory and any number of your adjacent territories." With Double move:
         "you can choose your starting territories not only from those adjacent to it, but also from your
-        territories adjacent to those ... as long as they do not move through enemy territories." """
+        territories adjacent to those ... as long as they do not move through enemy territories." The
+        territory passed through is never the opponent's; option ``double_move_via`` says whether an empty
+        one will do (``friendly_or_empty``, the default) or it must be yours (``own``)."""
         b = self.board
         A = self.armies
         near = b.adjacent[dest]
         srcs = {s for s in near if A[2 * s + seat] > 0}
         if self.has_effect(seat, "double_move"):
-            own_castle = b.castles[seat]
+            own_only = self.options["double_move_via"] == "own"
             for mid in near:
-                if A[2 * mid + seat] > 0 or mid == own_castle:
+                holder = self.controller(mid)
+                if holder == seat or (holder == -1 and not own_only):
                     for s in b.adjacent[mid]:
                         if s != dest and A[2 * s + seat] > 0:
                             srcs.add(s)
@@ -382,6 +385,8 @@ class KingdomState(State):
         if not self.companion():
             for p in (0, 1):
                 self.points[p] += self.production_points(p)
+        if not self.options["keep_soldiers"]:
+            self.soldiers = [0, 0]
         self.phase = INCOME
         self.current = 0
         if not self.companion() and self.options["soldier_die"] == 0:

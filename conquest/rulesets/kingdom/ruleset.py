@@ -32,6 +32,11 @@ class KingdomRuleset(Ruleset):
                    type=int, minimum=0, maximum=20),
             Option("soldier_die", eco["die"], "standalone: sides of the die added to the Soldier income "
                    "(0 for none)", type=int, choices=(0, 3, 4, 6, 8, 10, 12, 20)),
+            Option("keep_soldiers", True, "Soldier tokens not spent in a Conquest phase are kept for the next "
+                   "round (false: they are lost)", type=bool),
+            Option("double_move_via", "friendly_or_empty", "Double move: the territory an army passes "
+                   "through may be empty or yours (friendly_or_empty) or must be yours (own); never the "
+                   "opponent's", choices=("friendly_or_empty", "own")),
             Option("first_player", 0, "seat that is the 1st player in round 1 (alternates each round)",
                    type=int, choices=(0, 1)),
         ))
