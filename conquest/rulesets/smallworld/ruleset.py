@@ -1,0 +1,258 @@
+"""The Small World ruleset: options, notation, the greedy evaluation and the text board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.core.errors import NotationError, OptionError
+from conquest.core.game import Ruleset, State
+from conquest.core.options import Option, OptionsSpec
+from conquest.rulesets.smallworld import data as D
+from conquest.rulesets.smallworld.state import (
+    ACTIVE, CONQUER, DECLINED, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, SmallWorldState,
+)
+
+NOTATION_HELP = (
+    "pick I | conquer rN | final rN | dragon rN | convert rN | berserk | abandon rN | decline | end | "
+    "redeploy rN K | camp rN | fortress rN | hero rN | peace SEAT | (chance) race ID, power ID, die D"
+)
+_REGION_ACTIONS = ("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero")
+
+
+def _parse_region(tok: str, text: str) -> int:
+    if len(tok) < 2 or tok[0] not in "rR" or not tok[1:].isdigit() or int(tok[1:]) < 1:
+        raise NotationError(f"'{text}': '{tok}' is not a region (write r1, r2, ...)")
+    return int(tok[1:]) - 1
+
+
+def _parse_int(tok: str, text: str, what: str) -> int:
+    if not tok.isdigit():
+        raise NotationError(f"'{text}': {what} must be a whole number, got '{tok}'")
+    return int(tok)
+
+
+class SmallWorldRuleset(Ruleset):
+    id = "smallworld"
+    title = "Small World"
+    min_players = 2
+    max_players = 5
+    rules_version = "1"
+    summary = ("Small World (Days of Wonder): 14 races x 20 special powers, conquest as on page 4 of the "
+               "rulebook (003), decline, scoring and the turn track, on our own boards for 2-5 players.")
+    state_class = SmallWorldState
+
+    def options(self) -> OptionsSpec:
+        return OptionsSpec((
+            Option("map", "standard", "the board: 'standard' (the project's board for the player count) or "
+                   "'generated' (a new board to the same figures, from the game's seed)",
+                   choices=("standard", "generated")),
+            Option("own_decline_defends", False, "whether your own In Decline tokens add to the cost of "
+                   "conquering their region (003 counts only 'other player's' tokens: default false)",
+                   type=bool),
+            Option("column", "", "fix the first visible combos, top first, as race:power pairs separated by "
+                   "commas (e.g. 'ratmen:flying,elves:hill'); the rest are drawn at random"),
+        ))
+
+    def default_players(self) -> int:
+        return 2
+
+    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
+        self._column(options)
+
+    @staticmethod
+    def _column(options: dict[str, Any]) -> list[tuple[int, int]]:
+        text = str(options.get("column") or "").strip()
+        if not text:
+            return []
+        out: list[tuple[int, int]] = []
+        for part in text.split(","):
+            if ":" not in part:
+                raise OptionError(f"option column: '{part}' must be race:power")
+            r, p = (x.strip().lower() for x in part.split(":", 1))
+            if r not in D.RACE_INDEX:
+                raise OptionError(f"option column: unknown race '{r}' (races: {', '.join(D.RACE_IDS)})")
+            if p not in D.POWER_INDEX:
+                raise OptionError(f"option column: unknown power '{p}' (powers: {', '.join(D.POWER_IDS)})")
+            out.append((D.RACE_INDEX[r], D.POWER_INDEX[p]))
+        if len(out) > 6 or len({r for r, _ in out}) != len(out) or len({p for _, p in out}) != len(out):
+            raise OptionError("option column: at most 6 combos, each race and power once")
+        return out
+
+    def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        board = D.get_board(players, options["map"], seed)
+        return SmallWorldState.fresh(players, options, board, seed, self._column(options))
+
+    # ---- notation ---------------------------------------------------------------------------------
+    def parse_action(self, text: str) -> tuple:
+        parts = text.strip().split()
+        if not parts:
+            raise NotationError(f"empty action (actions: {NOTATION_HELP})")
+        k = parts[0].lower()
+        n = len(parts)
+        if k in ("berserk", "decline", "end") and n == 1:
+            return (k,)
+        if k in _REGION_ACTIONS and n == 2:
+            return (k, _parse_region(parts[1], text))
+        if k == "redeploy" and n == 3:
+            return (k, _parse_region(parts[1], text), _parse_int(parts[2], text, "the number of tokens"))
+        if k == "pick" and n == 2:
+            return (k, _parse_int(parts[1], text, "the slot"))
+        if k == "peace" and n == 2:
+            return (k, _parse_int(parts[1], text, "the seat"))
+        if k == "die" and n == 2:
+            return (k, _parse_int(parts[1], text, "the die"))
+        if k == "race" and n == 2:
+            if parts[1].lower() not in D.RACE_INDEX:
+                raise NotationError(f"'{text}': unknown race '{parts[1]}'")
+            return (k, D.RACE_INDEX[parts[1].lower()])
+        if k == "power" and n == 2:
+            if parts[1].lower() not in D.POWER_INDEX:
+                raise NotationError(f"'{text}': unknown power '{parts[1]}'")
+            return (k, D.POWER_INDEX[parts[1].lower()])
+        raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
+
+    def format_action(self, action: Any) -> str:
+        k = action[0]
+        if len(action) == 1:
+            return k
+        if k in _REGION_ACTIONS:
+            return f"{k} r{action[1] + 1}"
+        if k == "redeploy":
+            return f"redeploy r{action[1] + 1} {action[2]}"
+        if k == "race":
+            return f"race {D.RACE_IDS[action[1]]}"
+        if k == "power":
+            return f"power {D.POWER_IDS[action[1]]}"
+        return f"{k} {action[1]}"
+
+    def describe_action(self, state: State, action: Any) -> str:
+        assert isinstance(state, SmallWorldState)
+        k = action[0]
+        text = self.format_action(action)
+        if k in _REGION_ACTIONS or k == "redeploy":
+            r = action[1]
+            if 0 <= r < state.board.n:
+                text += f" ({state.board.names[r]})"
+            if k == "conquer" and state.cur >= 0:
+                text += f", {state.conquest_cost(state.cur, r)} tokens"
+        elif k == "pick" and action[1] < len(state.col_race):
+            i = action[1]
+            text += (f" ({D.POWERS[state.col_power[i]]['name']} {D.RACES[state.col_race[i]]['name']}, "
+                     f"costs {i}, {state.col_coins[i]} coins on it)")
+        return text
+
+    def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
+        return [f"Player {i + 1}" for i in range(players)]
+
+    # ---- the greedy evaluation --------------------------------------------------------------------
+    def evaluate(self, state: State, seat: int) -> float:
+        """Coins, plus the income the seat's regions would bring over the turns left, plus the strength of
+        the active race (tokens that can still conquer, defence of exposed regions), relative to the best
+        opponent."""
+        assert isinstance(state, SmallWorldState)
+        res = state.result()
+        if res is not None:
+            return 1000.0 * res[seat] + state.coins[seat] - max(state.coins)
+        vals = [self._value(state, s) for s in range(state.players)]
+        mine = vals[seat]
+        others = max(v for i, v in enumerate(vals) if i != seat)
+        return mine - 0.7 * others
+
+    def _value(self, st: SmallWorldState, s: int) -> float:
+        b = st.board
+        left = st.turns - st.turn + (0 if s < st.seat or (s == st.seat and st.phase not in (PICK, CONQUER))
+                                     else 1)
+        left = max(left, 0)
+        x = st.active_race(s)
+        px = st.rpower[x] if x >= 0 else -1
+        income = 0.0
+        defence = 0.0
+        rr, rs, tok = st.rrace, st.rseat, st.tok
+        for i in range(b.n):
+            y = rr[i]
+            if y < 0 or rs[y] != s:
+                continue
+            v = 1.0
+            if y == D.DWARVES and b.mine[i]:
+                v += 1
+            if y == x:
+                t = b.terrain[i]
+                if (x == D.HUMANS and t == D.FARMLAND) or (x == D.WIZARDS and b.magic[i]):
+                    v += 1
+                if (px == D.FOREST and t == D.FOREST_T) or (px == D.HILL and t == D.HILL_T) \
+                        or (px == D.SWAMP and t == D.SWAMP_T) or px == D.MERCHANT:
+                    v += 1
+                if px == D.FORTIFIED:
+                    v += st.fort[i]
+                # exposed regions want more tokens
+                exposed = any(rr[j] >= 0 and rs[rr[j]] != s for j in b.adj[i]) or b.edge[i]
+                guard = tok[i] + st.lair[i] + st.fort[i] + st.camp[i] + b.mountain[i]
+                defence += min(guard, 4) * (0.25 if exposed else 0.05)
+                if st.immune(i):
+                    defence += 0.8
+            else:
+                v *= 0.8  # declined regions erode
+            income += v
+        if px == D.ALCHEMIST:
+            income += 2
+        strength = 0.0
+        if x >= 0:
+            spare = st.rhand[x] + sum(tok[i] - 1 for i in range(b.n) if rr[i] == x)
+            strength = spare / 2.6
+        else:
+            strength = 3.5  # a fresh combo next turn
+        future = max(left - 1, 0)
+        return st.coins[s] + income * (1.0 + 0.6 * future) + strength * min(future, 3) * 0.9 + defence
+
+    # ---- the text board ---------------------------------------------------------------------------
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        assert isinstance(state, SmallWorldState)
+        b = state.board
+        lines = [f"[bold]Small World[/bold] — {b.map.name} — turn {state.turn}/{state.turns}, "
+                 f"seat {state.seat} to play ({PHASE_NAMES[state.phase]})"]
+        for t in range(state.players):
+            coins = state.coins[t] if seat is None or seat == t else "?"
+            if seat is None:
+                coins = "?"
+            parts = []
+            for x in range(NR):
+                if state.rseat[x] == t and state.rstatus[x] != OUT:
+                    tag = "active" if state.rstatus[x] == ACTIVE else "in decline"
+                    parts.append(f"{D.POWERS[state.rpower[x]]['name']} {D.RACES[x]['name']} ({tag}, "
+                                 f"{state.rhand[x]} in hand)")
+            lines.append(f"  seat {t}: coins {coins}; " + ("; ".join(parts) or "no race yet"))
+        if state.col_race:
+            lines.append("  combos: " + " | ".join(
+                f"{i}: {D.POWERS[p]['name']} {D.RACES[x]['name']} "
+                f"({D.BANNER[x] + D.BADGE[p]}){' +' + str(c) + 'c' if c else ''}"
+                for i, (x, p, c) in enumerate(zip(state.col_race, state.col_power, state.col_coins))))
+        lines.append("  region  name             terrain    marks        occupant")
+        for i in range(b.n):
+            marks = []
+            if b.mine[i]:
+                marks.append("mine")
+            if b.cavern[i]:
+                marks.append("cave")
+            if b.magic[i]:
+                marks.append("magic")
+            if b.edge[i]:
+                marks.append("edge")
+            occ = ""
+            y = state.rrace[i]
+            if y >= 0:
+                occ = (f"{state.tok[i]} {D.RACES[y]['name']}{'*' if state.rstatus[y] == DECLINED else ''}"
+                       f" (seat {state.rseat[y]})")
+            elif state.lost[i]:
+                occ = "Lost Tribe"
+            extra = [name for name, arr in (("lair", state.lair), ("fortress", state.fort), ("hole", state.hole),
+                                            ("hero", state.hero), ("dragon", state.dragon)) if arr[i]]
+            if state.camp[i]:
+                extra.append(f"{state.camp[i]} camp")
+            terrain = [k for k, v in D.TERRAIN_CODES.items() if v == b.terrain[i]][0]
+            nb = ",".join(f"r{j + 1}" for j in b.adj[i])
+            lines.append(f"  r{i + 1:<5} {b.names[i][:16]:<16} {terrain:<10} {' '.join(marks):<12} "
+                         f"{occ} {' '.join(extra)}  [dim]| {nb}[/dim]")
+        return "\n".join(lines)
+
+
+__all__ = ["SmallWorldRuleset", "CONQUER", "REDEPLOY"]
