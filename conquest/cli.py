@@ -188,7 +188,12 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from conquest.analysis.simulate import simulate as run
+    from conquest.agents.base import get_agent
+    from conquest.core.registry import get_ruleset
     opts = parse_option_pairs(option)
+    get_ruleset(ruleset).new_game(players, opts, seed)  # bad ruleset, players or options: fail before the bar
+    for s in _seats(seats):
+        get_agent(s)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True) as prog:
         task = prog.add_task(f"{ruleset}", total=games)
