@@ -1,20 +1,28 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test play bench check clean
+.PHONY: run test play bench check browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,e2e]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/conquest play kingdom --seats human,greedy
 
-test: $(STAMP)
+play: run
+
+# The browser tests drive Debian's chromium; install it when we can (root with apt), skip them otherwise.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1) \
+	  && echo "installed chromium for the browser tests" || echo "chromium not installed: browser tests will be skipped"; }
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 	$(BIN)/conquest check tests/scenarios
 
