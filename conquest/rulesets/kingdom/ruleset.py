@@ -166,4 +166,29 @@ def _projection(s: KingdomState, p: int) -> float:
     on_board = 12 - s.reserve[p]
     value += (0.15 if last else 0.4) * on_board
     value += (0.05 if last else 0.3) * s.soldiers[p]
+    value -= THREAT_WEIGHT * _threatened(s, p)
     return value
+
+
+THREAT_WEIGHT = 0.5
+
+
+def _threatened(s: KingdomState, p: int) -> float:
+    """What the opponent could take from ``p`` with one move now: the best territory of ``p`` that the
+    opponent's adjacent armies (within their Soldier tokens) outnumber."""
+    if s.phase != CONQUEST or s.soldiers[1 - p] == 0:
+        return 0.0
+    b = s.board
+    op = 1 - p
+    pts = economy()["points"]
+    rounds_left = s.options["rounds"] - s.round
+    worst = 0.0
+    for t in range(b.territories):
+        mine = s.armies[2 * t + p]
+        if not mine or t in b.castles:
+            continue
+        srcs = s.move_sources_for(t, op)
+        if srcs and s.move_capacity(t, op, srcs) > mine:
+            loss = b.vp[t][p] + b.vp[t][op] + rounds_left * sum(pts[b.loc_kind[l]] for l in s.occupied(p, t))
+            worst = max(worst, loss)
+    return worst
