@@ -23,6 +23,7 @@ browser:
 	  && echo "installed chromium for the browser tests" || echo "chromium not installed: browser tests will be skipped"; }
 
 test: $(STAMP) browser
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 	$(BIN)/conquest check tests/scenarios
 

@@ -10,12 +10,12 @@ cheaply. Their text form, the notation, is what people type, what records store 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Hashable, Sequence
+from typing import Any, ClassVar, Sequence
 
 from conquest.core.errors import IllegalAction, OptionError, StateFormatError
 from conquest.core.options import OptionsSpec
 
-Action = Hashable
+Action = Any  # a hashable value: rulesets use tuples of str and int
 CHANCE: int = -1
 """``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
 

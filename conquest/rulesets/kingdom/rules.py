@@ -42,6 +42,21 @@ class KingdomState(State):
                  "_legal")
 
     board: Board
+    round: int
+    phase: str
+    current: int
+    first: int
+    soldiers: list[int]
+    reserve: list[int]
+    armies: list[int]          # armies[2 * territory + seat]
+    loc: list[int]             # seat on each bonus location, -1 when free
+    stopped: int | None
+    move_to: int
+    move_from: tuple[tuple[int, int], ...]
+    move_sources: tuple[int, ...]
+    tasks: tuple[tuple[str, int, int], ...]
+    points: list[int]
+    _legal: list[tuple] | None
 
     # ------------------------------------------------------------------ construction
     @classmethod

@@ -63,7 +63,7 @@ class KingdomRuleset(Ruleset):
         s = _settled(state)
         if s.phase == OVER:
             a, b = s.final_scores()
-            return float((a - b) if seat == 0 else (b - a)) + (0.01 if s.result()[seat] > 0.5 else 0)
+            return float((a - b) if seat == 0 else (b - a))
         return _projection(s, seat) - _projection(s, 1 - seat)
 
     # ------------------------------------------------------------------ text
