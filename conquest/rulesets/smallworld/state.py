@@ -466,6 +466,105 @@ class SmallWorldState(State):
     def _peace_choices(self) -> list[int]:
         return [t for t in range(self.players) if t != self.seat and not self.attacked >> t & 1]
 
+    def illegal_reason(self, action: Any) -> str:  # noqa: C901 - one message per rule
+        """Why an action is refused, naming the rule it breaks."""
+        ph = self.phase
+        if ph == OVER:
+            return "the game is over"
+        if not isinstance(action, tuple) or not action:
+            return "not a Small World action"
+        k = action[0]
+        if ph in (DRAW_RACE, DRAW_POWER, DIE):
+            return f"chance is to move ({PHASE_NAMES[ph]}): only its outcomes can be applied"
+        if k in ("race", "power", "die"):
+            return "that is a chance outcome, and the state is not at a chance node"
+        phase_of = {"pick": (PICK,), "conquer": (CONQUER,), "final": (CONQUER,), "dragon": (CONQUER,),
+                    "convert": (CONQUER,), "berserk": (CONQUER,), "abandon": (CONQUER, REDEPLOY),
+                    "decline": (CONQUER, STOUT_CHOICE), "end": (CONQUER, REDEPLOY, STOUT_CHOICE),
+                    "redeploy": (REDEPLOY, DEFEND), "camp": (REDEPLOY,), "fortress": (REDEPLOY,),
+                    "hero": (REDEPLOY,), "peace": (DIPLOMACY,)}
+        if k not in phase_of:
+            return "not a Small World action"
+        if ph not in phase_of[k]:
+            return f"'{k}' is not an action of the {PHASE_NAMES[ph]} step"
+        n = self.board.n
+        if k in ("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero", "redeploy") \
+                and not 0 <= action[1] < n:
+            return f"this board has regions r1 to r{n}"
+        x = self.cur
+        if k == "pick":
+            i = action[1]
+            if i >= len(self.col_race):
+                return f"only {len(self.col_race)} combos are shown (slots 0 to {len(self.col_race) - 1})"
+            return f"slot {i} costs {i} coins and you have {self.coins[self.seat]}"
+        if k in ("conquer", "final", "dragon"):
+            r = action[1]
+            if self.bdie >= 0 and k != "conquer":
+                return "after the Berserk roll the next action is a conquest with the die (or end)"
+            if k == "dragon" and (not self.power_active(x, DRAGON_MASTER) or self.dragon_used):
+                return "the Dragon attacks once per turn, for a Dragon Master race"
+            if self.rrace[r] == x:
+                return "the region is already yours"
+            if self.board.water[r] and not self.can_sail(x):
+                return "Seas and Lakes cannot usually be conquered (003); only Seafaring races may"
+            if self.immune(r):
+                return "the region is immune (Hole-in-the-Ground, Hero or Dragon)"
+            if r not in self.conquest_targets(x):
+                y = self.rrace[r]
+                if y >= 0 and self.peace_to == self.seat and self.rseat[y] == self.peace_by:
+                    return "the Diplomat's peace: you may not attack that player's active race this turn"
+                if not any(self.rrace[i] == x for i in range(n)):
+                    return ("a race deploying on the map must enter it by conquering one of its border Regions "
+                            "(003)")
+                return ("each newly conquered Region must be adjacent to a Region already occupied by his "
+                        "active Race tokens (003)")
+            hand = self.hand_now()
+            if hand < 1:
+                return "a player must always have at least one Race token available to initiate a new Conquest (003)"
+            c = self.conquest_cost(x, r)
+            if k == "final":
+                if self.power_active(x, BERSERK):
+                    return "Berserk rolls the die before each conquest instead of a final conquest"
+                if c <= hand:
+                    return f"you have the {c} tokens needed: conquer it without the die"
+                return f"the die adds 3 at most: {c} tokens needed, {hand} in hand"
+            if self.bdie >= 0:
+                c = max(1, c - self.bdie)
+            return (f"to conquer it you need {c} tokens (2 + 1 per Encampment, Fortress, Mountain, Troll's Lair, "
+                    f"Lost Tribe or enemy token, less discounts, 003) and you have {hand}")
+        if k == "convert":
+            return ("Sorcerers replace a lone active token of an opponent, once per opponent per turn, in a region "
+                    "adjacent to theirs, while a Sorcerer is left in the supply")
+        if k == "berserk":
+            return "only an active Berserk race rolls before a conquest, once per conquest"
+        if k == "abandon":
+            if ph == REDEPLOY:
+                return "regions are abandoned when troops are readied, before the turn's first conquest"
+            if self.rrace[action[1]] != x:
+                return "you can only abandon a region your race occupies"
+            return "regions are abandoned when troops are readied, before the turn's first conquest"
+        if k == "decline":
+            return ("a race goes into decline at the start of its turn instead of conquering (Stout: also at the "
+                    "end of a normal turn), never on the turn its combo was chosen")
+        if k == "end":
+            if ph == REDEPLOY:
+                return f"redeploy the {self.rhand[x]} tokens in hand first"
+            return "not now"
+        if k == "redeploy":
+            r, m = action[1], action[2]
+            if self.rrace[r] != x:
+                return "tokens are redeployed only into regions the race still occupies"
+            return f"{m} tokens asked, {self.rhand[x]} in hand" if m else "redeploy at least 1 token"
+        if k == "camp":
+            return "Bivouacking: 5 Encampments, in your regions, placed during redeployment"
+        if k == "fortress":
+            return "Fortified: one Fortress per turn, one per region, 6 on the map at most"
+        if k == "hero":
+            return "Heroic: 2 Heroes, in 2 different regions of yours"
+        if k == "peace":
+            return "the Diplomat names one opponent (not yourself) that was not attacked this turn"
+        return "it is not among the legal actions here"
+
     # ---- transitions ------------------------------------------------------------------------------
     def _apply(self, a: tuple) -> None:  # type: ignore[override]
         kind = a[0]
@@ -575,9 +674,7 @@ class SmallWorldState(State):
         if self.turn == 0:
             self.turn = 1
             self.seat = 0
-            self.start_turn()
-        else:
-            self.phase = CONQUER
+        self.start_turn()
 
     def choose_combo(self, i: int) -> None:
         """Slot i costs i coins, one laid on each combo above it; the coins on the chosen combo are taken.
@@ -594,6 +691,8 @@ class SmallWorldState(State):
         self.rpower[x] = p
         self.rstatus[x] = ACTIVE
         self.rhand[x] = min(D.BANNER[x] + D.BADGE[p], D.SUPPLY[x])
+        if x == HALFLINGS:
+            self.holes_used = 0
         self.cur = x
         self.picked = True
         self.readied = True
@@ -602,7 +701,8 @@ class SmallWorldState(State):
             extra = min(EXTRA, D.SUPPLY[x] - self.rhand[x])
             self.rhand[x] += extra
             self.amazon_debt = extra
-        self._after_draw()
+        # the column slides up; the new combo at the bottom is drawn before the next turn begins
+        self.phase = CONQUER
 
     # ---- the turn ---------------------------------------------------------------------------------
     def start_turn(self) -> None:
@@ -741,7 +841,7 @@ class SmallWorldState(State):
             self._reset_turn_flags()
             self.phase = OVER
             return
-        self.start_turn()
+        self._after_draw()
 
     # ---- decline ----------------------------------------------------------------------------------
     def go_into_decline(self, s: int) -> None:
