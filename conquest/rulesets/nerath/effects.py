@@ -1,0 +1,163 @@
+"""Card effects and the hooks the rules call (the Event and Treasure card issue fills in the content).
+
+The rules ask this module: a realm's bonus to attack rolls (``attack_bonus``), to Move (``move_bonus``), to
+income (``income_bonus``); which cards the seat to move may play now (``playable``) and what playing one does
+(``play``); the Draw step's chance outcomes (``draw_outcomes``, ``resolve_draw``); and it is told of
+conquests/liberations (``on_conquer``), retreats (``on_retreat``) and plundered dungeons (``plunder``).
+
+Active effects are records ``[realm, verb, value, piece, until]`` in ``state.effects`` (until: ``turn`` or
+``game``); ``expire`` drops the finished ones at the start of each turn.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from conquest.rulesets.nerath.data import COUNTED, REALMS, DataError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from conquest.rulesets.nerath.rules import NerathState
+
+VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus")
+WHEN = ("move", "fight", "reinforce", "any")
+
+
+@lru_cache(maxsize=1)
+def event_cards() -> dict[str, dict[str, Any]]:
+    data = yaml.safe_load((Path(__file__).parent / "events.yaml").read_text())
+    out: dict[str, dict[str, Any]] = {}
+    for realm, cards in data.get("cards", {}).items():
+        if realm not in REALMS:
+            raise DataError(f"events.yaml: unknown realm {realm}")
+        for c in cards:
+            cid = c.get("id")
+            if not isinstance(cid, str) or cid in out:
+                raise DataError(f"events.yaml: card ids must be unique strings ({cid!r})")
+            if c.get("when") not in WHEN:
+                raise DataError(f"events.yaml: {cid}: when must be one of {', '.join(WHEN)}")
+            for e in c.get("effects", []):
+                if len(e) != 3 or e[0] not in VERBS or not isinstance(e[1], int) or \
+                        (e[2] != "*" and e[2] not in COUNTED + ("warship",)):
+                    raise DataError(f"events.yaml: {cid}: effect {e!r} is not [verb, N, piece-or-*]")
+            out[cid] = {**c, "realm": realm}
+    return out
+
+
+def setup_decks(state: "NerathState") -> None:
+    if state.options.get("events") != "sample":
+        return
+    for cid, c in event_cards().items():
+        state.decks[REALMS.index(c["realm"])].append(cid)
+    for d in state.decks:
+        d.sort()
+
+
+# ------------------------------------------------------------------------------------------ modifiers
+def _sum(state: "NerathState", realm: int, verb: str, piece: str) -> int:
+    total = 0
+    for e in state.effects:
+        if e[0] == realm and e[1] == verb and (e[3] == "*" or e[3] == piece):
+            total += e[2]
+    return total
+
+
+def attack_bonus(state: "NerathState", realm: int, t: int, side: str) -> int:
+    """Bonus to attack rolls (a hit needs 6 - bonus or higher). ``t`` -1 is a Warship, -2 a Castle."""
+    if not state.effects:
+        return 0
+    name = COUNTED[t] if t >= 0 else ("warship" if t == -1 else "castle")
+    return _sum(state, realm, "attack_bonus", name)
+
+
+def move_bonus(state: "NerathState", realm: int, t: int) -> int:
+    if not state.effects:
+        return 0
+    return _sum(state, realm, "move_bonus", COUNTED[t] if t >= 0 else "warship")
+
+
+def income_bonus(state: "NerathState", realm: int) -> int:
+    if not state.effects:
+        return 0
+    return _sum(state, realm, "income_bonus", "*")
+
+
+def expire(state: "NerathState", until: str) -> None:
+    if state.effects:
+        state.effects = [e for e in state.effects if e[4] != until]
+
+
+# ------------------------------------------------------------------------------------------ cards
+def playable(state: "NerathState") -> list[tuple]:
+    """Cards the realm whose turn it is may play now (outside battles' inner decisions)."""
+    r = state.realm
+    hand = state.hands[r]
+    if not hand:
+        return []
+    cards = event_cards()
+    out = []
+    for cid in sorted(set(hand)):
+        c = cards.get(cid)
+        if c is not None and c["when"] in (state.phase, "any"):
+            out.append(("play", cid))
+    return out
+
+
+def apply_card(state: "NerathState", realm: int, card: dict[str, Any]) -> None:
+    for verb, value, piece in card.get("effects", []):
+        if verb == "gain_gold":
+            state.gold[realm] += value
+        else:
+            state.effects.append([realm, verb, value, piece, "turn"])
+
+
+def play(state: "NerathState", action: tuple) -> None:
+    r = state.realm
+    cid = action[1]
+    state.hands[r].remove(cid)
+    apply_card(state, r, event_cards()[cid])
+    state.discards[r].append(cid)
+
+
+def draw_outcomes(state: "NerathState") -> list[tuple[tuple, float]]:
+    """The Draw step: one card from the realm's deck (the discards reshuffled when it runs out)."""
+    r = state.realm
+    deck = state.decks[r] or state.discards[r]
+    if not deck:
+        return []
+    counts: dict[str, int] = {}
+    for c in deck:
+        counts[c] = counts.get(c, 0) + 1
+    return [(("draw", c), k / len(deck)) for c, k in sorted(counts.items())]
+
+
+def resolve_draw(state: "NerathState", cid: str) -> None:
+    r = state.realm
+    if not state.decks[r]:
+        state.decks[r] = sorted(state.discards[r])
+        state.discards[r] = []
+    state.decks[r].remove(cid)
+    card = event_cards().get(cid)
+    if card is not None and card.get("immediate"):
+        apply_card(state, r, card)
+        state.discards[r].append(cid)
+    else:
+        state.hands[r].append(cid)
+
+
+# ------------------------------------------------------------------------------------------ notifications
+def on_conquer(state: "NerathState", space: int, realm: int, liberated: bool) -> None:
+    """Card effects that key on conquering also fire on liberating an ally's space (none yet)."""
+
+
+def on_retreat(state: "NerathState", space: int) -> None:
+    """A retreat from a dungeon leaves its Guardians face up (the dungeon issue)."""
+
+
+def plunder(state: "NerathState", space: int) -> None:
+    """A won dungeon: the Heroes draw a Treasure card (the dungeon issue brings the deck and the Guardians)."""
+    if state.treasure_deck:
+        state.treasures[state.realm].append(state.treasure_deck.pop())

@@ -1,0 +1,193 @@
+"""The ``nerath`` ruleset: options, new games, notation, the greedy evaluation and the text board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.core.errors import OptionError
+from conquest.core.game import Ruleset, State
+from conquest.core.options import Option, OptionsSpec
+from conquest.rulesets.nerath import notation
+from conquest.rulesets.nerath.data import (
+    COUNTED, DRAGON, FLYING_TYPES, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
+)
+from conquest.rulesets.nerath.dice import hit_chance
+from conquest.rulesets.nerath.rules import (
+    CAPITAL, COST, DIE, HIT_ON, IDS, IS_CAPITAL, KIND, LANDS, ADJ, HOME, NerathState, S, C1, C2, OWNER,
+    SPACE, STEP_TITLES,
+)
+
+# Expected hits per round and hits absorbed, per piece (for the evaluation)
+_STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(T)]
+_TOUGH = [2 if t == DRAGON else 1 for t in range(T)]
+_CASTLE_STRENGTH = hit_chance(tables().castle.die, HIT_ON)
+_SHIP_STRENGTH = hit_chance(tables().warship.die, HIT_ON)
+
+
+class NerathRuleset(Ruleset):
+    id = "nerath"
+    title = "D&D: Conquest of Nerath"
+    min_players = 2
+    max_players = 4
+    rules_version = "1"
+    summary = ("Four realms at war in the Axis & Allies family: mixed dice, first strike, durable dragons, "
+               "castles, sea transport, alliances. Our own board; dungeons and cards come later.")
+    state_class = NerathState
+
+    def options(self) -> OptionsSpec:
+        return OptionsSpec((
+            Option("mode", "alliance", "alliance: Karkoth and the Iron Circle against Vailin and Nerath; "
+                   "free-for-all: 4 players, every other realm is an enemy", ("alliance", "free-for-all")),
+            Option("length", "short", "short (13 VP, 20 shared), medium (20 / 30) or long (all Capitals, or "
+                   "8 / 12 Treasures)", ("short", "medium", "long")),
+            Option("three_player", "three-sides", "3 players: 'three-sides' reads \"Vailin and Nerath vs. "
+                   "Karkoth vs. the Iron Circle\" literally; 'two-sides' keeps Karkoth and the Iron Circle "
+                   "allied", ("three-sides", "two-sides")),
+            Option("max_rounds", 30, "end the game after this many rounds (the side with most VP wins); 0 for "
+                   "no limit", None, int, 0, 1000),
+            Option("hurt_dragon_fights", True, "a Dragon that took its one hit keeps rolling in the battle",
+                   None, bool),
+            Option("events", "none", "Event decks: none, or the small sample decks (events.yaml)",
+                   ("none", "sample")),
+        ))
+
+    def default_players(self) -> int:
+        return 4
+
+    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
+        if options["mode"] == "free-for-all" and players != 4:
+            raise OptionError("the free-for-all game is for 4 players (each controls one realm)")
+
+    def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        st = NerathState(players, options)
+        st.setup_board()
+        st.start_turn()
+        return st
+
+    def parse_action(self, text: str) -> Any:
+        return notation.parse_action(text)
+
+    def format_action(self, action: Any) -> str:
+        return notation.format_action(action)
+
+    def state_from_json(self, data: Any) -> State:
+        return super().state_from_json(data)
+
+    def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
+        st = NerathState(players, self.options().resolve(options))
+        names: list[list[str]] = [[] for _ in range(players)]
+        for r in range(R):
+            names[st.seat_of[r]].append(REALM_TITLES[r])
+        return [" & ".join(n) for n in names]
+
+    # ------------------------------------------------------------------------------ evaluation
+    def evaluate(self, state: State, seat: int) -> float:
+        """VP, lands, gold, army strength, and the odds of the declared battles, for the seat's side minus
+        the strongest other side."""
+        assert isinstance(state, NerathState)
+        res = state.result()
+        if res is not None:
+            return 1000.0 * res[seat]
+        st = state
+        realm_val = [0.0] * R
+        for r in range(R):
+            realm_val[r] = 4.0 * st.vp[r] + 0.5 * st.gold[r]
+        lands = [0] * R
+        for s in LANDS:
+            lands[st.ctrl[s]] += 1
+        for r in range(R):
+            realm_val[r] += 1.5 * lands[r] + (3.0 if st.ctrl[CAPITAL[r]] == r else -6.0)
+        n = st.n
+        power = [0.0] * (S * R)
+        for s in range(S):
+            for r in range(R):
+                base = (s * R + r) * T
+                p = 0.0
+                for t in range(T):
+                    c = n[base + t]
+                    if c:
+                        realm_val[r] += 0.8 * COST[t] * c
+                        p += c * _STRENGTH[t] * _TOUGH[t]
+                power[s * R + r] = p
+        for sh in st.ships.values():
+            realm_val[sh[OWNER]] += 1.6 + 0.8 * sum(COST[c] for c in (sh[C1], sh[C2]) if c >= 0)
+            power[sh[SPACE] * R + sh[OWNER]] += _SHIP_STRENGTH
+        for s in LANDS:
+            if st.castle[s]:
+                realm_val[st.ctrl[s]] += 2.0
+                power[s * R + st.ctrl[s]] += _CASTLE_STRENGTH * 1.5
+        # declared battles: the attacker's expected gain
+        r0 = st.realm
+        for x in st.pending + ([st.bt["space"]] if st.bt is not None else []):
+            att = power[x * R + r0]
+            dfn = sum(power[x * R + e] for e in range(R) if st.team[e] != st.team[r0])
+            if KIND[x] == LAND:
+                pw = (att * att) / (att * att + dfn * dfn + 1e-9) if att else 0.0
+                gain = 1.5 + (5.0 if IS_CAPITAL[x] else 1.0) * 4.0 * (HOME[x] != r0)
+                realm_val[r0] += pw * gain - (1 - pw) * 0.4 * att
+        # threats: enemy power next to my weakly held lands
+        for s in LANDS:
+            owner = st.ctrl[s]
+            mine = power[s * R + owner]
+            threat = 0.0
+            for y in ADJ[s]:
+                for e in range(R):
+                    if st.team[e] != st.team[owner]:
+                        threat += power[y * R + e]
+            if threat > mine:
+                realm_val[owner] -= min(1.5, 0.3 * (threat - mine)) * (3.0 if IS_CAPITAL[s] else 1.0)
+        teams: dict[int, float] = {}
+        for r in range(R):
+            teams[st.team[r]] = teams.get(st.team[r], 0.0) + realm_val[r]
+        my_realms = [r for r in range(R) if st.seat_of[r] == seat]
+        mine_t = st.team[my_realms[0]] if my_realms else -1
+        others = [v for t, v in teams.items() if t != mine_t]
+        return teams.get(mine_t, 0.0) - (max(others) if others else 0.0)
+
+    # ------------------------------------------------------------------------------ text board
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        assert isinstance(state, NerathState)
+        st = state
+        lines = [f"[bold]Conquest of Nerath[/bold] — round {st.round}, {REALM_TITLES[st.realm]}'s turn, "
+                 f"{STEP_TITLES.get(st.phase, st.phase)} step"]
+        lines.append("  ".join(f"{REALMS[r]}: {st.vp[r]} VP {st.gold[r]} gold" for r in range(R)))
+        letter = {r: REALMS[r][0].upper() for r in range(R)}
+        for s in range(S):
+            parts = []
+            for r in range(R):
+                base = (s * R + r) * T
+                row = [f"{st.n[base + t]} {COUNTED[t]}" for t in range(T) if st.n[base + t]]
+                if row:
+                    parts.append(f"{letter[r]}: " + ", ".join(row))
+            ships = [f"ship {sid} ({REALMS[sh[OWNER]]}" + "".join(
+                f" +{COUNTED[c]}" for c in (sh[C1], sh[C2]) if c >= 0) + ")"
+                for sid, sh in sorted(st.ships.items()) if sh[SPACE] == s]
+            if KIND[s] == LAND:
+                head = f"{IDS[s]:>4} [{letter[st.ctrl[s]]}]" + ("*" if IS_CAPITAL[s] else " ") + \
+                       ("C" if st.castle[s] else " ")
+            elif KIND[s] == SEA:
+                head = f"{IDS[s]:>4} ~~~ "
+            else:
+                head = f"{IDS[s]:>4} dng "
+            if parts or ships or KIND[s] == LAND:
+                lines.append(f"{head} {tables().board.map.regions[s].name:<24} " + "; ".join(parts + ships))
+        if st.pending:
+            lines.append("declared battles: " + ", ".join(IDS[s] for s in st.pending))
+        if st.bt is not None:
+            b = st.bt
+            lines.append(f"battle in {IDS[b['space']]} round {b['round']}: {b['step']}")
+        if st.winners is not None:
+            lines.append(f"game over ({st.end_reason}): seats {st.winners} win")
+        return "\n".join(lines)
+
+    def describe_action(self, state: State, action: Any) -> str:
+        text = self.format_action(action)
+        if action[0] in ("move", "withdraw") and len(action) >= 3:
+            board = tables().board.map
+            names = [board.regions[board.by_id[a].index].name for a in action[1:3] if a in board.by_id]
+            return f"{text}  ({' → '.join(names)})"
+        return text
+
+
+def flying(t: int) -> bool:
+    return t in FLYING_TYPES
