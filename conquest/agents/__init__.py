@@ -5,5 +5,6 @@ from __future__ import annotations
 from conquest.agents.base import Agent, get_agent, AGENTS
 from conquest.agents.random_agent import RandomAgent
 from conquest.agents.greedy import GreedyAgent
+from conquest.agents.mcts import MCTSAgent
 
-__all__ = ["Agent", "get_agent", "AGENTS", "RandomAgent", "GreedyAgent"]
+__all__ = ["Agent", "get_agent", "AGENTS", "RandomAgent", "GreedyAgent", "MCTSAgent"]

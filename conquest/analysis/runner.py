@@ -7,22 +7,12 @@ import random
 from typing import Any, Sequence
 
 from conquest.agents.base import Agent, get_agent
+from conquest.core.chance import sample_chance
 from conquest.core.errors import ConquestError
-from conquest.core.game import CHANCE, Action, Ruleset, State
+from conquest.core.game import CHANCE, Ruleset, State
 from conquest.core.records import Record
 
-
-def sample_chance(state: State, rng: random.Random) -> Action:
-    outcomes = state.chance_outcomes()
-    if not outcomes:
-        raise ConquestError("chance node without outcomes")
-    x = rng.random()
-    acc = 0.0
-    for outcome, p in outcomes:
-        acc += p
-        if x < acc:
-            return outcome
-    return outcomes[-1][0]
+__all__ = ["play_game", "random_playout", "sample_chance"]
 
 
 def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | None = None,

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from conquest.core.chance import sample_chance
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.jsondoc import merge_patch, pointer_exists, resolve_pointer
@@ -27,7 +28,6 @@ class ScenarioResult:
 
 
 def _sample(state: State, rng: random.Random) -> Any:
-    from conquest.analysis.runner import sample_chance
     return sample_chance(state, rng)
 
 

@@ -124,3 +124,11 @@ def test_cli_rulesets_and_bench():
     b = _cli("bench", "kingdom", "--seconds", "0.5", "--json")
     data = json.loads(b.stdout)
     assert data["actions_per_second"] > 0 and data["games_per_second"] > 0
+
+
+def test_mcts_agent_plays_legal_moves_and_is_reproducible():
+    from conquest.agents.mcts import MCTSAgent
+    s = KINGDOM.new_game(2, {}).apply("roll 3").apply("roll 4")
+    a1 = MCTSAgent(iterations=40).choose(s, random.Random(3))
+    a2 = MCTSAgent(iterations=40).choose(s, random.Random(3))
+    assert a1 == a2 and s.is_legal(a1)
