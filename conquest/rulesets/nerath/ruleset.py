@@ -97,6 +97,10 @@ class NerathRuleset(Ruleset):
             lands[st.ctrl[s]] += 1
         for r in range(R):
             realm_val[r] += 1.5 * lands[r] + (3.0 if st.ctrl[CAPITAL[r]] == r else -6.0)
+        if st.phase == "reinforce":
+            # the income about to be collected, so that ending the step is not worth more than buying
+            realm_val[st.realm] += 0.5 * st.income(st.realm)
+        army = [0.0] * (S * R)
         n = st.n
         power = [0.0] * (S * R)
         for s in range(S):
@@ -107,6 +111,7 @@ class NerathRuleset(Ruleset):
                     c = n[base + t]
                     if c:
                         realm_val[r] += 0.8 * COST[t] * c
+                        army[s * R + r] += 0.8 * COST[t] * c
                         p += c * _STRENGTH[t] * _TOUGH[t]
                 power[s * R + r] = p
         for sh in st.ships.values():
@@ -124,7 +129,7 @@ class NerathRuleset(Ruleset):
             if KIND[x] == LAND:
                 pw = (att * att) / (att * att + dfn * dfn + 1e-9) if att else 0.0
                 gain = 1.5 + (5.0 if IS_CAPITAL[x] else 1.0) * 4.0 * (HOME[x] != r0)
-                realm_val[r0] += pw * gain - (1 - pw) * 0.4 * att
+                realm_val[r0] += pw * gain - (1 - pw) * 0.8 * army[x * R + r0]
         # threats: enemy power next to my weakly held lands
         for s in LANDS:
             owner = st.ctrl[s]
