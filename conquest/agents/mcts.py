@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from conquest.agents.base import Agent, register
-from conquest.core.chance import sample_chance
+from conquest.core.chance import random_playout, sample_chance
 from conquest.core.game import CHANCE, Action, State
 
 
@@ -71,15 +71,7 @@ class MCTSAgent(Agent):
                     break
                 node, path = child, path + [child]
             # rollout
-            depth = 0
-            while s.to_move is not None and depth < self.rollout_depth:
-                if s.to_move == CHANCE:
-                    a = sample_chance(s, rng)
-                else:
-                    acts = s.legal_actions()
-                    a = acts[rng.randrange(len(acts))]
-                s = s.apply_unchecked(a)
-                depth += 1
+            s, _ = random_playout(s, rng, self.rollout_depth)
             value = _leaf_value(s, players)
             for n in path:
                 n.visits += 1

@@ -7,7 +7,7 @@ import random
 from typing import Any, Sequence
 
 from conquest.agents.base import Agent, get_agent
-from conquest.core.chance import sample_chance
+from conquest.core.chance import random_playout, sample_chance
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, Ruleset, State
 from conquest.core.records import Record
@@ -47,17 +47,3 @@ def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | No
     record.result = list(res) if res is not None else None
     record.scores = list(state.scores())
     return record, state
-
-
-def random_playout(state: State, rng: random.Random, max_steps: int = 200_000) -> tuple[State, int]:
-    """Uniform random play to the end (for benchmarks and property tests); returns the end and the steps."""
-    steps = 0
-    while state.to_move is not None and steps < max_steps:
-        if state.to_move == CHANCE:
-            a = sample_chance(state, rng)
-        else:
-            acts = state.legal_actions()
-            a = acts[rng.randrange(len(acts))]
-        state = state.apply_unchecked(a)
-        steps += 1
-    return state, steps

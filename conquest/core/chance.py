@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from conquest.core.errors import ConquestError
-from conquest.core.game import Action, State
+from conquest.core.game import CHANCE, Action, State
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
@@ -20,3 +20,18 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         if x < acc:
             return outcome
     return outcomes[-1][0]
+
+
+def random_playout(state: State, rng: random.Random, max_steps: int = 200_000) -> tuple[State, int]:
+    """Uniform random play (chance from its distribution) until the end or ``max_steps``; returns the state
+    reached and the number of steps. Benchmarks, property tests and search rollouts use it."""
+    steps = 0
+    while state.to_move is not None and steps < max_steps:
+        if state.to_move == CHANCE:
+            a = sample_chance(state, rng)
+        else:
+            acts = state.legal_actions()
+            a = acts[rng.randrange(len(acts))]
+        state = state.apply_unchecked(a)
+        steps += 1
+    return state, steps
