@@ -1,0 +1,168 @@
+"""Rules that scenarios cannot show well: chance nodes, hidden coins, the seat to move inside a turn, the
+state format, refusals naming their rule, and invariants over random games."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from conquest.analysis.runner import sample_chance
+from conquest.core.errors import IllegalAction, NotationError, StateFormatError
+from conquest.core.game import CHANCE
+from conquest.rulesets.smallworld import RULESET
+from conquest.rulesets.smallworld import data as D
+from tests.smallworld.helpers import make, play
+
+
+def test_reinforcement_die_is_a_chance_node_with_the_published_faces():
+    """"Reinforcement die faces: 0, 0, 0, 1, 2, 3." The final conquest's region is chosen before the roll."""
+    st = make(setup={"phase": "conquer", "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 1}},
+                     "regions": {"r12": {"race": "ratmen", "tokens": 1}},
+                     "turn_state": {"race": "ratmen", "readied": True}})
+    st = play(st, "final r13")
+    assert st.to_move == CHANCE
+    outcomes = dict((RULESET.format_action(a), p) for a, p in st.chance_outcomes())
+    assert outcomes == pytest.approx({"die 0": 0.5, "die 1": 1 / 6, "die 2": 1 / 6, "die 3": 1 / 6})
+    assert st.to_json()["turn_state"]["final_region"] == "r13"
+
+
+def test_combo_draws_are_chance_nodes_over_the_piles():
+    """"14 race banners and 20 special-power badges are shuffled; 6 race+power combos are visible"."""
+    st = RULESET.new_game(3, {}, 0)
+    assert st.to_move == CHANCE
+    outs = st.chance_outcomes()
+    assert len(outs) == 14 and all(abs(p - 1 / 14) < 1e-12 for _, p in outs)
+    rng = random.Random(1)
+    while st.to_move == CHANCE:
+        st = st.apply(sample_chance(st, rng))
+    col = st.to_json()["column"]
+    assert len(col) == 6 and len({c["race"] for c in col}) == 6 and len({c["power"] for c in col}) == 6
+    assert st.to_move == 0 and st.to_json()["phase"] == "pick"
+
+
+def test_coins_are_hidden_from_other_seats():
+    """"Coins are kept face down: a player's total is hidden from others." """
+    st = make(3, setup={"seats": [{"coins": 7}, {"coins": 9}, {"coins": 11}]})
+    v1 = st.view(1)
+    assert [s["coins"] for s in v1["seats"]] == [None, 9, None]
+    assert [s["coins"] for s in st.view(None)["seats"]] == [None, None, None]
+    assert [s["coins"] for s in st.to_json()["seats"]] == [7, 9, 11]
+    assert "7" not in RULESET.render_text(st, 1).split("seat 0:")[1].split("\n")[0]
+
+
+def test_defender_redeploys_inside_the_attackers_turn():
+    """003: the defender keeps the other tokens "and redeploy them in any other Region(s) still occupied by his
+    race (if any) as the final action of the current player's turn" - a decision of the defender's seat."""
+    st = make(3, setup={
+        "phase": "conquer",
+        "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 6},
+                  "humans": {"seat": 2, "power": "hill", "hand": 0}},
+        "regions": {"r2": {"race": "ratmen", "tokens": 1}, "r3": {"race": "humans", "tokens": 3},
+                    "r25": {"race": "humans", "tokens": 1}},
+        "turn_state": {"race": "ratmen", "readied": True}})
+    st = play(st, "conquer r3", "end", "redeploy r3 5", "end")
+    assert st.to_json()["phase"] == "defend"
+    assert st.to_move == 2 and st.seat == 0
+    legal = {RULESET.format_action(a) for a in st.legal_actions()}
+    assert legal == {"redeploy r25 1", "redeploy r25 2"}
+    st = play(st, "redeploy r25 2")
+    assert st.seat == 1 and st.tok[24] == 3
+
+
+def test_refusals_name_the_rule_and_change_nothing():
+    st = make(setup={"phase": "conquer", "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 2}},
+                     "regions": {"r12": {"race": "ratmen", "tokens": 1}},
+                     "turn_state": {"race": "ratmen", "readied": True}})
+    before = st.to_json()
+    with pytest.raises(IllegalAction, match="adjacent"):
+        st.apply("conquer r1")
+    with pytest.raises(IllegalAction, match="Seas and Lakes"):
+        st.apply("conquer r7")
+    with pytest.raises(IllegalAction, match="you need 3 tokens"):
+        st.apply("conquer r13")
+    with pytest.raises(IllegalAction, match="r1 to r23"):
+        st.apply("conquer r99")
+    with pytest.raises(IllegalAction, match="pick"):
+        st.apply("pick 0")
+    assert st.to_json() == before
+
+
+def test_notation_round_trips_and_refuses_garbage():
+    for text in ["pick 3", "conquer r12", "final r1", "dragon r7", "convert r2", "berserk", "abandon r5",
+                 "decline", "end", "redeploy r4 3", "camp r1", "fortress r2", "hero r3", "peace 2",
+                 "race ghouls", "power dragon-master", "die 0"]:
+        assert RULESET.format_action(RULESET.parse_action(text)) == text
+    for bad in ["", "conquer", "conquer 12", "conquer rx", "redeploy r1", "race goblins", "fly r2", "pick -1"]:
+        with pytest.raises(NotationError):
+            RULESET.parse_action(bad)
+
+
+def test_state_json_errors_name_the_field():
+    doc = make().to_json()
+    cases = [({"regions": {"r3": {"race": "ratmen", "tokens": 1}}}, "regions/r3/race"),
+             ({"races": {"goblins": {"seat": 0, "power": "hill"}}}, "races/goblins"),
+             ({"regions": {"r2": {"tokens": 2}}}, "regions/r2/tokens"),
+             ({"phase": "lunch"}, "phase"),
+             ({"races": {"ratmen": {"seat": 0, "power": "flying"}}, "regions": {"r2": {"race": "ratmen", "tokens": 1}}},
+              "regions/r2/race"),
+             ({"map": {"id": "elsewhere", "seed": 0}}, "map/id")]
+    from conquest.core.jsondoc import merge_patch
+    for patch, field in cases:
+        with pytest.raises(StateFormatError) as e:
+            RULESET.state_from_json(merge_patch(doc, patch))
+        assert e.value.field.startswith(field), (patch, e.value)
+
+
+def test_column_option_is_validated():
+    from conquest.core.errors import OptionError
+    with pytest.raises(OptionError):
+        RULESET.new_game(2, {"column": "ratmen:ratmen"})
+    with pytest.raises(OptionError):
+        RULESET.new_game(2, {"column": "ratmen:hill,elves:hill"})
+
+
+def _invariants(st) -> None:
+    b = st.board
+    for x in range(len(D.RACES)):
+        if st.rstatus[x]:
+            assert 0 <= st.race_total(x) <= D.SUPPLY[x] + (4 if x == D.AMAZONS else 0), D.RACE_IDS[x]
+        else:
+            assert x not in st.rrace and st.rhand[x] == 0
+    for i in range(b.n):
+        y = st.rrace[i]
+        assert (y >= 0) == (st.tok[i] > 0)
+        if y >= 0:
+            assert not st.lost[i]
+            if b.water[i]:
+                assert st.rpower[y] == D.SEAFARING
+            if st.rstatus[y] == 2 and y != D.GHOULS:
+                assert st.tok[i] == 1 or st.seat == st.rseat[y]
+        else:
+            assert not (st.lair[i] or st.fort[i] or st.camp[i] or st.hole[i] or st.hero[i] or st.dragon[i])
+    assert sum(st.camp) <= 5 and sum(st.fort) <= 6 and sum(st.hero) <= 2 and sum(st.dragon) <= 1
+    for t in range(st.players):
+        assert st.coins[t] >= 0
+        assert sum(1 for x in range(len(D.RACES)) if st.rseat[x] == t and st.rstatus[x] == 1) <= 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_keep_the_invariants_and_json(players):
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = RULESET.new_game(players, {"map": "generated"} if seed == 2 else {}, seed)
+        steps = 0
+        while st.to_move is not None:
+            _invariants(st)
+            if steps % 5 == 0:
+                doc = json.loads(json.dumps(st.to_json()))
+                assert RULESET.state_from_json(doc).to_json() == doc
+            a = sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions())
+            if steps % 11 == 0:
+                assert st.apply(a).to_json() == st.apply_unchecked(a).to_json()
+            st = st.apply_unchecked(a)
+            steps += 1
+        assert st.turn == D.FIGURES[players]["turns"]
+        res = st.result()
+        assert res is not None and abs(sum(res) - 1) < 1e-9
