@@ -81,7 +81,10 @@ def parse_action(text: str) -> Any:
             raise NotationError(f"'{text.strip()}': unknown place of power (known: {', '.join(T.place_ids)})")
         return ("choose", args[0])
     if w == "claim" and len(args) == 2:
-        return ("claim2", _sq(w, args[0]), _sq(w, args[1]))
+        a, b = _sq(w, args[0]), _sq(w, args[1])
+        if a == b:
+            raise NotationError(f"'{text.strip()}': two different settlements")
+        return ("claim2", min(a, b), max(a, b))  # the pair in either order
     if w in KEY_WORDS:
         nargs(1)
         return (w, _key(w, args[0]))
