@@ -122,9 +122,13 @@ def play(state: "NerathState", action: tuple) -> None:
     state.discards[r].append(cid)
 
 
+def _drawing_realm(state: "NerathState") -> int:
+    return state.dealing[0] if state.phase == "deal" else state.realm
+
+
 def draw_outcomes(state: "NerathState") -> list[tuple[tuple, float]]:
     """The Draw step: one card from the realm's deck (the discards reshuffled when it runs out)."""
-    r = state.realm
+    r = _drawing_realm(state)
     deck = state.decks[r] or state.discards[r]
     if not deck:
         return []
@@ -134,8 +138,18 @@ def draw_outcomes(state: "NerathState") -> list[tuple[tuple, float]]:
     return [(("draw", c), k / len(deck)) for c, k in sorted(counts.items())]
 
 
+def resolve_deal(state: "NerathState", cid: str) -> None:
+    """Set-up: each realm draws 2 Event cards to form its hand, in turn order."""
+    resolve_draw(state, cid)
+    state.dealing.pop(0)
+    while state.dealing and not draw_outcomes(state):
+        state.dealing.pop(0)
+    if not state.dealing:
+        state.start_turn()
+
+
 def resolve_draw(state: "NerathState", cid: str) -> None:
-    r = state.realm
+    r = _drawing_realm(state)
     if not state.decks[r]:
         state.decks[r] = sorted(state.discards[r])
         state.discards[r] = []

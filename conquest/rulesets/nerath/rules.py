@@ -36,8 +36,8 @@ F_RETREATED = 16  # retreated from a battle: its movement is over
 FLAG_NAMES = {"stopped": F_STOPPED, "new": F_NEW, "fixed": F_FIXED, "unloaded": F_UNLOADED,
               "retreated": F_RETREATED}
 
-PHASES = ("draw", "move", "fight", "reposition", "reinforce", "over")
-STEP_TITLES = {"draw": "Draw", "move": "Move", "fight": "Fight Battles", "reposition": "Reposition",
+PHASES = ("deal", "draw", "move", "fight", "reposition", "reinforce", "over")
+STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles", "reposition": "Reposition",
                "reinforce": "Reinforce", "over": "the end of the game"}
 CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split")
 
@@ -125,11 +125,17 @@ class NerathState(State):
         self.treasures_played: list[list[str]] = [[] for _ in range(R)]
         self.effects: list[list[Any]] = []
         self.guardians: dict[int, list[list[Any]]] = {d: [] for d in BOARD.dungeons}
+        self.dealing: list[int] = []   # realms still to draw a starting Event card (set-up)
         self.winners: list[int] | None = None
         self.end_reason = ""
 
     def setup_board(self) -> None:
         """Place each realm's starting pieces and Castles (setup.yaml)."""
+        if self.options["board_setup"] == "empty":
+            for s in CAPITAL:
+                self.castle[s] = 1
+            fx.setup_decks(self)
+            return
         for realm, d in TB.setup["realms"].items():
             r = REALM_INDEX[realm]
             for s in d.get("castles", []):
@@ -179,6 +185,7 @@ class NerathState(State):
         c.treasures_played = [h[:] for h in self.treasures_played]
         c.effects = [e[:] for e in self.effects]
         c.guardians = {k: [g[:] for g in v] for k, v in self.guardians.items()}
+        c.dealing = self.dealing[:]
         c.winners = self.winners
         c.end_reason = self.end_reason
         return c
@@ -242,7 +249,7 @@ class NerathState(State):
         ph = self.phase
         if ph == "over":
             return None
-        if ph == "draw":
+        if ph in ("draw", "deal"):
             return CHANCE
         bt = self.bt
         if ph == "fight" and bt is not None:
@@ -315,7 +322,7 @@ class NerathState(State):
                         "no enemy pieces")
             return "not allowed here"
         allowed = {"move": ("move", "sail", "embark", "debark", "done", "play"),
-                   "fight": ("battle", "play"), "reposition": ("move", "done", "play"),
+                   "fight": ("battle", "play"), "reposition": ("move", "embark", "done", "play"),
                    "reinforce": ("buy", "move", "sail", "debark", "done", "play")}.get(ph, ())
         if verb not in allowed:
             return f"'{verb}' is not a decision of the {step} step"
@@ -595,7 +602,7 @@ class NerathState(State):
         return tuple(sorted((f, need, c) for (f, need), c in dice.items()))
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
-        if self.phase == "draw":
+        if self.phase in ("draw", "deal"):
             return fx.draw_outcomes(self)
         bt = self.bt
         if self.phase != "fight" or bt is None or bt["step"] not in CHANCE_STEPS:
@@ -899,6 +906,11 @@ class NerathState(State):
                                           land_only=(t == DRAGON))
             else:
                 dests = [y for y in LAND_ADJ[s] if self.friendly_land(y, r)]
+                for sid in sorted(self.ships):
+                    sh = self.ships[sid]
+                    if sh[OWNER] == r and sh[SPACE] in SEA_ADJ[s] and (sh[C1] < 0 or sh[C2] < 0) \
+                            and not self.enemy_sea(sh[SPACE], r):
+                        acts.append(("embark", IDS[s], sid, COUNTED[t]))
             for y in dests:
                 for k in range(1, c + 1):
                     acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
@@ -1192,6 +1204,8 @@ class NerathState(State):
         if ph == "draw":
             fx.resolve_draw(self, action[1])
             self.start_move()
+        elif ph == "deal":
+            fx.resolve_deal(self, action[1])
         elif verb == "play":
             fx.play(self, action)
         elif ph == "move":
@@ -1211,6 +1225,8 @@ class NerathState(State):
         elif ph == "reposition":
             if verb == "done":
                 self.end_reposition()
+            elif verb == "embark":
+                self.embark(IX[action[1]], action[2], TYPE_INDEX[action[3]])
             else:
                 self.move_pieces(IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
         elif ph == "reinforce":
@@ -1323,7 +1339,8 @@ class NerathState(State):
             if step == "assign":
                 q = bt["queue"]
                 if not q:
-                    if bt["after"] == "end":
+                    if bt["after"] == "end" or not (self.side_alive("a") and self.side_alive("d")):
+                        # first-strike damage that left one side without pieces ends the round there
                         self.end_battle_round()
                     else:
                         bt["step"] = bt["after"]
@@ -1390,6 +1407,7 @@ class NerathState(State):
             "treasures_played": {REALMS[r]: self.treasures_played[r] for r in range(R)},
             "effects": self.effects,
             "guardians": {IDS[d]: g for d, g in sorted(self.guardians.items())},
+            "dealing": [REALMS[r] for r in self.dealing],
             "winners": self.winners, "end_reason": self.end_reason,
         }
 
@@ -1475,6 +1493,14 @@ class NerathState(State):
             st.ships[int(key)] = [_realm_ix(rec.get("owner"), f + "/owner"), s, moves, flags, cs[0], cs[1]]
         st.next_ship = max([need("next_ship", int)] + [k + 1 for k in st.ships])
         st.movable = {}
+        if data.get("movable") == "all":
+            # a convenience for scenarios: every piece of the realm to move may still move
+            data = dict(data)
+            data["movable"] = {}
+            if st.phase == "move":
+                st.start_move()
+            elif st.phase == "reposition":
+                st.start_reposition()
         for sp, row in need("movable", dict).items():
             s = _ix(sp, f"movable/{sp}")
             for p, c in row.items():
@@ -1483,6 +1509,7 @@ class NerathState(State):
                 if c:
                     st.movable[s * T + TYPE_INDEX[p]] = c
         st.pending = [_ix(sp, "battles") for sp in need("battles", list)]
+        st.dealing = [_realm_ix(x, "dealing") for x in data.get("dealing", [])]
         st.placed = {_ix(sp, "placed"): int(c) for sp, c in data.get("placed", {}).items()}
         st.built = [_ix(sp, "built") for sp in data.get("built", [])]
         b = data.get("battle")

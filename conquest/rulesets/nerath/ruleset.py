@@ -47,6 +47,8 @@ class NerathRuleset(Ruleset):
                    "no limit", None, int, 0, 1000),
             Option("hurt_dragon_fights", True, "a Dragon that took its one hit keeps rolling in the battle",
                    None, bool),
+            Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
+                   "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
             Option("events", "none", "Event decks: none, or the small sample decks (events.yaml)",
                    ("none", "sample")),
         ))
@@ -61,7 +63,11 @@ class NerathRuleset(Ruleset):
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         st = NerathState(players, options)
         st.setup_board()
-        st.start_turn()
+        if any(st.decks):
+            st.phase = "deal"
+            st.dealing = [r for r in range(R) for _ in range(2) if st.decks[r]]
+        else:
+            st.start_turn()
         return st
 
     def parse_action(self, text: str) -> Any:
