@@ -52,7 +52,14 @@ def voronoi(centers: list[Point], box: tuple[float, float, float, float]) -> lis
         for j, d in enumerate(centers):
             if i != j and d != c and poly:
                 poly = _clip(poly, c, d)
-        cells.append([(round(x, 2), round(y, 2)) for x, y in poly])
+        pts: list[Point] = []
+        for x, y in poly:
+            q = (round(x, 2), round(y, 2))
+            if not pts or q != pts[-1]:
+                pts.append(q)
+        if len(pts) > 1 and pts[0] == pts[-1]:
+            pts.pop()
+        cells.append(pts)
     return cells
 
 

@@ -7,7 +7,8 @@ stored beside the action when it is committed:
 
 * ``hidden_from``: the seats (``None`` = spectators) that may not read the action's notation in the log.
   An action is shown to seat *s* unless *s* could not tell it apart: when some other outcome of the same
-  chance node (or some other legal action of the same seat) would have left ``view(s)`` exactly the same.
+  chance node (or some other legal action of the same seat) would have left ``view(s)`` exactly the same
+  while the referee's ``to_json()`` differs (a die whose value the state does not keep stays public).
   When nothing is hidden from *s* before and after, the action is shown without that search.
 * ``barrier``: undo may not cross it. Chance outcomes are barriers; so is any action that changes what some
   seat cannot see (the part of ``to_json()`` that ``view(seat)`` does not show), because then something
@@ -103,6 +104,7 @@ def action_visibility(before: State, action: Action, after: State,
                 if s != actor and (hidden_before[s] or hidden_after[s])]
     if to_check:
         mine = {s: after.view(s) for s in to_check}
+        full = after.to_json()
         undecided = set(to_check)
         for alt in _alternatives(before, action):
             if not undecided:
@@ -111,6 +113,8 @@ def action_visibility(before: State, action: Action, after: State,
                 other = before.apply_unchecked(alt)
             except Exception:  # an alternative the ruleset cannot apply unchecked: no information
                 continue
+            if other.to_json() == full:
+                continue  # not even the referee's state tells them apart (a die the state does not keep)
             for s in list(undecided):
                 if other.view(s) == mine[s]:
                     hidden_from.append(s)
@@ -182,8 +186,9 @@ class Games:
                                      options=dict(state.options), seed=seed, seed_chosen=seed_chosen,
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
+        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id))
         with self._cache_lock:
-            self._cache[row.id] = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id))
+            self._cache[row.id] = live
         return row
 
     # ---- loading (replay of the log, cached) -----------------------------------------------------
@@ -218,16 +223,26 @@ class Games:
             if live is not None and live.revision == row.revision:
                 live.row = row
                 return live
+            row = self.store.get_game(gid) or row  # re-read under the lock: others may have written
+            if live is not None and live.revision == row.revision:
+                live.row = row
+                return live
             rs = self.rulesets().get(row.ruleset)
             if rs is None:
                 raise WebError(409, f"game {gid} is played with ruleset '{row.ruleset}', "
                                     f"which this server does not have")
             if (live is not None and live.revision < row.revision and row.last_undo_revision <= live.revision
                     and live.next_step <= row.next_step):
-                state = self._replay(row, rs, self.store.actions(gid, from_step=live.next_step), live.state)
+                new_actions = self.store.actions(gid, from_step=live.next_step)
+                state = self._replay(row, rs, new_actions, live.state)
+                steps = live.next_step + len(new_actions)
             else:
-                state = self._replay(row, rs, self.store.actions(gid))
-            live = Live(row, rs, state, row.revision, row.next_step, hidden_parts(state), lock)
+                new_actions = self.store.actions(gid)
+                state = self._replay(row, rs, new_actions)
+                steps = len(new_actions)
+            # the row and the actions were read apart: trust the pair only if they agree
+            revision = row.revision if steps == row.next_step else -1
+            live = Live(row, rs, state, revision, steps, hidden_parts(state), lock)
             with self._cache_lock:
                 self._cache[gid] = live
             return live
