@@ -1,0 +1,193 @@
+"""Narby Conquest rules that are easier to check in Python than in a scenario: distributions of the chance
+nodes, the geometry of 2x2 pieces, and the readings of docs/rules/narby.md. Most rules are in
+tests/scenarios/narby/*.yaml (one scenario per rule, each quoting the document)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conquest.core.errors import IllegalAction, NotationError, StateFormatError
+from conquest.rulesets.narby import RULESET
+from conquest.rulesets.narby import board as B
+from conquest.rulesets.narby.tables import TABLES as T
+
+from tests.narby.helpers import legal_texts, play, position
+
+
+def test_dragon_roll_drops_leading_digits():
+    """"Randomly pick a dragon, roll a d20 and drop any leading digits": 1-9 and 11-19 give the dragon of
+    their last digit, 10 and 20 give 0 (Undead); every dragon has 2 chances in 20."""
+    st = RULESET.new_game(2, {}, 0)
+    outcomes = st.chance_outcomes()
+    assert [a for a, _ in outcomes] == [("roll", i) for i in range(1, 21)]
+    assert all(abs(p - 0.05) < 1e-12 for _, p in outcomes)
+    got = {}
+    for i in range(1, 21):
+        got.setdefault(st.apply(f"roll {i}").to_json()["dragons"][0], []).append(i)
+    assert got["undead"] == [10, 20]
+    assert got["white"] == [1, 11]
+    assert got["copper"] == [9, 19]
+    assert len(got) == 10
+
+
+def test_ten_dragons_and_their_rings():
+    """"Claim Ring Count": 10 for every dragon but Copper's 7; ten dragons, so up to 10 seats."""
+    assert [d.rings for d in T.dragons] == [10, 10, 10, 10, 10, 10, 10, 10, 7, 10]
+    assert RULESET.max_players == 10
+    RULESET.new_game(10, {}, 0)
+    with pytest.raises(Exception):
+        RULESET.new_game(11, {}, 0)
+
+
+def test_draw_deals_from_the_cards_left():
+    """"All cards are returned and shuffled. A random bonus card is handed out to each Dragon." — a card dealt
+    to one dragon cannot be dealt to the next."""
+    st = position({"node": "draw", "phase": "draw", "seat": None, "step": 0, "hands": [None, None]})
+    first = st.chance_outcomes()
+    assert len(first) == 18 and abs(sum(p for _, p in first) - 1) < 1e-12
+    st = st.apply("card vigor")
+    second = st.chance_outcomes()
+    assert len(second) == 17 and ("card", "vigor") not in [a for a, _ in second]
+    with pytest.raises(IllegalAction):
+        st.apply("card vigor")
+
+
+def test_treasure_token_faces():
+    """"Treasure tokens should have a 1, 2, or 3. If the treasure token does not contain a value then it will
+    be a 1." (our mix: blank, 1, 2, 3 equally likely)."""
+    st = position({"node": "token", "seat": None,
+                   "event": {"type": "token", "seat": 0, "left": 1, "then": "act"}})
+    dist = dict(st.chance_outcomes())
+    assert dist == {("token", 1): 0.5, ("token", 2): 0.25, ("token", 3): 0.25}
+
+
+def test_two_by_two_adjacency_eight_and_four():
+    """"Dragons take up 4 spaces in a 2x2 arrangement"; adjacent = touching by a side or (default) a corner."""
+    a = B.sq(5, 5)
+    assert B.FOOT[a] == (B.sq(5, 5), B.sq(6, 5), B.sq(5, 6), B.sq(6, 6))
+    assert len(B.RING[8][a]) == 12 and len(B.RING[4][a]) == 8
+    assert B.sq(4, 4) in B.RINGSET[8][a] and B.sq(4, 4) not in B.RINGSET[4][a]
+    st = position({"settlements": {"4,7": "town"}})
+    assert "claim 4,7" in legal_texts(st)
+    st4 = position({"settlements": {"4,7": "town"}}, options={"adjacency": "4"})
+    assert "claim 4,7" not in legal_texts(st4)
+    assert "claim 4,6" in legal_texts(st4)
+
+
+def test_move_counts_spaces_in_the_adjacency():
+    """Move: "Move up to 3 spaces" — a diagonal step is one space with 8-adjacency, two with 4-adjacency."""
+    assert "move 8,8" in legal_texts(position())
+    assert "move 8,8" not in legal_texts(position(options={"adjacency": "4"}))
+    assert "move 7,6" in legal_texts(position(options={"adjacency": "4"}))
+
+
+def test_move_flies_over_but_lands_clear():
+    """"You may fly over settlements but cannot land on a settlement, cave, or place of power, or another
+    dragon" — every destination in the legal list has a free 2x2 footprint."""
+    st = position({"settlements": {"7,5": "town", "6,8": "city", "8,3": "ruin"}, "chest": "8,7"})
+    occ = st.occ
+    moves = [a for a in st.legal_actions() if a[0] == "move"]
+    assert moves
+    for _, b in moves:
+        assert all(occ[q] in (0, 30) for q in B.FOOT[b])
+        assert B.dist(b, st.dpos[0], 8) <= 3
+    assert ("move", B.sq(8, 5)) in moves  # over the town at 7,5
+
+
+def test_place_of_power_footprint_from_the_rolled_quarter():
+    """"place on quarter of the place of power miniature in the space indicated" — the rolled square is the
+    top-left quarter unless the piece would leave the board."""
+    assert B.anchor_for(3, 4) == B.sq(3, 4)
+    assert B.anchor_for(20, 4) == B.sq(19, 4)
+    assert B.sq(20, 20) in B.FOOT[B.anchor_for(20, 20)]
+
+
+def test_undead_home_moves_to_the_resting_place():
+    """Immortals Resting Place: "Home of Undead Dragon" — once it is on the board, Tower of Faces / Horror put
+    the Undead beside it instead of beside its starting square."""
+    st = position({"dragons": ["red", "undead"], "caves": ["4,4", None], "home": ["4,4", "17,17"],
+                   "hands": ["horror", None]})
+    st = st.apply("play horror undead")
+    assert "place 18,18" in legal_texts(st)
+    st2 = position({"dragons": ["red", "undead"], "caves": ["4,4", None], "home": ["4,4", "17,17"],
+                    "places": {"immortals_resting_place": "2,12"}, "hands": ["horror", None]})
+    st2 = st2.apply("play horror undead")
+    assert "place 18,18" not in legal_texts(st2)
+    assert "place 4,12" in legal_texts(st2)
+
+
+def test_claim_settlement_returns_the_ring():
+    """"Claim Settlement: Remove opponents claim and put a claim ring" — rings are counted from the board."""
+    st = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}})
+    assert st.rings_left == [10, 9]
+    st = play(st, "claim 7,5")
+    assert st.rings_left == [9, 10]
+    assert st.acts == 1
+
+
+def test_free_plays_remain_after_the_last_action():
+    """A turn always ends: cards and powers are used once, and with no action left only free plays remain."""
+    st = position({"actions_left": 0, "hands": ["vigor", None]})
+    assert legal_texts(st) == ["end", "play vigor"]
+    st = st.apply("play vigor")
+    assert st.acts == 1
+
+
+def test_turn_passes_when_nothing_is_left():
+    """"Each turn a Dragon has 3 actions": the third action ends the turn when nothing free remains."""
+    st = play(position(), "move 6,5", "move 7,5", "move 8,5")
+    assert st.to_move == 1 and st.acts == 3
+
+
+def test_notation_round_trip_and_errors():
+    for text in ["roll 17", "token 2", "card procreator", "dragon undead", "place 3,14", "move 19,19",
+                 "claim 3,4", "claim soul_mine", "claim 3,4 5,6", "destroy madhouse", "steal chest",
+                 "steal gold", "attack red", "abandon 1,1", "lose soul_mine", "play robber blue",
+                 "play leader 4,4", "play procreator y-2", "power tower_of_faces red",
+                 "power tower_of_unquenched_flame 3,3", "choose citadel_of_torture", "upgrade 2,2", "end",
+                 "pass"]:
+        assert RULESET.format_action(RULESET.parse_action(text)) == text
+    assert RULESET.parse_action("claim 5,6 3,4") == RULESET.parse_action("claim 3,4 5,6")
+    assert RULESET.parse_action("play Pro-creator x+2") == ("play", "procreator", "x+2")
+    for bad in ["", "roll 21", "roll x", "move 0,3", "move 3", "claim atlantis", "steal pink", "play joker",
+                "play vigor red", "power soul_mine red", "jump 3,3", "play procreator z+2", "claim 3,3 3,3"]:
+        with pytest.raises(NotationError):
+            RULESET.parse_action(bad)
+
+
+def test_illegal_action_names_the_rule():
+    st = position({"settlements": {"9,9": "town"}})
+    with pytest.raises(IllegalAction, match="adjacent"):
+        st.apply("claim 9,9")
+    with pytest.raises(IllegalAction, match="3 spaces"):
+        st.apply("move 12,12")
+
+
+def test_state_json_errors_name_the_field():
+    with pytest.raises(StateFormatError, match="settlements/3,3"):
+        position({"settlements": {"3,3": "castle"}})
+    with pytest.raises(StateFormatError, match="dragon_at/1"):
+        position({"dragon_at": ["5,5", "5,6"]})
+    with pytest.raises(StateFormatError, match="claims"):
+        position({"claims": {"soul_mine": 0}})
+    with pytest.raises(StateFormatError, match="seat"):
+        position({"seat": 1})
+    with pytest.raises(StateFormatError, match="caves/0"):
+        position({"dragons": ["undead", "blue"]})
+    with pytest.raises(StateFormatError, match="event"):
+        position({"node": "roll", "seat": None})
+
+
+def test_view_hides_other_hands():
+    """Bonus cards are in hand: only their holder sees them."""
+    st = position({"hands": ["vigor", "leader"]})
+    assert st.view(0)["hands"] == ["vigor", "hidden"]
+    assert st.view(1)["hands"] == ["hidden", "leader"]
+    assert st.view(None)["hands"] == ["hidden", "hidden"]
+    assert st.to_json()["hands"] == ["vigor", "leader"]
+
+
+def test_render_text_shows_the_pieces():
+    st = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}, "places": {"soul_mine": "12,2"}})
+    text = RULESET.render_text(st, 0)
+    assert "D0" in text and "t1" in text and "$$" in text and "Soul Mine" in text and "c1" in text
