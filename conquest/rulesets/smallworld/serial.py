@@ -245,8 +245,10 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
     else:
         raise StateFormatError("peace", "expected null or {diplomat, opponent}")
     s.holes_used = _int(d.get("holes_used", 0), "holes_used", 0, 2)
+    if s.turn == 0 and ph not in ("draw-race", "draw-power"):
+        raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     # the seat to move must be able to act in its phase
-    if s.phase in (PHASE_INDEX["conquer"], PHASE_INDEX["redeploy"], PHASE_INDEX["defend"]):
+    if s.phase in (PHASE_INDEX["conquer"], PHASE_INDEX["redeploy"], PHASE_INDEX["defend"], PHASE_INDEX["die"]):
         if s.cur < 0 or s.rstatus[s.cur] == OUT:
             raise StateFormatError("turn_state/race", f"phase {ph} needs the acting race in play")
         owner = s.defender if ph == "defend" else s.seat
@@ -254,7 +256,7 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
             raise StateFormatError("turn_state/race", f"{D.RACE_IDS[s.cur]} does not belong to seat {owner}")
     if ph == "defend" and s.defender < 0:
         raise StateFormatError("turn_state/defender", "phase defend needs the defending seat")
-    if ph == "die" and s.final_r < 0 and s.rpower[s.cur] != D.BERSERK:
+    if ph == "die" and s.final_r < 0 and not (s.rstatus[s.cur] == ACTIVE and s.rpower[s.cur] == D.BERSERK):
         raise StateFormatError("turn_state/final_region", "phase die needs the region of the final conquest")
     if ph == "pick" and not s.col_race:
         raise StateFormatError("column", "phase pick needs combos in the column")
