@@ -1,7 +1,8 @@
 """The board a page draws: the ruleset's optional ``board_json`` hook, completed for drawing.
 
 The hook (documented in docs/web.md) is ``ruleset.board_json(view: dict, seat: int | None) -> dict``.
-It receives only what ``state.view(seat)`` returned, so it cannot leak what the seat may not see. It returns
+It receives only what ``state.view(seat)`` returned, so it cannot leak what the seat may not see. (The
+one-argument form ``board_json(state)`` is accepted too.) It returns
 ``{"map": <GameMap.to_json()>, "regions": {id: {owner, pieces, markers, label}}, "notes": [...]}``.
 Map regions are drawn from ``polygon``, or ``cell: [col, row]`` (a grid square), or only ``center`` (this
 module computes Voronoi cells inside the map's bounding box).
@@ -107,13 +108,65 @@ def complete_board(board: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def board_for(ruleset: Ruleset, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+def _hook_takes_view(hook: Any) -> bool:
+    import inspect
+    try:
+        params = [p for p in inspect.signature(hook).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return True
+    return len(params) >= 2
+
+
+def auto_regions(game_map: dict[str, Any], view: dict[str, Any], players: int) -> dict[str, Any]:
+    """Per-region facts found in a view without a ruleset's help: a mapping keyed by region ids (at the top
+    of the view or one level down) whose name says owner/control gives the owner; lists of one number per
+    seat become pieces; other numbers and short words become labels."""
+    ids = {r["id"] for r in game_map.get("regions", []) if isinstance(r, dict) and "id" in r}
+    out: dict[str, dict[str, Any]] = {rid: {"pieces": [], "markers": []} for rid in ids}
+    found: list[tuple[str, dict[str, Any]]] = []
+    for k, v in view.items():
+        if isinstance(v, dict):
+            if v and sum(1 for x in v if x in ids) * 2 >= len(v):
+                found.append((k, v))
+            else:
+                for k2, v2 in v.items():
+                    if isinstance(v2, dict) and v2 and sum(1 for x in v2 if x in ids) * 2 >= len(v2):
+                        found.append((k2, v2))
+    for name, table in found[:8]:
+        owner_like = any(w in name.lower() for w in ("owner", "control", "held", "holder"))
+        for rid, val in table.items():
+            if rid not in out:
+                continue
+            cell = out[rid]
+            if owner_like and (val is None or (isinstance(val, int) and not isinstance(val, bool))):
+                cell["owner"] = val if isinstance(val, int) and 0 <= val < players else None
+            elif (isinstance(val, list) and len(val) == players
+                  and all(isinstance(x, int) and not isinstance(x, bool) for x in val)):
+                cell["pieces"].extend({"seat": i, "kind": name, "count": x} for i, x in enumerate(val) if x)
+            elif isinstance(val, bool):
+                if val:
+                    cell["markers"].append(name)
+            elif isinstance(val, (int, float)) or (isinstance(val, str) and len(val) <= 16):
+                cell["markers"].append(f"{name} {val}")
+    return out
+
+
+def board_for(ruleset: Ruleset, state: Any, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """The board for ``seat``: ``board_json(view, seat)`` (preferred: it sees only the view), or the
+    one-argument form ``board_json(state)``; a bare map (``conquest-map/1``) gets ``auto_regions``."""
     hook = getattr(ruleset, "board_json", None)
-    if hook is None:
+    if not callable(hook):
         return None
-    board = hook(view, seat)
-    if not board:
+    board = hook(view, seat) if _hook_takes_view(hook) else hook(state)
+    if not isinstance(board, dict) or not board:
         return None
+    if "map" not in board and isinstance(board.get("regions"), list):
+        board = {"map": board}
+    if not isinstance(board.get("map"), dict):
+        return None
+    if "regions" not in board:
+        board = {**board, "regions": auto_regions(board["map"], view, int(view.get("players", 0) or 0))}
     return complete_board(board)
 
 

@@ -355,7 +355,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                                                                 str | None]:
         view = state.view(seat)
         try:
-            board = board_for(live.ruleset, view, seat)
+            board = board_for(live.ruleset, state, view, seat)
         except Exception:  # noqa: BLE001
             log.exception("board_json of %s failed", live.ruleset.id)
             board = None
@@ -364,11 +364,11 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     def payload(live: Live, who: Actor) -> dict[str, Any]:
         view, board, text = draw(live, live.state, who.seat)
         log_entries = games.log_for(live, who.seat)
-        last_chance: list[str] = []
+        last_chance: list[str] = []  # the dice and draws since this seat last acted (those it may see)
         for e in reversed(log_entries):
-            if not e["chance"]:
+            if e["seat"] is not None and e["seat"] == who.seat or len(last_chance) >= 8:
                 break
-            if e["text"] is not None:
+            if e["chance"] and e["text"] is not None:
                 last_chance.insert(0, e["text"])
         return {"game": games.summary(live),
                 "you": {"seat": who.seat, "name": who.name, "role": "spectator" if who.seat is None else "seat"},
