@@ -1405,7 +1405,7 @@ class NerathState(State):
             "treasure_deck": self.treasure_deck,
             "treasure_hands": {REALMS[r]: self.treasures[r] for r in range(R)},
             "treasures_played": {REALMS[r]: self.treasures_played[r] for r in range(R)},
-            "effects": self.effects,
+            "effects": [[REALMS[e[0]]] + list(e[1:]) for e in self.effects],
             "guardians": {IDS[d]: g for d, g in sorted(self.guardians.items())},
             "dealing": [REALMS[r] for r in self.dealing],
             "winners": self.winners, "end_reason": self.end_reason,
@@ -1549,7 +1549,11 @@ class NerathState(State):
         eff = data.get("effects", [])
         if not isinstance(eff, list) or not all(isinstance(e, list) for e in eff):
             raise StateFormatError("effects", "must be a list of effect records")
-        st.effects = [list(e) for e in eff]
+        st.effects = []
+        for i, e in enumerate(eff):
+            if len(e) != 5:
+                raise StateFormatError(f"effects/{i}", "an effect is [realm, verb, value, piece, until]")
+            st.effects.append([_realm_ix(e[0], f"effects/{i}")] + list(e[1:]))
         g = data.get("guardians", {})
         st.guardians = {d: [] for d in BOARD.dungeons}
         for sp, tiles in g.items():

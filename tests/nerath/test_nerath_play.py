@@ -1,0 +1,176 @@
+"""Conquest of Nerath: dice distributions, hidden information, the contract (JSON, notation, illegal actions),
+random games in every mode, greedy against random, and the scenario folder."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from conquest.analysis.runner import play_game, random_playout, sample_chance
+from conquest.core.errors import IllegalAction
+from conquest.core.game import CHANCE
+from conquest.core.jsondoc import merge_patch
+from conquest.core.scenarios import run_file, scenario_files
+from conquest.rulesets.nerath import RULESET
+from conquest.rulesets.nerath.dice import hit_chance, hit_distribution
+
+SCENARIOS = Path(__file__).parent.parent / "scenarios" / "nerath"
+
+
+def make(patch: dict, players: int = 4, **options: object):
+    st = RULESET.new_game(players, {"board_setup": "empty", **options}, 0)
+    doc = st.to_json()
+    doc.pop("to_move")
+    return RULESET.state_from_json(merge_patch(doc, patch))
+
+
+def play(st, *actions: str):
+    for a in actions:
+        st = st.apply(a)
+    return st
+
+
+def test_hit_on_six_or_higher() -> None:
+    """"Each piece rolls the appropriate attack die in battle. You score a hit if you roll a 6 or higher.\""""
+    assert hit_chance(6, 6) == pytest.approx(1 / 6)
+    assert hit_chance(8, 6) == pytest.approx(3 / 8)
+    assert hit_chance(10, 6) == pytest.approx(5 / 10)
+    assert hit_chance(12, 6) == pytest.approx(7 / 12)
+    assert hit_chance(20, 6) == pytest.approx(15 / 20)
+
+
+def test_siege_engine_two_dice_when_attacking() -> None:
+    """"Powerful Attack: Roll 2 d8 when attacking and can score 2 hits if both rolls are 6+.\""""
+    st = make({"pieces": {"k13": {"karkoth": {"siege": 1}}, "n01": {"nerath": {"siege": 1}}}, "movable": "all"})
+    st = play(st, "move k13 n01 siege 1", "done", "battle n01")
+    out = dict(st.chance_outcomes())
+    assert out[("hits", 2)] == pytest.approx((3 / 8) ** 2)
+    st = st.apply("hits 0")
+    out = dict(st.chance_outcomes())   # defending: one die
+    assert set(out) == {("hits", 0), ("hits", 1)}
+    assert out[("hits", 1)] == pytest.approx(3 / 8)
+
+
+def test_castle_defends_with_d20() -> None:
+    """The Castle's die is missing from the document; d20 (rules README): a hit on 6-20, 15 chances in 20."""
+    st = make({"pieces": {"n04": {"karkoth": {"footsoldier": 1}}}, "control": {"n04": "karkoth"},
+               "movable": "all"})
+    st = play(st, "move n04 n07 footsoldier 1", "done", "battle n07", "hits 0")
+    assert dict(st.chance_outcomes())[("hits", 1)] == pytest.approx(0.75)
+
+
+def test_storm_elemental_capsize_two_dice_at_sea() -> None:
+    """"Capsize: In a sea battle, roll 2 d8, both when attacking and defending.\""""
+    st = make({"pieces": {"k14": {"karkoth": {"footsoldier": 1}}, "s9": {"vailin": {"storm": 1}}},
+               "ships": {"1": {"owner": "karkoth", "space": "s5", "moves": 0, "flags": [], "cargo": []}},
+               "next_ship": 2, "movable": "all"})
+    st = play(st, "sail 1 s9", "done", "battle s9", "hits 0")
+    out = dict(st.chance_outcomes())
+    assert out[("hits", 2)] == pytest.approx((3 / 8) ** 2)
+
+
+def test_distribution_sums_to_one() -> None:
+    dist = hit_distribution(((6, 6, 5), (8, 6, 3), (20, 6, 1)))
+    assert sum(dist) == pytest.approx(1.0)
+    assert len(dist) == 10
+
+
+def test_attack_bonus_effect_lowers_the_hit_number() -> None:
+    """Hook for the cards: "Event cards that grants a Hero a bonus to attack rolls" — a +1 makes a d6 hit on 5+."""
+    st = make({"pieces": {"k13": {"karkoth": {"footsoldier": 1}}, "n01": {"nerath": {"footsoldier": 1}}},
+               "movable": "all", "effects": [["karkoth", "attack_bonus", 1, "*", "turn"]]})
+    st = play(st, "move k13 n01 footsoldier 1", "done", "battle n01")
+    assert dict(st.chance_outcomes())[("hits", 1)] == pytest.approx(2 / 6)
+
+
+def test_view_hides_other_hands() -> None:
+    """Hands are secret: "All other cards can be kept in hand until required"."""
+    st = make({"phase": "move", "dealing": [], "event_hands": {"vailin": ["v-swift-sails"]},
+               "treasure_hands": {"nerath": ["x"]}}, events="sample")
+    mine = st.view(1)
+    other = st.view(0)
+    assert mine["event_hands"]["vailin"] == ["v-swift-sails"]
+    assert other["event_hands"]["vailin"] == 1
+    assert other["treasure_hands"]["nerath"] == 1
+    assert isinstance(other["event_decks"]["karkoth"], int)
+    assert st.to_json()["event_hands"]["vailin"] == ["v-swift-sails"]
+
+
+def test_illegal_action_names_the_rule_and_changes_nothing() -> None:
+    st = make({"pieces": {"k13": {"karkoth": {"footsoldier": 1}}}, "movable": "all"})
+    before = st.to_json()
+    with pytest.raises(IllegalAction) as e:
+        st.apply("move k13 n03 footsoldier 1")
+    assert "enemy space" in str(e.value)
+    assert st.to_json() == before
+
+
+@pytest.mark.parametrize("players,options", [
+    (2, {"length": "short"}), (3, {"length": "medium"}), (3, {"three_player": "two-sides"}),
+    (4, {"mode": "free-for-all"}), (4, {"length": "long", "max_rounds": 8}), (4, {"events": "sample"}),
+])
+def test_random_games_end_and_round_trip(players: int, options: dict) -> None:
+    for seed in range(2):
+        st = RULESET.new_game(players, options, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while st.to_move is not None:
+            if steps % 23 == 0:
+                doc = st.to_json()
+                again = RULESET.state_from_json(doc)
+                assert again.to_json() == doc
+                assert again.legal_actions() == st.legal_actions()
+            if st.to_move == CHANCE:
+                outcomes = st.chance_outcomes()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                a = sample_chance(st, rng)
+            else:
+                acts = st.legal_actions()
+                assert len(set(acts)) == len(acts)
+                a = acts[rng.randrange(len(acts))]
+                assert RULESET.parse_action(RULESET.format_action(a)) == a
+            st = st.apply(a)
+            steps += 1
+            assert min(st.n) >= 0 and min(st.gold) >= 0
+        assert st.result() is not None and st.end_reason in ("victory", "round limit")
+
+
+def test_unchecked_apply_agrees_with_checked() -> None:
+    st = RULESET.new_game(4, {}, 3)
+    rng = random.Random(3)
+    for _ in range(600):
+        if st.to_move is None:
+            break
+        a = sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions())
+        assert st.apply(a).to_json() == st.apply_unchecked(a).to_json()
+        st = st.apply(a)
+
+
+def test_record_replays() -> None:
+    from conquest.core.records import replay
+    rec, end = play_game(RULESET, ["random", "random"], players=2, seed=5)
+    assert replay(rec).to_json() == end.to_json()
+
+
+def test_greedy_beats_random() -> None:
+    wins = 0.0
+    for seed in range(4):
+        seats = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+        _, end = play_game(RULESET, seats, players=2, seed=seed)
+        wins += end.result()[seed % 2]
+    assert wins >= 3
+
+
+def test_random_playout_is_finite_with_default_options() -> None:
+    end, steps = random_playout(RULESET.new_game(4, {"length": "long"}, 1), random.Random(1))
+    assert end.to_move is None and end.round <= 30
+
+
+def test_scenarios() -> None:
+    failures = []
+    for path in scenario_files([str(SCENARIOS)]):
+        res = run_file(path)
+        failures.extend(f"{path.name}: {f}" for f in res.failures)
+    assert not failures, "\n".join(failures)
