@@ -62,6 +62,7 @@ def body_json(s: SmallWorldState) -> dict[str, Any]:
             "final_region": f"r{s.final_r + 1}" if s.final_r >= 0 else None,
             "amazon_debt": s.amazon_debt,
             "defender": s.defender if s.defender >= 0 else None,
+            "loose_encampments": s.camps_loose,
         },
         "peace": ({"diplomat": s.peace_by, "opponent": s.peace_to} if s.peace_by >= 0 else None),
         "holes_used": s.holes_used,
@@ -234,6 +235,7 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
     s.final_r = _region(ts.get("final_region"), "turn_state/final_region", n)
     s.amazon_debt = _int(ts.get("amazon_debt", 0), "turn_state/amazon_debt", 0, 4)
     s.ghouls_done = False
+    s.camps_loose = _int(ts.get("loose_encampments", 0), "turn_state/loose_encampments", 0, 5)
     dfd = ts.get("defender")
     s.defender = -1 if dfd is None else _int(dfd, "turn_state/defender", 0, players - 1)
     pc = d.get("peace")

@@ -52,7 +52,7 @@ class SmallWorldState(State):
         "col_race", "col_power", "col_coins",
         "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
         "cur", "readied", "acted", "picked", "declined_now", "conq_ne", "attacked", "converted",
-        "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "ghouls_done", "defender",
+        "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "ghouls_done", "defender", "camps_loose",
         "peace_by", "peace_to", "holes_used",
     )
 
@@ -110,6 +110,7 @@ class SmallWorldState(State):
         self.final_r = -1
         self.amazon_debt = 0
         self.ghouls_done = False
+        self.camps_loose = 0
 
     def clone(self) -> "SmallWorldState":
         s = SmallWorldState.__new__(SmallWorldState)
@@ -153,6 +154,7 @@ class SmallWorldState(State):
         s.amazon_debt = self.amazon_debt
         s.ghouls_done = self.ghouls_done
         s.defender = self.defender
+        s.camps_loose = self.camps_loose
         s.peace_by = self.peace_by
         s.peace_to = self.peace_to
         s.holes_used = self.holes_used
@@ -319,8 +321,13 @@ class SmallWorldState(State):
             keep = n if (y == ELVES and self.rstatus[y] == ACTIVE) else n - 1
             self.rhand[y] += keep
             t = self.rseat[y]
-            if t != self.seat:
+            if t != self.seat and self.rstatus[y] == ACTIVE:
+                # the Diplomat names "one opponent whose active race you did not attack this turn"
                 self.attacked |= 1 << t
+            if self.camp[r]:
+                # Encampments are not lost with the region: their owner places them again at the end of the
+                # attacker's turn
+                self.camps_loose += self.camp[r]
         self.rrace[r] = -1
         self.tok[r] = 0
         self.lair[r] = 0
@@ -360,7 +367,11 @@ class SmallWorldState(State):
             return self._redeploy_actions()
         if ph == DEFEND:
             h = self.rhand[self.cur]
-            return [("redeploy", r, k) for r in self.regions_of(self.cur) for k in range(1, h + 1)]
+            own = self.regions_of(self.cur)
+            acts: list[tuple] = [("redeploy", r, k) for r in own for k in range(1, h + 1)]
+            if self.camps_loose and self.power_active(self.cur, BIVOUACKING):
+                acts.extend(("camp", r) for r in own)
+            return acts
         if ph == PICK:
             c = self.coins[self.seat]
             return [("pick", i) for i in range(len(self.col_race)) if i <= c]
@@ -437,7 +448,7 @@ class SmallWorldState(State):
             if y < 0 or y == x or self.tok[r] != 1 or self.rstatus[y] != ACTIVE:
                 continue
             t = self.rseat[y]
-            if t == seat or self.converted >> t & 1 or self.immune(r) or (b.water[r] and not sail):
+            if t == seat or self.converted >> t & 1 or self.immune(r) or (b.water[r] and not sail) or self.camp[r]:
                 continue
             if self.peace_to == seat and self.peace_by == t:
                 continue
@@ -481,7 +492,7 @@ class SmallWorldState(State):
         phase_of = {"pick": (PICK,), "conquer": (CONQUER,), "final": (CONQUER,), "dragon": (CONQUER,),
                     "convert": (CONQUER,), "berserk": (CONQUER,), "abandon": (CONQUER, REDEPLOY),
                     "decline": (CONQUER, STOUT_CHOICE), "end": (CONQUER, REDEPLOY, STOUT_CHOICE),
-                    "redeploy": (REDEPLOY, DEFEND), "camp": (REDEPLOY,), "fortress": (REDEPLOY,),
+                    "redeploy": (REDEPLOY, DEFEND), "camp": (REDEPLOY, DEFEND), "fortress": (REDEPLOY,),
                     "hero": (REDEPLOY,), "peace": (DIPLOMACY,)}
         if k not in phase_of:
             return "not a Small World action"
@@ -580,7 +591,7 @@ class SmallWorldState(State):
             r, k = a[1], a[2]
             self.tok[r] += k
             self.rhand[self.cur] -= k
-            if self.phase == DEFEND and self.rhand[self.cur] == 0:
+            if self.phase == DEFEND and self.rhand[self.cur] == 0 and not self._defender_camps():
                 self._next_defender()
         elif kind == "end":
             if self.phase == CONQUER:
@@ -643,6 +654,10 @@ class SmallWorldState(State):
                 self._begin_defenders()
         elif kind == "camp":
             self.camp[a[1]] += 1
+            if self.phase == DEFEND:
+                self.camps_loose -= 1
+                if self.rhand[self.cur] == 0 and not self.camps_loose:
+                    self._next_defender()
         elif kind == "fortress":
             self.fort[a[1]] = 1
             self.fort_placed = True
@@ -808,6 +823,9 @@ class SmallWorldState(State):
         self.defender = -1
         self._next_defender()
 
+    def _defender_camps(self) -> bool:
+        return bool(self.camps_loose) and self.power_active(self.cur, BIVOUACKING)
+
     def _next_defender(self) -> None:
         """Defenders redeploy the tokens they took back in hand "as the final action of the current player's
         turn", into regions their race still holds; seats in turn order after the current one."""
@@ -816,7 +834,9 @@ class SmallWorldState(State):
         for k in range(1, self.players + 1):
             t = (s + k) % self.players
             for y in range(NR):
-                if self.rseat[y] != t or self.rhand[y] <= 0 or (t == s and y == own_active):
+                if self.rseat[y] != t or (t == s and y == own_active):
+                    continue
+                if self.rhand[y] <= 0 and not (self.camps_loose and self.power_active(y, BIVOUACKING)):
                     continue
                 if y in self.rrace:
                     self.defender = t
@@ -824,6 +844,7 @@ class SmallWorldState(State):
                     self.phase = DEFEND
                     return
         self.defender = -1
+        self.camps_loose = 0
         self.next_turn()
 
     def next_turn(self) -> None:
