@@ -226,6 +226,20 @@ class SmallWorldRuleset(Ruleset):
                 f"{i}: {D.POWERS[p]['name']} {D.RACES[x]['name']} "
                 f"({D.BANNER[x] + D.BADGE[p]}){' +' + str(c) + 'c' if c else ''}"
                 for i, (x, p, c) in enumerate(zip(state.col_race, state.col_power, state.col_coins))))
+        from conquest.rulesets.smallworld.textmap import SEAT_STYLE, draw
+        labels: list[tuple[str, str | None]] = []
+        for i in range(b.n):
+            y = state.rrace[i]
+            if y >= 0:
+                code = D.RACES[y]["name"][:2]
+                code = code if state.rstatus[y] == ACTIVE else code.lower()
+                labels.append((f"{state.tok[i]}{code}", SEAT_STYLE[state.rseat[y] % len(SEAT_STYLE)]))
+            elif state.lost[i]:
+                labels.append(("LT", "dim"))
+            else:
+                labels.append(("", None))
+        lines.extend("  " + row for row in draw(b, labels))
+        lines.append("  (upper case: active race, lower case: in decline; LT: Lost Tribe; ~ water, ^ mountain)")
         lines.append("  region  name             terrain    marks        occupant")
         for i in range(b.n):
             marks = []
