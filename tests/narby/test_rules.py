@@ -171,7 +171,7 @@ def test_state_json_errors_name_the_field():
     with pytest.raises(StateFormatError, match="claims"):
         position({"claims": {"soul_mine": 0}})
     with pytest.raises(StateFormatError, match="seat"):
-        position({"seat": 1})
+        position({"seat": 5})
     with pytest.raises(StateFormatError, match="caves/0"):
         position({"dragons": ["undead", "blue"]})
     with pytest.raises(StateFormatError, match="event"):
@@ -191,3 +191,12 @@ def test_render_text_shows_the_pieces():
     st = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}, "places": {"soul_mine": "12,2"}})
     text = RULESET.render_text(st, 0)
     assert "D0" in text and "t1" in text and "$$" in text and "Soul Mine" in text and "c1" in text
+
+
+def test_setup_patch_is_forgiving_about_derived_fields():
+    """The documented state format: `phase` follows from `node`, `turn` from the acting `seat`, `rings_left`
+    from `claims` (docs/rules/narby.md §5)."""
+    st = position({"seat": 1, "phase": "populate", "claims": {"1,1": 1}})
+    doc = st.to_json()
+    assert doc["phase"] == "action" and doc["turn"] == 1 and doc["rings_left"] == [10, 9]
+    assert st.to_move == 1

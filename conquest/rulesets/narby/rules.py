@@ -91,7 +91,7 @@ class NarbyState(State):
         s.used = 0
         s.order = list(range(players))
         s.turn = 0
-        s.acts = 0
+        s.acts = T.actions_per_turn
         s.bonus = [0, 0, 0, 0]
         s.ev = None
         if options["dragons"] == "roll":
@@ -1269,6 +1269,24 @@ class NarbyState(State):
 
 
 # ==================================================================== helpers
+_NODE_PHASE = {"dragon_roll": "setup", "dragon_select": "setup", "cave_x": "setup", "cave_y": "setup",
+               "draw": "draw", "settle_x": "populate", "settle_y": "populate", "procreator": "populate",
+               "upgrade": "populate", "pop_roll": "populate", "pop_choose": "populate", "pop_x": "populate",
+               "pop_y": "populate", "chest_x": "populate", "chest_y": "populate", "act": "action",
+               "react": "action", "tribute_card": "tribute", "lose": "tribute", "over": "over"}
+
+
+def _phase_of(node: str, ev: dict[str, Any] | None) -> str:
+    if node in _NODE_PHASE:
+        return _NODE_PHASE[node]
+    typ = ev["type"] if ev is not None else ""
+    if node == "place":
+        return "setup" if ev is not None and ev.get("then") == "setup" else "action"
+    if node == "token":
+        return "tribute" if ev is not None and ev.get("then") == "tribute" else "action"
+    return "tribute" if typ == "tribute" else "action"  # node roll
+
+
 def _key_order(k: int | str) -> tuple[int, int]:
     return (0, k) if isinstance(k, int) else (1, PIDX[k])
 
@@ -1391,8 +1409,7 @@ def _state_from_json(cls: type[NarbyState], d: dict[str, Any], players: int,
     s.options = dict(options)
     s.adj = int(options["adjacency"])
     s.round = as_int("round", 0)
-    s.phase = need("phase")
-    if s.phase not in PHASES:
+    if d.get("phase") not in PHASES:
         raise StateFormatError("phase", f"one of {', '.join(PHASES)}")
     s.node = need("node")
     if s.node not in CHANCE_NODES and s.node not in DECISION_NODES and s.node != "over":
@@ -1521,6 +1538,7 @@ def _state_from_json(cls: type[NarbyState], d: dict[str, Any], players: int,
         raise StateFormatError("bonus", f"an object with {', '.join(BONUS_KEYS)}")
     s.bonus = [int(bonus[k]) for k in BONUS_KEYS]
     s.ev = _ev_from_json(need("event"), players)
+    s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
     # ---- coherence of the node with the rest
     node = s.node
     needs_ev = {"react": ("attack", "steal", "destroy", "claim"), "place": ("place",), "upgrade": ("upgrade",),
@@ -1531,7 +1549,7 @@ def _state_from_json(cls: type[NarbyState], d: dict[str, Any], players: int,
         raise StateFormatError("event", f"node {node} needs an event of type {' or '.join(needs_ev[node])}")
     if node == "act":
         if s.turn >= players or s.order[s.turn] != s.who:
-            raise StateFormatError("seat", "at node act the seat must be order[turn]")
+            s.turn = s.order.index(s.who)  # the acting seat decides which turn of the order this is
         if s.dpos[s.who] < 0:
             raise StateFormatError("dragon_at", f"seat {s.who} acts but its dragon is not on the board")
     if node in ("act", "react", "roll") and s.phase in ("action",):
