@@ -234,7 +234,6 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
     s.bdie = -1 if bd is None else _int(bd, "turn_state/berserk_die", 0, 3)
     s.final_r = _region(ts.get("final_region"), "turn_state/final_region", n)
     s.amazon_debt = _int(ts.get("amazon_debt", 0), "turn_state/amazon_debt", 0, 4)
-    s.ghouls_done = False
     s.camps_loose = _int(ts.get("loose_encampments", 0), "turn_state/loose_encampments", 0, 5)
     dfd = ts.get("defender")
     s.defender = -1 if dfd is None else _int(dfd, "turn_state/defender", 0, players - 1)

@@ -52,9 +52,51 @@ class SmallWorldState(State):
         "col_race", "col_power", "col_coins",
         "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
         "cur", "readied", "acted", "picked", "declined_now", "conq_ne", "attacked", "converted",
-        "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "ghouls_done", "defender", "camps_loose",
+        "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "defender", "camps_loose",
         "peace_by", "peace_to", "holes_used",
     )
+
+    board: Board
+    map_seed: int
+    turns: int
+    turn: int
+    seat: int
+    phase: int
+    coins: list[int]
+    rseat: list[int]
+    rpower: list[int]
+    rstatus: list[int]
+    rhand: list[int]
+    col_race: list[int]
+    col_power: list[int]
+    col_coins: list[int]
+    rrace: list[int]
+    tok: list[int]
+    lost: list[int]
+    lair: list[int]
+    fort: list[int]
+    camp: list[int]
+    hole: list[int]
+    hero: list[int]
+    dragon: list[int]
+    cur: int
+    readied: bool
+    acted: bool
+    picked: bool
+    declined_now: bool
+    conq_ne: int
+    attacked: int
+    converted: int
+    dragon_used: bool
+    fort_placed: bool
+    bdie: int
+    final_r: int
+    amazon_debt: int
+    defender: int
+    camps_loose: int
+    peace_by: int
+    peace_to: int
+    holes_used: int
 
     # ---- construction -----------------------------------------------------------------------------
     @classmethod
@@ -109,7 +151,6 @@ class SmallWorldState(State):
         self.bdie = -1
         self.final_r = -1
         self.amazon_debt = 0
-        self.ghouls_done = False
         self.camps_loose = 0
 
     def clone(self) -> "SmallWorldState":
@@ -152,7 +193,6 @@ class SmallWorldState(State):
         s.bdie = self.bdie
         s.final_r = self.final_r
         s.amazon_debt = self.amazon_debt
-        s.ghouls_done = self.ghouls_done
         s.defender = self.defender
         s.camps_loose = self.camps_loose
         s.peace_by = self.peace_by
@@ -736,7 +776,6 @@ class SmallWorldState(State):
     def begin_active_part(self) -> None:
         s = self.seat
         x = self.active_race(s)
-        self.ghouls_done = self.cur >= 0
         self.readied = False
         self.acted = False
         self.bdie = -1
