@@ -19,7 +19,7 @@ from conquest.core.options import Option, OptionsSpec
 
 REGIONS = ["north", "east", "south", "west", "centre"]
 CENTERS = {"north": [50, 10], "east": [90, 50], "south": [50, 90], "west": [10, 50], "centre": [50, 50]}
-SECRET_PREFIX = "zq"  # secret cards appear in the state as "zq1".."zq3": easy to look for in responses
+SECRET_PREFIX = "zq"  # seat 1's secret card 3 is "zq1x3": easy to look for in responses
 
 
 class ToyState(State):
@@ -69,7 +69,7 @@ class ToyState(State):
     def _apply(self, a: Action) -> None:
         kind = a[0]
         if kind == "deal":
-            self.secret[a[1]] = f"{SECRET_PREFIX}{a[2]}"
+            self.secret[a[1]] = f"{SECRET_PREFIX}{a[1]}x{a[2]}"
         elif kind == "roll":
             if a[1] == 6:
                 self.points[self.turn] += 1
@@ -103,7 +103,7 @@ class ToyState(State):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(sum(1 for o in self.owner if o == p) + self.points[p]
-                           + (int(self.secret[p][len(SECRET_PREFIX):]) if self.secret[p] else 0))
+                           + (int(self.secret[p].split("x")[1]) if self.secret[p] else 0))
                      for p in range(self.players))
 
     def view(self, seat: int | None) -> dict[str, Any]:
