@@ -108,10 +108,10 @@ def parse_action(text: str) -> Any:
         if card == "leader":
             return ("play", card, _sq(w, args[1]))
         if card == "procreator":
-            a = args[1]
-            if len(a) != 3 or a[0] not in "xy" or a[1:] not in ("+2", "-2"):
+            shift = args[1]
+            if len(shift) != 3 or shift[0] not in "xy" or shift[1:] not in ("+2", "-2"):
                 raise NotationError(f"'{text.strip()}': Pro-creator takes x+2, x-2, y+2 or y-2")
-            return ("play", card, a)
+            return ("play", card, shift)
         raise NotationError(f"'{text.strip()}': {card} takes no argument")
     if w == "power":
         nargs(1, 2)

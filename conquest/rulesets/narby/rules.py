@@ -61,6 +61,37 @@ class NarbyState(State):
                  "dpos", "cave", "home", "occ", "places", "claims", "chest", "chest_coins", "coins",
                  "tok_sum", "tok_n", "rings_left", "hand", "played", "used", "order", "turn", "acts",
                  "bonus", "ev")
+    players: int
+    options: dict[str, Any]
+    adj: int                       # 8 or 4 (option adjacency)
+    node: str                      # the decision or chance point (docs/rules/narby.md §6)
+    who: int                       # the deciding seat at a decision node, -1 otherwise
+    k: int                         # "step": the seat / repetition the phase is at
+    die: int                       # the first die of a two-d20 location (0: none)
+    die2: int
+    round: int
+    phase: str
+    dragon: list[int]              # dragon index (tables) per seat, -1 before it is chosen
+    dpos: list[int]                # anchor square of each dragon, -1 before it is placed
+    cave: list[int]                # cave square per seat, -1 (the Undead has none)
+    home: list[int]                # rolled starting square per seat
+    occ: list[int]                 # 400 squares: EMPTY, TOWN, CITY, RUIN, CHEST, CAVE0+seat, DRAGON0+seat, PLACE0+i
+    places: dict[str, int]         # place id -> anchor
+    claims: dict[int | str, int]   # square or place id -> seat
+    chest: int
+    chest_coins: int
+    coins: list[int]
+    tok_sum: list[int]
+    tok_n: list[int]
+    rings_left: list[int]
+    hand: list[str | None]
+    played: list[str]
+    used: int                      # bit i: place i used its power this round
+    order: list[int]
+    turn: int
+    acts: int
+    bonus: list[int]               # move (Speedster), attack, steal, destroy
+    ev: dict[str, Any] | None
 
     # ================================================================== construction
     @classmethod
@@ -223,6 +254,7 @@ class NarbyState(State):
                         out.append(("play", "procreator", f"{axis}{d:+d}"))
             return out
         if node == "upgrade":
+            assert self.ev is not None
             return [("upgrade", t) for t in self.ev["towns"]]
         if node == "pop_choose":
             return [("choose", p) for p in T.place_ids if p not in self.places]
@@ -273,7 +305,7 @@ class NarbyState(State):
                 "power": "you do not control that place of power, its power was used this round, or it "
                          "cannot be used now",
             }
-            return reasons.get(kind, f"it is {self.dragon_id(self.who)}'s turn to act")
+            return reasons.get(str(kind), f"it is {self.dragon_id(self.who)}'s turn to act")
         return f"it is not among the legal actions at this point ({node}, {_seat_text(self, self.who)})"
 
     # ---------------------------------------------------------------- the action phase choices
@@ -347,10 +379,10 @@ class NarbyState(State):
             if me_dragon not in NO_DESTROY:
                 destroy_t.extend(q for q in settles if claims.get(q, -1) != s)
             destroy_t.extend(p for p in place_t if claims.get(p, -1) != s)
-            for t in destroy_t:
-                out.append(("destroy", t))
-            for t in steal_t:
-                out.append(("steal", t))
+            for target in destroy_t:
+                out.append(("destroy", target))
+            for victim in steal_t:
+                out.append(("steal", victim))
             for t in dragons:
                 out.append(("attack", T.dragon_ids[self.dragon[t]]))
             for key in claims:
@@ -1343,9 +1375,10 @@ def _ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
     for k, typ in spec.items():
         if k not in v:
             raise StateFormatError(f"event/{k}", "missing")
-        x = v[k]
-        if not isinstance(x, typ) or isinstance(x, bool):
-            raise StateFormatError(f"event/{k}", f"wrong type {type(x).__name__}")
+        raw = v[k]
+        if not isinstance(raw, typ) or isinstance(raw, bool):
+            raise StateFormatError(f"event/{k}", f"wrong type {type(raw).__name__}")
+        x: Any = v[k]
         try:
             if k == "target":
                 x = key_parse(x)

@@ -206,7 +206,9 @@ def render(s: NarbyState, seat: int | None) -> str:
         lines.append("".join(row))
     lines.append("")
     lines.append("  legend: D# dragon of seat #, c# its cave, t town, C city, r ruin (a digit after it: claimed "
-                 "by that seat; a lone digit: a claimed blank square), $$ thief's chest")
+                 "by that seat; a lone digit: a claimed blank square), $$ thief's chest;")
+    lines.append("          places of power: their letter and the claimant's seat, or the letter twice when "
+                 "unclaimed")
     for pid, a in sorted(s.places.items(), key=lambda x: PIDX[x[0]]):
         p = T.places[PIDX[pid]]
         o = s.claims.get(pid, -1)
