@@ -526,6 +526,8 @@ class SmallWorldState(State):
             return "not a Small World action"
         k = action[0]
         if ph in (DRAW_RACE, DRAW_POWER, DIE):
+            if k == {DRAW_RACE: "race", DRAW_POWER: "power", DIE: "die"}[ph]:
+                return "not one of the outcomes here (a race or power already shown or in play, or not a die face)"
             return f"chance is to move ({PHASE_NAMES[ph]}): only its outcomes can be applied"
         if k in ("race", "power", "die"):
             return "that is a chance outcome, and the state is not at a chance node"
@@ -598,6 +600,9 @@ class SmallWorldState(State):
             return ("a race goes into decline at the start of its turn instead of conquering (Stout: also at the "
                     "end of a normal turn), never on the turn its combo was chosen")
         if k == "end":
+            if ph == REDEPLOY and self.amazon_debt:
+                return (f"the Amazons still give back {self.amazon_debt} tokens: abandon regions to take them "
+                        "(at least one token stays in each region if possible)")
             if ph == REDEPLOY:
                 return f"redeploy the {self.rhand[x]} tokens in hand first"
             return "not now"
