@@ -15,7 +15,7 @@ from conquest.rulesets.narby import RULESET
 OPTION_SETS = [
     {},
     {"dragons": "select", "places": "select", "city": "beside", "adjacency": "4", "populate_repeat": "all"},
-    {"turnabout": "target", "undead_steal": "never", "high_place_roll": "reroll", "win": 75},
+    {"turnabout": "target", "undead_steal": "never", "high_place_roll": "reroll", "win": 75, "baba_yaga": "dragon"},
     {"cards": False, "win": 100, "max_rounds": 15},
 ]
 

@@ -426,7 +426,10 @@ class NarbyState(State):
                 if not self.power_ready(s, pid):
                     continue
                 if pid == BABA:
-                    if self.place_options_for("hut", -1, "near", 3):
+                    if self.options["baba_yaga"] == "hut":
+                        if self.place_options_for("hut", -1, "near", 3):
+                            out.append(("power", BABA))
+                    elif self.place_options_for("dragon", s, "near", 3):
                         out.append(("power", BABA))
                 elif pid == "angelstar_shrine":
                     out.append(("power", pid))
@@ -935,7 +938,11 @@ class NarbyState(State):
         elif pid == "tower_of_unquenched_flame":
             self.occ[action[2]] = TOWN
         elif pid == BABA:
-            self._ask_place(s, "hut", -1, "near", 3)
+            # "Moves 3 spaces each turn for free": the walking Hut (default) or its dragon (option baba_yaga)
+            if self.options["baba_yaga"] == "hut":
+                self._ask_place(s, "hut", -1, "near", 3)
+            else:
+                self._ask_place(s, "dragon", s, "near", 3)
             return
         elif pid == "tower_of_faces":
             self._ask_place(s, "dragon", self.seat_of(action[2]), "home", 0)

@@ -53,6 +53,9 @@ class NarbyRuleset(Ruleset):
             Option("undead_steal", "resting_place", "the Undead has no cave: resting_place = its coins may be "
                    "stolen from beside the Immortals Resting Place (its home) once that is on the board; "
                    "never = the Undead cannot be stolen from", choices=("resting_place", "never")),
+            Option("baba_yaga", "hut", "Baba Yaga's Hut \"Moves 3 spaces each turn for free\": hut = the "
+                   "controller moves the Hut itself up to 3 spaces once a round; dragon = the controller's dragon "
+                   "makes a free move of up to 3 spaces once a round", choices=("hut", "dragon")),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
             Option("max_rounds", 40, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
