@@ -9,7 +9,7 @@ from typing import Any, Iterable
 from conquest.core.game import CHANCE
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, NR, STOUT_CHOICE, SmallWorldState,
+    ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState,
 )
 
 ALL_KEYS = [f"race:{r}" for r in D.RACE_IDS] + [f"power:{p}" for p in D.POWER_IDS]
@@ -22,7 +22,7 @@ def uses(b: SmallWorldState, a: tuple, s: SmallWorldState) -> set[str]:
     board = b.board
     x = b.cur
     if k in ("conquer", "dragon", "convert") or (k == "die" and b.final_r >= 0):
-        r = a[1] if k != "die" else b.final_r
+        r = RIDX[a[1]] if k != "die" else b.final_r
         if s.rrace[r] != x or b.rrace[r] == x:
             return out  # a failed final conquest
         active = b.rstatus[x] == ACTIVE

@@ -9,7 +9,7 @@ from conquest.core.game import Ruleset, State
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, SmallWorldState,
+    ACTIVE, CONQUER, DECLINED, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
 )
 
 NOTATION_HELP = (
@@ -19,10 +19,10 @@ NOTATION_HELP = (
 _REGION_ACTIONS = ("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero")
 
 
-def _parse_region(tok: str, text: str) -> int:
-    if len(tok) < 2 or tok[0] not in "rR" or not tok[1:].isdigit() or int(tok[1:]) < 1:
+def _parse_region(tok: str, text: str) -> str:
+    if len(tok) < 2 or tok[0] not in "rR" or not tok[1:].isdigit() or not 1 <= int(tok[1:]) <= len(RID):
         raise NotationError(f"'{text}': '{tok}' is not a region (write r1, r2, ...)")
-    return int(tok[1:]) - 1
+    return RID[int(tok[1:]) - 1]
 
 
 def _parse_int(tok: str, text: str, what: str) -> int:
@@ -104,25 +104,19 @@ class SmallWorldRuleset(Ruleset):
         if k == "race" and n == 2:
             if parts[1].lower() not in D.RACE_INDEX:
                 raise NotationError(f"'{text}': unknown race '{parts[1]}'")
-            return (k, D.RACE_INDEX[parts[1].lower()])
+            return (k, parts[1].lower())
         if k == "power" and n == 2:
             if parts[1].lower() not in D.POWER_INDEX:
                 raise NotationError(f"'{text}': unknown power '{parts[1]}'")
-            return (k, D.POWER_INDEX[parts[1].lower()])
+            return (k, parts[1].lower())
         raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
 
     def format_action(self, action: Any) -> str:
         k = action[0]
         if len(action) == 1:
             return k
-        if k in _REGION_ACTIONS:
-            return f"{k} r{action[1] + 1}"
         if k == "redeploy":
-            return f"redeploy r{action[1] + 1} {action[2]}"
-        if k == "race":
-            return f"race {D.RACE_IDS[action[1]]}"
-        if k == "power":
-            return f"power {D.POWER_IDS[action[1]]}"
+            return f"redeploy {action[1]} {action[2]}"
         return f"{k} {action[1]}"
 
     def describe_action(self, state: State, action: Any) -> str:
@@ -130,11 +124,11 @@ class SmallWorldRuleset(Ruleset):
         k = action[0]
         text = self.format_action(action)
         if k in _REGION_ACTIONS or k == "redeploy":
-            r = action[1]
+            r = RIDX.get(action[1], -1)
             if 0 <= r < state.board.n:
                 text += f" ({state.board.names[r]})"
-            if k == "conquer" and state.cur >= 0:
-                text += f", {state.conquest_cost(state.cur, r)} tokens"
+                if k == "conquer" and state.cur >= 0:
+                    text += f", {state.conquest_cost(state.cur, r)} tokens"
         elif k == "pick" and action[1] < len(state.col_race):
             i = action[1]
             text += (f" ({D.POWERS[state.col_power[i]]['name']} {D.RACES[state.col_race[i]]['name']}, "

@@ -40,6 +40,12 @@ VISIBLE = int(D.SETUP["visible_combos"])
 DIE_PROBS: list[tuple[int, float]] = sorted(
     {f: D.DIE_FACES.count(f) / len(D.DIE_FACES) for f in D.DIE_FACES}.items())
 
+# region ids in actions: actions carry "r12" (a string, as the board's ids), the state indexes lists with 11
+RID: tuple[str, ...] = tuple(f"r{i + 1}" for i in range(128))
+RIDX: dict[str, int] = {r: i for i, r in enumerate(RID)}
+REGION_ACTIONS = frozenset(("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero",
+                            "redeploy"))
+
 # region fields kept as parallel lists (tokens of one race per region; markers as counts)
 REGION_FIELDS = ("rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon")
 
@@ -408,9 +414,9 @@ class SmallWorldState(State):
         if ph == DEFEND:
             h = self.rhand[self.cur]
             own = self.regions_of(self.cur)
-            acts: list[tuple] = [("redeploy", r, k) for r in own for k in range(1, h + 1)]
+            acts: list[tuple] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
             if self.camps_loose and self.power_active(self.cur, BIVOUACKING):
-                acts.extend(("camp", r) for r in own)
+                acts.extend(("camp", RID[r]) for r in own)
             return acts
         if ph == PICK:
             c = self.coins[self.seat]
@@ -427,10 +433,10 @@ class SmallWorldState(State):
         ph = self.phase
         if ph == DRAW_RACE:
             pile = self.pile_races()
-            return [(("race", x), 1.0 / len(pile)) for x in pile]
+            return [(("race", D.RACE_IDS[x]), 1.0 / len(pile)) for x in pile]
         if ph == DRAW_POWER:
             pile = self.pile_powers()
-            return [(("power", p), 1.0 / len(pile)) for p in pile]
+            return [(("power", D.POWER_IDS[p]), 1.0 / len(pile)) for p in pile]
         if ph == DIE:
             return [(("die", f), p) for f, p in DIE_PROBS]
         return []
@@ -450,19 +456,19 @@ class SmallWorldState(State):
                 if bd >= 0:
                     c = c - bd if c - bd > 1 else 1
                 if c <= hand:
-                    acts.append(("conquer", r))
+                    acts.append(("conquer", RID[r]))
                 elif final_ok and c - hand <= 3:
-                    acts.append(("final", r))
+                    acts.append(("final", RID[r]))
                 if power == DRAGON_MASTER and not self.dragon_used and bd < 0:
-                    acts.append(("dragon", r))
+                    acts.append(("dragon", RID[r]))
             if power == BERSERK and bd < 0:
                 acts.append(("berserk",))
         if x == SORCERERS and active and bd < 0:
             for r in self._conversion_targets():
-                acts.append(("convert", r))
+                acts.append(("convert", RID[r]))
         if not self.acted and bd < 0:
             for r in self.regions_of(x):
-                acts.append(("abandon", r))
+                acts.append(("abandon", RID[r]))
             if active and not self.readied and not self.picked:
                 acts.append(("decline",))
         acts.append(("end",))
@@ -499,17 +505,17 @@ class SmallWorldState(State):
         x = self.cur
         own = self.regions_of(x)
         if self.amazon_debt > 0:
-            return [("abandon", r) for r in own]
+            return [("abandon", RID[r]) for r in own]
         h = self.rhand[x]
-        acts: list[tuple] = [("redeploy", r, k) for r in own for k in range(1, h + 1)]
+        acts: list[tuple] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
         if self.rstatus[x] == ACTIVE:
             p = self.rpower[x]
             if p == BIVOUACKING and sum(self.camp) < MAX_CAMPS:
-                acts.extend(("camp", r) for r in own)
+                acts.extend(("camp", RID[r]) for r in own)
             elif p == FORTIFIED and not self.fort_placed and sum(self.fort) < MAX_FORTS:
-                acts.extend(("fortress", r) for r in own if not self.fort[r])
+                acts.extend(("fortress", RID[r]) for r in own if not self.fort[r])
             elif p == HEROIC and sum(self.hero) < MAX_HEROES:
-                acts.extend(("hero", r) for r in own if not self.hero[r])
+                acts.extend(("hero", RID[r]) for r in own if not self.hero[r])
         if h == 0:
             acts.append(("end",))
         return acts
@@ -541,9 +547,11 @@ class SmallWorldState(State):
         if ph not in phase_of[k]:
             return f"'{k}' is not an action of the {PHASE_NAMES[ph]} step"
         n = self.board.n
-        if k in ("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero", "redeploy") \
-                and not 0 <= action[1] < n:
-            return f"this board has regions r1 to r{n}"
+        if k in REGION_ACTIONS:
+            ri = RIDX.get(action[1], n) if len(action) > 1 else n
+            if ri >= n:
+                return f"this board has regions r1 to r{n}"
+            action = (k, ri) + tuple(action[2:])
         x = self.cur
         if k == "pick":
             i = action[1]
@@ -624,6 +632,8 @@ class SmallWorldState(State):
     # ---- transitions ------------------------------------------------------------------------------
     def _apply(self, a: tuple) -> None:  # type: ignore[override]
         kind = a[0]
+        if kind in REGION_ACTIONS:
+            a = (kind, RIDX[a[1]]) + a[2:]
         if kind == "conquer":
             self.ready_troops()
             r = a[1]
@@ -650,10 +660,10 @@ class SmallWorldState(State):
         elif kind == "pick":
             self.choose_combo(a[1])
         elif kind == "race":
-            self.col_race.append(a[1])
+            self.col_race.append(D.RACE_INDEX[a[1]])
             self.phase = DRAW_POWER
         elif kind == "power":
-            self.col_power.append(a[1])
+            self.col_power.append(D.POWER_INDEX[a[1]])
             self.col_coins.append(0)
             self._after_draw()
         elif kind == "die":
