@@ -320,9 +320,13 @@ function seatNamer(game) { return seat => { const x = game.seats.find(q => q.sea
 async function refresh() {
   const me = live;
   if (!me) return;
-  try { me.data = await api("GET", `/api/games/${me.gid}`, undefined, me.token); }
+  let fresh;
+  try { fresh = await api("GET", `/api/games/${me.gid}`, undefined, me.token); }
   catch (e) { app.replaceChildren(h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" }))); return; }
   if (me !== live) return;
+  if (me.data && JSON.stringify(fresh) === JSON.stringify(me.data) && app.querySelector(".game")) return; // nothing new
+  if (me.data && fresh.game.revision < me.data.game.revision) return; // an older answer overtaken by a newer one
+  me.data = fresh;
   renderGame();
 }
 
@@ -336,7 +340,7 @@ function connect() {
   ws.onmessage = (ev) => {
     let msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if (msg.type === "update" && me === live && me.data &&
-        (msg.revision !== me.data.game.revision || msg.thinking !== me.data.thinking)) refresh();
+        (msg.revision > me.data.game.revision || (msg.thinking ?? null) !== (me.data.thinking ?? null))) refresh();
   };
   ws.onclose = () => { if (!me.closed && me === live) setTimeout(() => { if (me === live) connect(); }, 2000); };
 }
@@ -477,6 +481,9 @@ function renderGame() {
 
   const focusId = document.activeElement && document.activeElement.id;
   app.replaceChildren(h("div", { class: "game" }, boardBox, side));
+  app.dataset.revision = String(g.revision);
+  app.dataset.over = String(g.over);
+  app.dataset.mine = String(mine);
   const lg = app.querySelector(".log"); if (lg) lg.scrollTop = lg.scrollHeight;
   if (focusId === "notation") { const i = document.getElementById("notation"); if (i) { i.focus(); i.setSelectionRange(i.value.length, i.value.length); } }
   hotSeatCheck(d);

@@ -1,0 +1,169 @@
+"""A person in Chromium: create a game against the computer in the lobby, play by clicking (the board and
+the list), reload and continue, finish, replay — for every ruleset. Screenshots go to CONQUEST_SCREENSHOTS
+(default: <tmp>/conquest-e2e-screenshots)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from conquest.core.registry import rulesets
+
+# options that keep a browser game short (a few dozen clicks); unknown rulesets play with their defaults
+SHORT = {"toy": {"rounds": 2}, "kingdom": {"rounds": 1}, "narby": {"max_rounds": 2},
+         "nerath": {"max_rounds": 1}, "smallworld": {}}
+MAX_CLICKS = 250
+
+
+def wait_my_turn_or_end(page: Any) -> bool:
+    """True when it is this seat's turn, False when the game is over."""
+    page.wait_for_function(
+        "() => { const a = document.getElementById('app');"
+        " return a.dataset.over === 'true' || a.dataset.mine === 'true'; }", timeout=20_000)
+    return page.eval_on_selector("#app", "a => a.dataset.mine === 'true' && a.dataset.over !== 'true'")
+
+
+def click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
+    for attempt in range(5):
+        try:
+            return _click_once(page, rng, prefer_board)
+        except PlaywrightError as e:  # the page re-drew itself under the pointer (a live update): try again
+            if "not attached" not in str(e) or attempt == 4:
+                raise
+            page.wait_for_timeout(100)
+
+
+def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
+    before = page.eval_on_selector("#app", "a => a.dataset.revision")
+    regions = page.query_selector_all("svg.board .region.can")
+    if prefer_board and regions:
+        rng.choice(regions).click()
+        page.wait_for_timeout(50)
+        if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
+            matches = page.query_selector_all(".actions li.match button")
+            (matches[0] if matches else page.query_selector_all("#actions button")[0]).click()
+    else:
+        buttons = page.query_selector_all("#actions button")
+        assert buttons, "the seat to move has a list of legal actions"
+        choice = [b for b in buttons if b.get_attribute("data-action") != "peek"] or buttons
+        rng.choice(choice).click()
+    page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{before}'",
+                           timeout=20_000)
+
+
+def create_in_lobby(page: Any, base: str, rid: str, opponents: str = "random") -> None:
+    page.goto(base + "/")
+    page.select_option("#ruleset", rid)
+    for name, value in SHORT.get(rid, {}).items():
+        page.fill(f"#opt-{name}", str(value))
+    n = int(page.eval_on_selector("#players", "s => s.value"))
+    page.fill("#seat-0-name", "Tester")
+    for i in range(1, n):
+        page.select_option(f"#seat-{i}-kind", opponents)
+    page.click("#create-btn")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector("#turn")
+
+
+def ruleset_ids() -> list[str]:
+    return ["toy", *sorted(rulesets())]
+
+
+@pytest.mark.parametrize("rid", ruleset_ids())
+def test_play_a_whole_game_against_the_computer(page: Any, server: Any, screenshots: Path, rid: str) -> None:
+    rng = random.Random(7)
+    create_in_lobby(page, server.url, rid)
+    page.screenshot(path=str(screenshots / f"{rid}-start.png"), full_page=True)
+    assert "Tester" in page.inner_text(".turn + .bar") or "Tester" in page.inner_text("#status")
+    clicks = 0
+    reloaded = False
+    while wait_my_turn_or_end(page):
+        if clicks == 3 and not reloaded:  # reload (while the game waits for us) and continue where we were
+            log_before = page.inner_text(".log")
+            page.reload()
+            page.wait_for_selector("#turn")
+            assert wait_my_turn_or_end(page)
+            assert page.inner_text(".log") == log_before
+            reloaded = True
+        click_once(page, rng, prefer_board=clicks % 3 == 0)
+        clicks += 1
+        if clicks == 6:
+            page.screenshot(path=str(screenshots / f"{rid}-playing.png"), full_page=True)
+        if clicks >= MAX_CLICKS:
+            pytest.skip(f"{rid} did not end within {MAX_CLICKS} clicks with options {SHORT.get(rid)}")
+    assert page.inner_text("#turn") == "The game is over."
+    assert page.query_selector("table.result") is not None
+    page.screenshot(path=str(screenshots / f"{rid}-over.png"), full_page=True)
+
+    # replay from the start, step by step
+    page.click("text=Replay")
+    page.wait_for_selector("#replay-pos")
+    assert page.inner_text("#replay-pos").startswith("step 0 /")
+    page.click("#next")
+    page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('step 1 /')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('step 2 /')")
+    page.screenshot(path=str(screenshots / f"{rid}-replay.png"), full_page=True)
+
+
+def test_toy_typed_notation_refusal_undo_record_and_keyboard(page: Any, server: Any, screenshots: Path) -> None:
+    create_in_lobby(page, server.url, "toy")
+    assert wait_my_turn_or_end(page)
+    # a typed action the rules refuse: the reason is shown and nothing changes
+    rev = page.eval_on_selector("#app", "a => a.dataset.revision")
+    page.fill("#notation", "place nowhere")
+    page.press("#notation", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "not toy notation" in page.inner_text("#toast")
+    assert page.eval_on_selector("#app", "a => a.dataset.revision") == rev
+    # typed notation that is legal
+    page.fill("#notation", "place west")
+    page.press("#notation", "Enter")
+    page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
+    assert "place west" in page.inner_text(".log")
+    # keyboard only: Tab to the first listed action and press Enter
+    rev = page.eval_on_selector("#app", "a => a.dataset.revision")
+    page.focus("#notation")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
+    # undo the last placement
+    page.click("#undo")
+    page.wait_for_function("() => !document.querySelector('.log').textContent.includes('place north')")
+    assert page.inner_text("#undo") == "Undo (1)"
+    # the record is withheld while secret cards are in play, and the page says why
+    page.click("text=Download record")
+    page.wait_for_function("() => document.getElementById('toast').textContent.includes('hidden information')")
+    page.screenshot(path=str(screenshots / "toy-refusal.png"), full_page=True)
+
+
+def test_hot_seat_passes_the_device(page: Any, server: Any) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#ruleset", "toy")
+    page.select_option("#seat-1-kind", "human")
+    page.click("#create-btn")
+    page.wait_for_selector("#created li a")
+    page.click("#created li:first-child a")
+    page.wait_for_selector("#turn")
+    assert page.inner_text("#turn") == "Your turn."
+    page.click("#actions button[data-action='end']")
+    page.wait_for_selector("#overlay:not([hidden])")
+    assert "Player 2's turn" in page.inner_text("#overlay")
+    page.click("#overlay button")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('you are Player 2')")
+    assert page.inner_text("#turn") == "Your turn."
+
+
+def test_lobby_lists_your_games_and_shows_option_help(page: Any, server: Any) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#ruleset", "toy")
+    assert "how many rounds are played (default: 2)" in page.inner_text("#options")
+    page.click("#create-btn")
+    page.wait_for_url("**/game/**")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#mylist a")
+    assert "Toy (a test game)" in page.inner_text("#mylist")
