@@ -166,3 +166,24 @@ def test_random_games_keep_the_invariants_and_json(players):
         assert st.turn == D.FIGURES[players]["turns"]
         res = st.result()
         assert res is not None and abs(sum(res) - 1) < 1e-9
+
+
+def test_board_for_the_browser_uses_the_view_only():
+    """The map file drives the browser too; the board is built from ``view(seat)``, so hidden coins stay
+    hidden, and every region-naming action can be chosen on the board."""
+    from conquest.web.board import board_for, places, region_ids
+    st = make(3, setup={"phase": "conquer", "seats": [{"coins": 31}, {"coins": 7}, {"coins": 5}],
+                        "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 4},
+                                  "giants": {"seat": 1, "power": "hill", "status": "declined"}},
+                        "regions": {"r2": {"race": "ratmen", "tokens": 2}, "r3": {"race": "giants", "tokens": 1}},
+                        "turn_state": {"race": "ratmen", "readied": True}})
+    board = board_for(RULESET, st, st.view(1), 1)
+    assert board is not None
+    assert "31" not in json.dumps(board)
+    assert board["regions"]["r2"]["owner"] == 0 and board["regions"]["r2"]["pieces"][0]["count"] == 2
+    assert "in decline" in board["regions"]["r3"]["pieces"][0]["kind"]
+    ids = region_ids(board)
+    assert len(ids) == 30
+    for a in st.legal_actions():
+        if a[0] != "end":
+            assert places(a, ids) == [a[1]]

@@ -138,6 +138,53 @@ class SmallWorldRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 
+    # ---- the board for the browser ----------------------------------------------------------------
+    TERRAIN_FILL = {"farmland": "#eadf94", "forest": "#8fbf7a", "hill": "#c9cf8e", "mountain": "#b3a89c",
+                    "swamp": "#9bab8c", "sea": "#86b8de", "lake": "#a7d3ef"}
+
+    def board_json(self, view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """The map file and, per region, its occupant, tokens and markers, built from ``view`` only."""
+        board = D.get_board(int(view["players"]), str(view["options"].get("map", "standard")),
+                            int(view["map"]["seed"]))
+        races = view.get("races", {})
+        regions: dict[str, Any] = {}
+        for r in board.map.regions:
+            info = view["regions"][r.id]
+            race = info.get("race")
+            attrs = r.attrs
+            cell: dict[str, Any] = {"owner": None, "pieces": [], "markers": []}
+            if race:
+                rinfo = races.get(race, {})
+                cell["owner"] = rinfo.get("seat")
+                declined = rinfo.get("status") == "declined"
+                cell["pieces"].append({"seat": rinfo.get("seat"), "count": info["tokens"],
+                                       "kind": D.RACES[D.RACE_INDEX[race]]["name"] + (" (in decline)" if declined
+                                                                                      else "")})
+            else:
+                cell["fill"] = self.TERRAIN_FILL.get(attrs.get("terrain", ""), "#eee")
+                if info.get("lost_tribe"):
+                    cell["pieces"].append({"seat": None, "count": 1, "kind": "Lost Tribe"})
+            for key, name in (("lair", "Troll's Lair"), ("fortress", "Fortress"), ("encampments", "Encampment"),
+                              ("hole", "Hole-in-the-Ground"), ("hero", "Hero"), ("dragon", "Dragon")):
+                if info.get(key):
+                    cell["markers"].append(name if info[key] == 1 else f"{info[key]} {name}s")
+            symbols = [s for s in ("mine", "cavern", "magic") if attrs.get(s)]
+            cell["label"] = f"{r.id} {attrs.get('terrain', '')}" + (f" ({', '.join(symbols)})" if symbols else "")
+            regions[r.id] = cell
+        notes = [f"Turn {view['turn']} of {view['turns']}; seat {view['seat']} plays ({view['phase']})."]
+        col = view.get("column") or []
+        if col:
+            notes.append("Combos: " + "; ".join(
+                f"{i}: {D.POWERS[D.POWER_INDEX[c['power']]]['name']} {D.RACES[D.RACE_INDEX[c['race']]]['name']}"
+                + (f" (+{c['coins']} coins)" if c.get("coins") else "") for i, c in enumerate(col)))
+        for t, st in enumerate(view.get("seats", [])):
+            own = [f"{D.POWERS[D.POWER_INDEX[v['power']]]['name']} {D.RACES[D.RACE_INDEX[k]]['name']}"
+                   + (" (in decline)" if v.get("status") == "declined" else "") for k, v in races.items()
+                   if v.get("seat") == t]
+            coins = st.get("coins")
+            notes.append(f"Seat {t}: {'?' if coins is None else coins} coins; " + (", ".join(own) or "no race"))
+        return {"map": board.map.to_json(), "regions": regions, "notes": notes}
+
     # ---- the greedy evaluation --------------------------------------------------------------------
     def evaluate(self, state: State, seat: int) -> float:
         """Coins, plus the income the seat's regions would bring over the turns left, plus the strength of
