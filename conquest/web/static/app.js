@@ -253,13 +253,32 @@ function drawBoard(board, opts) {
   return svg;
 }
 
+function scalar(v) { return v === null || typeof v !== "object" || (Array.isArray(v) && v.every(x => x === null || typeof x !== "object")); }
+function cell(v) {
+  if (v === null || v === undefined) return "–";
+  if (Array.isArray(v)) return v.map(x => x === null ? "?" : String(x)).join(", ");
+  return String(v);
+}
+function table(rows) {
+  // rows: [[label, object]] whose objects hold only scalars (or lists of scalars): one line each
+  const cols = [];
+  for (const [, o] of rows) for (const k of Object.keys(o)) if (!cols.includes(k)) cols.push(k);
+  return h("table", { class: "viewtable" },
+    h("tr", {}, h("th", { text: "" }), cols.map(c => h("th", { text: c }))),
+    rows.map(([label, o]) => h("tr", {}, h("th", { text: label }), cols.map(c => h("td", { text: cell(o[c]) })))));
+}
 function tree(value, depth = 0) {
   if (value === null || value === undefined) return h("span", { class: "muted", text: value === null ? "hidden / none" : "—" });
+  const flatObjects = xs => xs.length > 1 && xs.every(v => v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every(scalar));
   if (Array.isArray(value)) {
     if (!value.length) return h("span", { class: "muted", text: "(empty)" });
     if (value.every(v => v === null || typeof v !== "object")) return h("span", { text: value.map(v => v === null ? "?" : String(v)).join(", ") });
+    if (flatObjects(value)) return table(value.map((v, i) => [String(i), v]));
     return h("ol", { start: 0 }, value.map(v => h("li", {}, tree(v, depth + 1))));
   }
+  if (typeof value === "object" && flatObjects(Object.values(value))) return table(Object.entries(value));
+  if (typeof value === "object" && Object.keys(value).length > 6 && Object.values(value).every(scalar))
+    return h("div", { class: "kvs" }, Object.entries(value).map(([k, v]) => h("span", { class: "kv" }, h("b", { text: k }), " ", cell(v))));
   if (typeof value === "object") {
     const dl = h("dl");
     for (const [k, v] of Object.entries(value)) dl.append(h("dt", { text: k }), h("dd", {}, tree(v, depth + 1)));
@@ -273,7 +292,7 @@ function viewPanel(data, open) {
   const view = Object.fromEntries(Object.entries(data.view || {}).filter(([k]) => !hide.has(k)));
   const parts = [];
   if (data.board && data.board.private) parts.push(h("h3", { text: "Your private information" }), h("div", { class: "tree" }, tree(data.board.private)));
-  parts.push(h("details", { open: open || !data.board },
+  parts.push(h("details", { open: open && !data.text_board },
     h("summary", { text: data.you && data.you.seat !== null ? "Everything you can see" : "Everything a spectator can see" }),
     h("div", { class: "tree", id: "view-tree" }, tree(view))));
   return parts;
