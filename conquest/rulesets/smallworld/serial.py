@@ -248,6 +248,13 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
     s.holes_used = _int(d.get("holes_used", 0), "holes_used", 0, 2)
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
+    # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
+    if s.cur < 0 and ph in ("conquer", "redeploy", "die"):
+        act = [x for x in range(NR) if s.rseat[x] == s.seat and s.rstatus[x] == ACTIVE]
+        s.cur = act[0] if act else -1
+    if s.cur < 0 and ph == "defend" and s.defender >= 0:
+        waiting = [x for x in range(NR) if s.rseat[x] == s.defender and s.rhand[x] > 0]
+        s.cur = waiting[0] if waiting else -1
     # the seat to move must be able to act in its phase
     if s.phase in (PHASE_INDEX["conquer"], PHASE_INDEX["redeploy"], PHASE_INDEX["defend"], PHASE_INDEX["die"]):
         if s.cur < 0 or s.rstatus[s.cur] == OUT:
