@@ -597,3 +597,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> N
     safe_url = re.sub(r"//[^@/]*@", "//***@", url)
     print(f"Conquest is served at http://{shown}:{port}/  (games in {safe_url}; Ctrl+C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m conquest.web.server [--host H] [--port P] [--db URL]`` (the same as ``conquest serve``)."""
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m conquest.web.server", description=main.__doc__)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None, help="database URL or SQLite file (default: $CONQUEST_DB or the "
+                                              "user data directory)")
+    a = p.parse_args(argv)
+    serve(a.host, a.port, a.db)
+
+
+if __name__ == "__main__":
+    main()
