@@ -249,7 +249,7 @@ class SmallWorldRuleset(Ruleset):
     def render_text(self, state: State, seat: int | None = None) -> str:
         assert isinstance(state, SmallWorldState)
         b = state.board
-        lines = [f"[bold]Small World[/bold] — {b.map.name} — turn {state.turn}/{state.turns}, "
+        lines = [f"Small World — {b.map.name} — turn {state.turn}/{state.turns}, "
                  f"seat {state.seat} to play ({PHASE_NAMES[state.phase]})"]
         for t in range(state.players):
             coins = state.coins[t] if seat is None or seat == t else "?"
@@ -267,20 +267,20 @@ class SmallWorldRuleset(Ruleset):
                 f"{i}: {D.POWERS[p]['name']} {D.RACES[x]['name']} "
                 f"({D.BANNER[x] + D.BADGE[p]}){' +' + str(c) + 'c' if c else ''}"
                 for i, (x, p, c) in enumerate(zip(state.col_race, state.col_power, state.col_coins))))
-        from conquest.rulesets.smallworld.textmap import SEAT_STYLE, draw
-        labels: list[tuple[str, str | None]] = []
+        from conquest.rulesets.smallworld.textmap import draw
+        labels: list[str] = []
         for i in range(b.n):
             y = state.rrace[i]
             if y >= 0:
                 code = D.RACES[y]["name"][:2]
                 code = code if state.rstatus[y] == ACTIVE else code.lower()
-                labels.append((f"{state.tok[i]}{code}", SEAT_STYLE[state.rseat[y] % len(SEAT_STYLE)]))
+                labels.append(f"{state.tok[i]}{code}{state.rseat[y]}")
             elif state.lost[i]:
-                labels.append(("LT", "dim"))
+                labels.append("LT")
             else:
-                labels.append(("", None))
+                labels.append("")
         lines.extend("  " + row for row in draw(b, labels))
-        lines.append("  (upper case: active race, lower case: in decline; LT: Lost Tribe; ~ water, ^ mountain)")
+        lines.append("  (3Ra1: 3 Ratmen of seat 1; lower case: in decline; LT: Lost Tribe; ~ water, ^ mountain)")
         lines.append("  region  name             terrain    marks        occupant")
         for i in range(b.n):
             marks = []
@@ -306,7 +306,7 @@ class SmallWorldRuleset(Ruleset):
             terrain = [k for k, v in D.TERRAIN_CODES.items() if v == b.terrain[i]][0]
             nb = ",".join(f"r{j + 1}" for j in b.adj[i])
             lines.append(f"  r{i + 1:<5} {b.names[i][:16]:<16} {terrain:<10} {' '.join(marks):<12} "
-                         f"{occ} {' '.join(extra)}  [dim]| {nb}[/dim]")
+                         f"{occ} {' '.join(extra)}  | {nb}")
         return "\n".join(lines)
 
 

@@ -9,7 +9,6 @@ from functools import lru_cache
 from conquest.rulesets.smallworld.data import Board
 
 COLS, ROWS = 78, 24
-SEAT_STYLE = ["bold red", "bold blue", "bold green", "bold magenta", "bold yellow"]
 
 
 @lru_cache(maxsize=16)
@@ -30,8 +29,8 @@ def _raster(board_key: str, centers: tuple[tuple[float, float], ...], width: flo
     return grid
 
 
-def draw(board: Board, labels: list[tuple[str, str | None]]) -> list[str]:
-    """``labels[i]`` = (text, rich style or None) written at region i's centre (its number above it)."""
+def draw(board: Board, labels: list[str]) -> list[str]:
+    """``labels[i]`` is written at region i's centre, under its number."""
     regs = board.map.regions
     centers = tuple((r.center or (0.0, 0.0)) for r in regs)
     w = float(board.map.attrs.get("width", 300.0))
@@ -53,13 +52,12 @@ def draw(board: Board, labels: list[tuple[str, str | None]]) -> list[str]:
                 chars[y][x] = "~"
             elif board.mountain[i] and (x + y) % 3 == 0:
                 chars[y][x] = "^"
-    styles: list[list[str | None]] = [[None] * COLS for _ in range(ROWS)]
     for i, (cx, cy) in enumerate(centers):
         row = min(ROWS - 1, max(0, int(cy / h * ROWS)))
         col = int(cx / w * COLS)
         number = f"r{i + 1}"
-        text, style = labels[i]
-        for k, (t, st) in enumerate(((number, None), (text, style))):
+        text = labels[i]
+        for k, t in enumerate((number, text)):
             if not t:
                 continue
             r = row - 1 + k if row > 0 else row + k
@@ -67,22 +65,5 @@ def draw(board: Board, labels: list[tuple[str, str | None]]) -> list[str]:
             start = max(0, min(COLS - len(t), col - len(t) // 2))
             for j, ch in enumerate(t):
                 chars[r][start + j] = ch
-                styles[r][start + j] = st
-    out = []
-    for y in range(ROWS):
-        line = []
-        cur: str | None = None
-        for x in range(COLS):
-            st = styles[y][x]
-            if st != cur:
-                if cur:
-                    line.append("[/]")
-                if st:
-                    line.append(f"[{st}]")
-                cur = st
-            ch = chars[y][x]
-            line.append("\\[" if ch == "[" else ch)
-        if cur:
-            line.append("[/]")
-        out.append("".join(line))
-    return out
+    # plain text: the terminal prints it without markup
+    return ["".join(row) for row in chars]
