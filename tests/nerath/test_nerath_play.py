@@ -165,7 +165,7 @@ def test_greedy_beats_random() -> None:
 
 def test_random_playout_is_finite_with_default_options() -> None:
     end, steps = random_playout(RULESET.new_game(4, {"length": "long"}, 1), random.Random(1))
-    assert end.to_move is None and end.round <= 30
+    assert end.to_move is None and end.round <= 60
 
 
 def test_scenarios() -> None:

@@ -43,7 +43,7 @@ class NerathRuleset(Ruleset):
             Option("three_player", "three-sides", "3 players: 'three-sides' reads \"Vailin and Nerath vs. "
                    "Karkoth vs. the Iron Circle\" literally; 'two-sides' keeps Karkoth and the Iron Circle "
                    "allied", ("three-sides", "two-sides")),
-            Option("max_rounds", 30, "end the game after this many rounds (the side with most VP wins); 0 for "
+            Option("max_rounds", 60, "end the game after this many rounds (the side with most VP wins); 0 for "
                    "no limit", None, int, 0, 1000),
             Option("hurt_dragon_fights", True, "a Dragon that took its one hit keeps rolling in the battle",
                    None, bool),
