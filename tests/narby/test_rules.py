@@ -200,3 +200,17 @@ def test_setup_patch_is_forgiving_about_derived_fields():
     doc = st.to_json()
     assert doc["phase"] == "action" and doc["turn"] == 1 and doc["rings_left"] == [10, 9]
     assert st.to_move == 1
+
+
+def test_full_board_does_not_loop():
+    """A location on a piece is rolled again — but on a board with no free square the chest stays put and a
+    settlement is skipped, so populate always ends (our guard; the document never fills its board)."""
+    st = position()
+    taken = {q for q, c in enumerate(st.occ) if c}
+    towns = {B.sq_text(q): "city" for q in range(B.SQUARES) if q not in taken}
+    st = position({"settlements": towns, "node": "chest_x", "seat": None, "step": 2, "chest_coins": 0})
+    st = play(st, "roll 1", "roll 1")
+    assert st.to_json()["chest"] == "10,10" and st.chest_coins == 3 and st.node == "act"
+    st = position({"settlements": towns, "node": "settle_x", "seat": None, "step": 1})
+    st = play(st, "roll 1", "roll 1")
+    assert st.node == "pop_roll"

@@ -813,11 +813,14 @@ class NarbyState(State):
         treasure chest is given 3 coins." An occupied square is rolled again."""
         self.die = 0
         if self.occ[q] != EMPTY and q != self.chest:
-            self.node = "chest_x"
-            return
+            if EMPTY in self.occ:
+                self.node = "chest_x"
+                return
+            q = self.chest  # a full board: the chest stays where it is (or off the board)
         if self.chest >= 0:
             self.occ[self.chest] = EMPTY
-        self.occ[q] = CHEST
+        if q >= 0:
+            self.occ[q] = CHEST
         self.chest = q
         self.chest_coins += T.chest_refill
         if self.options["populate_repeat"] == "all" and self.k + 1 < self.players:
