@@ -32,3 +32,22 @@ def test_random_games_end_on_generated_boards():
     for players in (2, 5):
         rec, end = play_game(RULESET, ["random"], players=players, options={"map": "generated"}, seed=7)
         assert end.to_move is None and rec.result is not None
+
+
+def test_greedy_conquers_rather_than_stopping_and_places_heroes():
+    """The evaluation counts income: a conquest beats ending the turn; Heroes guard exposed regions."""
+    import random
+
+    from conquest.agents.greedy import GreedyAgent
+    from tests.smallworld.helpers import make
+    st = make(setup={"phase": "conquer", "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 5},
+                                                   "humans": {"seat": 1, "power": "stout", "hand": 0}},
+                     "regions": {"r12": {"race": "ratmen", "tokens": 1}, "r8": {"race": "ratmen", "tokens": 1},
+                                 "r14": {"race": "humans", "tokens": 3}},
+                     "turn_state": {"race": "ratmen", "readied": True}})
+    agent, rng = GreedyAgent(), random.Random(0)
+    assert agent.choose(st, rng)[0] == "conquer"
+    st = st.apply(("end",))
+    while st.seat == 0 and st.to_move == 0:
+        st = st.apply(agent.choose(st, rng))
+    assert sum(st.hero) == 2

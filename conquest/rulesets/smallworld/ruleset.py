@@ -9,7 +9,7 @@ from conquest.core.game import Ruleset, State
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
+    ACTIVE, CONQUER, DECLINED, DIE, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
 )
 
 NOTATION_HELP = (
@@ -201,9 +201,10 @@ class SmallWorldRuleset(Ruleset):
 
     def _value(self, st: SmallWorldState, s: int) -> float:
         b = st.board
-        left = st.turns - st.turn + (0 if s < st.seat or (s == st.seat and st.phase not in (PICK, CONQUER))
-                                     else 1)
-        left = max(left, 0)
+        # this round's scoring is still to come for later seats, and for the seat to play until it scores
+        pending = s > st.seat or (s == st.seat and st.phase in (PICK, CONQUER, DIE, REDEPLOY))
+        later = max(st.turns - st.turn, 0)
+        weight = (1.0 if pending else 0.0) + 0.6 * later
         x = st.active_race(s)
         px = st.rpower[x] if x >= 0 else -1
         income = 0.0
@@ -226,24 +227,25 @@ class SmallWorldRuleset(Ruleset):
                 if px == D.FORTIFIED:
                     v += st.fort[i]
                 # exposed regions want more tokens
-                exposed = any(rr[j] >= 0 and rs[rr[j]] != s for j in b.adj[i]) or b.edge[i]
+                exposed = b.edge[i] or any(rr[j] >= 0 and rs[rr[j]] != s for j in b.adj[i])
                 guard = tok[i] + st.lair[i] + st.fort[i] + st.camp[i] + b.mountain[i]
                 defence += min(guard, 4) * (0.25 if exposed else 0.05)
                 if st.immune(i):
-                    defence += 0.8
-            else:
+                    defence += 0.8 if exposed else 0.3
+            elif later:
                 v *= 0.8  # declined regions erode
             income += v
-        if px == D.ALCHEMIST:
-            income += 2
-        strength = 0.0
         if x >= 0:
+            if px == D.ALCHEMIST:
+                income += 2
+            if (x == D.ORCS) + (px == D.PILLAGING) and pending and s == st.seat:
+                income += st.conq_ne * ((x == D.ORCS) + (px == D.PILLAGING))
             spare = st.rhand[x] + sum(tok[i] - 1 for i in range(b.n) if rr[i] == x)
             strength = spare / 2.6
         else:
             strength = 3.5  # a fresh combo next turn
-        future = max(left - 1, 0)
-        return st.coins[s] + income * (1.0 + 0.6 * future) + strength * min(future, 3) * 0.9 + defence
+        conquests_left = later + (1 if s > st.seat else 0)
+        return st.coins[s] + income * weight + strength * min(conquests_left, 3) * 0.9 + defence * min(later, 1)
 
     # ---- the text board ---------------------------------------------------------------------------
     def render_text(self, state: State, seat: int | None = None) -> str:
