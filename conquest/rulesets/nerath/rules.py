@@ -367,6 +367,9 @@ class NerathState(State):
         out: list[int] = []
         seen = {s}
         frontier = [s]
+        team = self.team
+        ctrl = self.ctrl
+        mine = team[r]
         for _ in range(m):
             nxt = []
             for x in frontier:
@@ -377,7 +380,7 @@ class NerathState(State):
                     if KIND[y] == DUNGEON:
                         if hero and not friendly_only:
                             out.append(y)
-                    elif self.friendly_land(y, r):
+                    elif team[ctrl[y]] == mine:
                         out.append(y)
                         nxt.append(y)
                     elif not friendly_only:
@@ -411,6 +414,7 @@ class NerathState(State):
     def move_actions(self) -> list[tuple]:
         r = self.realm
         acts: list[tuple] = []
+        cache: dict[tuple[int, int, bool], list[int]] = {}
         for key, c in sorted(self.movable.items()):
             if c <= 0:
                 continue
@@ -421,11 +425,16 @@ class NerathState(State):
             elif KIND[s] == SEA:
                 continue
             else:
-                dests = self.land_reach(s, r, m, t in HEROES)
+                ck = (s, m, t in HEROES)
+                dests = cache.get(ck)
+                if dests is None:
+                    dests = cache[ck] = self.land_reach(s, r, m, t in HEROES)
             name = COUNTED[t]
+            frm = IDS[s]
             for y in dests:
+                to = IDS[y]
                 for k in range(1, c + 1):
-                    acts.append(("move", IDS[s], IDS[y], name, k))
+                    acts.append(("move", frm, to, name, k))
         for sid in sorted(self.ships):
             sh = self.ships[sid]
             if sh[OWNER] != r:
@@ -963,7 +972,7 @@ class NerathState(State):
     def castles_held(self, r: int) -> int:
         return sum(1 for s in LANDS if self.castle[s] and self.ctrl[s] == r and s not in self.built)
 
-    def placement_room(self, s: int, r: int) -> int:
+    def placement_room(self, s: int, r: int, held: int = -1) -> int:
         """New pieces a Castle space can still take: any number at the capital or at your only Castle, else
         4; none at a Castle captured this turn (a retaken capital excepted) or built this turn."""
         if not self.castle[s] or self.ctrl[s] != r or s in self.built:
@@ -972,7 +981,7 @@ class NerathState(State):
             return 999
         if self.ctrl_start[s] != r:
             return 0
-        if self.castles_held(r) == 1:
+        if (self.castles_held(r) if held < 0 else held) == 1:
             return 999
         return 4 - self.placed.get(s, 0)
 
@@ -986,13 +995,13 @@ class NerathState(State):
         best = min(DIST[cap][s] for s in spaces)
         return [s for s in spaces if DIST[cap][s] == best]
 
-    def sea_castle(self, q: int, r: int) -> int:
+    def sea_castle(self, q: int, r: int, held: int = -1) -> int:
         """The eligible Castle whose limit a piece placed in sea space ``q`` counts against (the capital when
         adjacent, else the one with most room), or -1."""
         best, room = -1, 0
         for s in ADJ[q]:
             if KIND[s] == LAND:
-                rm = self.placement_room(s, r)
+                rm = self.placement_room(s, r, held)
                 if rm > room or (rm == room and rm > 0 and s == CAPITAL[r]):
                     best, room = s, rm
         return best
@@ -1002,10 +1011,12 @@ class NerathState(State):
         gold = self.gold[r]
         acts: list[tuple] = []
         castles = self.castles_held(r)
-        land_spots = [s for s in LANDS if self.placement_room(s, r) > 0]
+        land_spots = [s for s in LANDS if self.placement_room(s, r, castles) > 0]
         if castles == 0:
             land_spots = self.fallback_spaces(r)
-        sea_spots = [q for q in SEAS if not self.enemy_sea(q, r) and self.sea_castle(q, r) >= 0]
+        ship_ok = {q: self.sea_castle(q, r, castles) >= 0 and not self.enemy_sea(q, r) for q in SEAS} \
+            if castles else {}
+        sea_spots = [q for q in SEAS if ship_ok.get(q)]
         for p in BUYABLE:
             if ALL_COSTS[p] > gold:
                 continue
@@ -1023,8 +1034,8 @@ class NerathState(State):
             if p in COUNTED and TYPE_INDEX[p] in LAND_TYPES:
                 for sid in sorted(self.ships):
                     sh = self.ships[sid]
-                    if sh[OWNER] == r and (sh[C1] < 0 or sh[C2] < 0) and self.sea_castle(sh[SPACE], r) >= 0 \
-                            and not self.enemy_sea(sh[SPACE], r) and not sh[FLAGS] & F_UNLOADED:
+                    if sh[OWNER] == r and (sh[C1] < 0 or sh[C2] < 0) and ship_ok.get(sh[SPACE]) \
+                            and not sh[FLAGS] & F_UNLOADED:
                         acts.append(("buy", p, "ship", sid))
         # new pieces move at once to friendly spaces within their Move; no battles
         for key, c in sorted(self.movable.items()):
