@@ -82,3 +82,15 @@ def test_map_file_drives_the_drawing():
     js = b.map.to_json()
     assert all("center" in r and len(r["polygon"]) >= 3 for r in js["regions"])
     assert len(js["borders"]) == sum(len(a) for a in b.adj) // 2
+
+
+def test_every_race_and_power_has_its_scenario():
+    """Issue 4: "at least one scenario per race and per power"."""
+    from pathlib import Path
+    folder = Path(__file__).parent.parent / "scenarios" / "smallworld"
+    names = {p.stem for p in folder.glob("*.yaml")}
+    for rid in D.RACE_IDS:
+        assert any(n == f"race_{rid}" or n.startswith(f"race_{rid}_") for n in names), rid
+    for pid in D.POWER_IDS:
+        key = pid.replace("-", "_")
+        assert any(n == f"power_{key}" or n.startswith(f"power_{key}_") for n in names), pid
