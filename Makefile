@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/conquest play kingdom --seats human,greedy
+	$(BIN)/conquest start kingdom --seats human,greedy
 
 play: run
 

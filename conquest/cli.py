@@ -292,6 +292,67 @@ def serve(host: str = typer.Option("127.0.0.1", "--host"), port: int = typer.Opt
     run_server(host, port, db)
 
 
+def _free_port(host: str, first: int) -> int:
+    import socket
+    for port in range(first, first + 50):
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return port
+    fail(f"no free port from {first} to {first + 49} on {host}")
+    return first
+
+
+@app.command()
+def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal game"),
+          seats: str = typer.Option("human,greedy", "--seats", help="seats of the terminal game"),
+          host: str = typer.Option("127.0.0.1", "--host"),
+          port: int = typer.Option(8000, "--port", help="first port to try for the web app"),
+          db: Optional[str] = typer.Option(None, "--db", help="database URL for the web app"),
+          web: bool = typer.Option(True, "--web/--no-web", help="also serve the web app"),
+          seed: Optional[int] = typer.Option(None, "--seed")) -> None:
+    """What `make run` does: serve the web app in the background and play a game in this terminal.
+
+    When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
+    with piped input the command ends with the game."""
+    import threading
+    server = None
+    thread = None
+    if web:
+        try:
+            import uvicorn
+
+            from conquest.web.server import create_app
+            from conquest.web.storage import normalise_url
+        except ImportError as e:
+            fail(f"the web app is not available: {e}")
+        url = normalise_url(db)
+        port = _free_port(host, port)
+        server = uvicorn.Server(uvicorn.Config(create_app(url, agent_delay=0.4), host=host, port=port,
+                                               log_level="warning"))
+        thread = threading.Thread(target=server.run, name="web", daemon=True)
+        thread.start()
+        shown = host if ":" not in host else f"[{host}]"
+        out.print(f"The web app is at http://{shown}:{port}/ — open it in a browser, or play here.", markup=False)
+    code = 0
+    try:
+        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None)
+    except typer.Exit as e:
+        code = e.exit_code or 0
+    if server is not None and thread is not None:
+        if sys.stdin.isatty():
+            out.print(f"The web app is still running at http://{host}:{port}/ (Ctrl+C stops it).", markup=False)
+            try:
+                thread.join()
+            except KeyboardInterrupt:
+                pass
+        server.should_exit = True
+        thread.join(timeout=5)
+    raise typer.Exit(code)
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)
