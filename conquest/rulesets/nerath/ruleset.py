@@ -163,6 +163,7 @@ class NerathRuleset(Ruleset):
                  f"{STEP_TITLES.get(st.phase, st.phase)} step"]
         lines.append("  ".join(f"{REALMS[r]}: {st.vp[r]} VP {st.gold[r]} gold" for r in range(R)))
         letter = {r: REALMS[r][0].upper() for r in range(R)}
+        lines.extend(self.hex_map(st))
         for s in range(S):
             parts = []
             for r in range(R):
@@ -190,6 +191,32 @@ class NerathRuleset(Ruleset):
         if st.winners is not None:
             lines.append(f"game over ({st.end_reason}): seats {st.winners} win")
         return "\n".join(lines)
+
+    def hex_map(self, st: NerathState) -> list[str]:
+        """The board as a hex grid of space ids, coloured by controller (Rich markup); bold when occupied."""
+        colour = ("red", "green", "white", "blue")
+        grid: dict[tuple[int, int], str] = {}
+        for s, region in enumerate(tables().board.map.regions):
+            occupied = any(st.n[(s * R + r) * T:(s * R + r) * T + T].count(0) < T for r in range(R)) or \
+                any(sh[SPACE] == s for sh in st.ships.values())
+            for k, (x, y) in enumerate(region.attrs["cells"]):
+                if KIND[s] == LAND:
+                    tok = f"[{colour[st.ctrl[s]]}]{IDS[s]}[/]"
+                elif KIND[s] == SEA:
+                    tok = f"[cyan]{IDS[s] if k == 0 else '~~'}[/]"
+                else:
+                    tok = f"[magenta]{IDS[s]}[/]"
+                if occupied and (k == 0):
+                    tok = f"[bold]{tok}[/bold]"
+                grid[(x, y)] = tok + " " * (4 - len(IDS[s] if KIND[s] != SEA or k == 0 else "~~"))
+        w = max(x for x, _ in grid) + 1
+        h = max(y for _, y in grid) + 1
+        out = []
+        for y in range(h):
+            row = "  " if y % 2 else ""
+            row += "".join(grid.get((x, y), "    ") for x in range(w))
+            out.append(row.rstrip())
+        return out
 
     def describe_action(self, state: State, action: Any) -> str:
         text = self.format_action(action)
