@@ -214,3 +214,11 @@ def test_full_board_does_not_loop():
     st = position({"settlements": towns, "node": "settle_x", "seat": None, "step": 1})
     st = play(st, "roll 1", "roll 1")
     assert st.node == "pop_roll"
+
+
+def test_a_square_of_a_place_is_not_the_place():
+    """Places of power are named by id in the notation; a square of one is refused with a hint."""
+    st = position({"places": {"soul_mine": "7,5"}})
+    assert not st.is_legal(RULESET.parse_action("claim 8,6"))
+    with pytest.raises(IllegalAction, match="claim soul_mine"):
+        st.apply("claim 8,6")

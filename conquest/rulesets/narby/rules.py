@@ -286,6 +286,10 @@ class NarbyState(State):
         kind = action[0] if isinstance(action, tuple) and action else None
         if node in CHANCE_NODES:
             return f"the game waits for a chance outcome ({_chance_name(node)})"
+        if (kind in ("claim", "destroy", "abandon", "lose") and len(action) == 2 and isinstance(action[1], int)
+                and 0 <= action[1] < B.SQUARES and self.occ[action[1]] >= PLACE0):
+            pid = T.place_ids[self.occ[action[1]] - PLACE0]
+            return f"{B.sq_text(action[1])} is part of a place of power: name it, '{kind} {pid}'"
         if node == "act":
             if kind in ("move", "claim", "claim2", "destroy", "steal", "attack", "abandon") and self.acts < 1:
                 return "the dragon has no actions left this turn (\"Each turn a Dragon has 3 actions\")"
