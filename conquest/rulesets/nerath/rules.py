@@ -800,7 +800,6 @@ class NerathState(State):
         x = bt["space"]
         bt["hurt"] = [0] * R
         bt["castle_out"] = 0
-        bt["won"] = won
         if won and bt["kind"] == "land":
             self.conquer(x, bt["att"])
             if self.count(x, bt["att"], MONSTER) and self.amok_targets():

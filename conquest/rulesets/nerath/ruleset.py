@@ -162,6 +162,8 @@ class NerathRuleset(Ruleset):
         lines = [f"[bold]Conquest of Nerath[/bold] — round {st.round}, {REALM_TITLES[st.realm]}'s turn, "
                  f"{STEP_TITLES.get(st.phase, st.phase)} step"]
         lines.append("  ".join(f"{REALMS[r]}: {st.vp[r]} VP {st.gold[r]} gold" for r in range(R)))
+        lines.append("spaces listed below: occupied, with a Castle, or held by another realm than their own; "
+                     "[K] controller, * capital, C Castle")
         letter = {r: REALMS[r][0].upper() for r in range(R)}
         lines.extend(self.hex_map(st))
         for s in range(S):
@@ -181,7 +183,7 @@ class NerathRuleset(Ruleset):
                 head = f"{IDS[s]:>4} ~~~ "
             else:
                 head = f"{IDS[s]:>4} dng "
-            if parts or ships or KIND[s] == LAND:
+            if parts or ships or (KIND[s] == LAND and (st.castle[s] or st.ctrl[s] != HOME[s])):
                 lines.append(f"{head} {tables().board.map.regions[s].name:<24} " + "; ".join(parts + ships))
         if st.pending:
             lines.append("declared battles: " + ", ".join(IDS[s] for s in st.pending))
