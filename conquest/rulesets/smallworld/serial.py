@@ -206,7 +206,8 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
                                                             "and an empty one none")
         s.lost[i] = _int(info.get("lost_tribe", 0), f"regions/{rid}/lost_tribe", 0, 1)
         if s.lost[i] and x >= 0:
-            raise StateFormatError(f"regions/{rid}/lost_tribe", "a Lost Tribe and a race cannot share a region")
+            # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
+            s.lost[i] = 0
         if board.water[i] and x >= 0 and s.rpower[x] != D.SEAFARING:
             raise StateFormatError(f"regions/{rid}/race", "only a Seafaring race holds a sea or the lake")
         s.lair[i] = _int(info.get("lair", 0), f"regions/{rid}/lair", 0, 1)
