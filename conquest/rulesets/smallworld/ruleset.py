@@ -283,6 +283,7 @@ class SmallWorldRuleset(Ruleset):
                 labels.append("")
         lines.extend("  " + row for row in draw(b, labels))
         lines.append("  (3Ra1: 3 Ratmen of seat 1; lower case: in decline; LT: Lost Tribe; ~ water, ^ mountain)")
+        lines.append("  (edge: touches the edge; shore: on a sea that does; both are border regions for a first conquest)")
         lines.append("  region  name             terrain    marks        occupant")
         for i in range(b.n):
             marks = []
@@ -294,6 +295,8 @@ class SmallWorldRuleset(Ruleset):
                 marks.append("magic")
             if b.edge[i]:
                 marks.append("edge")
+            elif b.entry[i]:
+                marks.append("shore")  # on a sea touching the edge: a border region for a first conquest
             occ = ""
             y = state.rrace[i]
             if y >= 0:
