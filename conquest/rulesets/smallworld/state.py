@@ -694,6 +694,9 @@ class SmallWorldState(State):
                 self.amazon_debt -= 1
                 if self.tok[r] == 0:
                     self._clear_region(r)
+                if self.amazon_debt and self.cur not in self.rrace:  # nothing left to give back
+                    self.amazon_debt = 0
+                    self.finish_redeployment()
             else:
                 self.ready_troops()
                 self.rhand[self.cur] += self.tok[r]
