@@ -133,6 +133,7 @@ class Live:
     next_step: int
     hidden: dict[int | None, frozenset[Any]]
     lock: threading.RLock
+    log: list[ActionRow]
 
 
 @dataclass
@@ -186,7 +187,7 @@ class Games:
                                      options=dict(state.options), seed=seed, seed_chosen=seed_chosen,
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
-        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id))
+        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [])
         with self._cache_lock:
             self._cache[row.id] = live
         return row
@@ -212,20 +213,22 @@ class Games:
         return state
 
     def load(self, gid: str) -> Live:
+        """The game as its log says now. One small query (the revision) when the cache is current."""
         if not isinstance(gid, str) or not (0 < len(gid) <= 32):
             raise not_found("no such game")
-        row = self.store.get_game(gid)
-        if row is None:
+        revision = self.store.get_revision(gid)
+        if revision is None:
             raise not_found(f"no game '{gid}'")
+        live = self._cache.get(gid)
+        if live is not None and live.revision == revision:
+            return live
         lock = self._lock_for(gid)
         with lock:
+            row = self.store.get_game(gid)  # read under the lock: others may have written meanwhile
+            if row is None:
+                raise not_found(f"no game '{gid}'")
             live = self._cache.get(gid)
             if live is not None and live.revision == row.revision:
-                live.row = row
-                return live
-            row = self.store.get_game(gid) or row  # re-read under the lock: others may have written
-            if live is not None and live.revision == row.revision:
-                live.row = row
                 return live
             rs = self.rulesets().get(row.ruleset)
             if rs is None:
@@ -235,14 +238,13 @@ class Games:
                     and live.next_step <= row.next_step):
                 new_actions = self.store.actions(gid, from_step=live.next_step)
                 state = self._replay(row, rs, new_actions, live.state)
-                steps = live.next_step + len(new_actions)
+                log = live.log + new_actions
             else:
-                new_actions = self.store.actions(gid)
-                state = self._replay(row, rs, new_actions)
-                steps = len(new_actions)
+                log = self.store.actions(gid)
+                state = self._replay(row, rs, log)
             # the row and the actions were read apart: trust the pair only if they agree
-            revision = row.revision if steps == row.next_step else -1
-            live = Live(row, rs, state, revision, steps, hidden_parts(state), lock)
+            revision = row.revision if len(log) == row.next_step else -1
+            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log)
             with self._cache_lock:
                 self._cache[gid] = live
             return live
@@ -251,7 +253,7 @@ class Games:
         """Replay from the start: yields (state before step i, action i) ... and (final, None)."""
         rs, row = live.ruleset, live.row
         state = rs.new_game(row.players, row.options, row.seed)
-        for a in self.store.actions(row.id, to_step=upto):
+        for a in list(live.log[:upto]):
             yield state, a
             state = state.apply(a.text)
         yield state, None
@@ -285,6 +287,7 @@ class Games:
             live.row.id, seen_revision=live.revision, step=live.next_step, seat=seat, text=text,
             hidden_from=hidden_from, barrier=barrier, to_move=new.to_move, has_secrets=has_secrets,
             result=_as_list(res), scores=_as_list(new.scores()) if res is not None else None)
+        live.log.append(ActionRow(live.next_step, seat, text, hidden_from, barrier))
         live.state, live.hidden, live.revision = new, hidden_after, revision
         live.next_step += 1
         live.row.has_secrets = has_secrets
@@ -370,7 +373,7 @@ class Games:
         if seat is None or live.state.to_move != seat or live.next_step == 0:
             return 0
         n = 0
-        for a in reversed(self.store.actions(live.row.id, from_step=max(0, live.next_step - MAX_UNDO))):
+        for a in reversed(live.log[max(0, live.next_step - MAX_UNDO):live.next_step]):
             if a.seat != seat or a.barrier:
                 break
             n += 1
@@ -397,7 +400,7 @@ class Games:
             keep = live.next_step - count
             state = live.state  # the state before the undone actions: replay the kept part
             row = live.row
-            state = self._replay(row, live.ruleset, self.store.actions(gid, to_step=keep))
+            state = self._replay(row, live.ruleset, live.log[:keep])
             try:
                 revision = self.store.truncate(gid, seen_revision=live.revision, keep_steps=keep,
                                                to_move=state.to_move)
@@ -422,7 +425,7 @@ class Games:
 
     def log_for(self, live: Live, seat: int | None, upto: int | None = None) -> list[dict[str, Any]]:
         out = []
-        for a in self.store.actions(live.row.id, to_step=upto):
+        for a in list(live.log[:upto]):
             hidden = seat in a.hidden_from
             out.append({"step": a.step, "seat": a.seat if a.seat >= 0 else None,
                         "by": "chance" if a.seat == CHANCE else self.seat_name(live, a.seat),
@@ -435,7 +438,7 @@ class Games:
         record holds every action and the set-up seed)."""
         if live.state.to_move is not None and live.row.has_secrets:
             raise WebError(409, "this game has hidden information: its record is available when it is over")
-        acts = self.store.actions(live.row.id, to_step=live.next_step)
+        acts = live.log[:live.next_step]
         res = live.state.result()
         rec = Record(ruleset=live.ruleset.id, rules_version=live.row.rules_version or live.ruleset.rules_version,
                      players=live.row.players, options=dict(live.row.options),

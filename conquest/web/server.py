@@ -201,8 +201,17 @@ class Hub:
 
 # ---- the app ----------------------------------------------------------------------------------------
 
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                 b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'"),
+]
+
+
 class BodyLimit:
-    """Refuse request bodies over MAX_BODY bytes (declared or streamed) with 413."""
+    """Refuse request bodies over MAX_BODY bytes (declared or streamed) with 413; add the security headers
+    (a plain ASGI middleware: cheaper than Starlette's BaseHTTPMiddleware)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -221,6 +230,14 @@ class BodyLimit:
                     await JSONResponse({"error": f"request body too large ({MAX_BODY} bytes at most)"},
                                        status_code=413)(scope, receive, send)
                     return
+        api = scope.get("path", "").startswith("/api/")
+
+        async def send_with_headers(msg: Any) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS,
+                                  *([(b"cache-control", b"no-store")] if api else [])]
+            await send(msg)
+
         seen = 0
 
         async def limited() -> Any:
@@ -232,7 +249,49 @@ class BodyLimit:
                     raise WebError(413, f"request body too large ({MAX_BODY} bytes at most)")
             return msg
 
-        await self.app(scope, limited, send)
+        await self.app(scope, limited, send_with_headers)
+
+
+class FastJSON(Response):
+    """JSON rendered by the standard library in one pass (the answers are plain dicts already)."""
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+_available: dict[str, Ruleset] | None = None
+
+
+def available_rulesets() -> dict[str, Ruleset]:
+    """The registry's rulesets; if one package fails to import, the others are still served (and the
+    failure is logged) rather than the whole server failing."""
+    global _available
+    if _available is not None:
+        return _available
+    from conquest.core.registry import rulesets as registry
+    try:
+        _available = registry()
+        return _available
+    except Exception:  # noqa: BLE001 - a broken ruleset package
+        import importlib
+        import pkgutil
+
+        import conquest.rulesets as pkg
+        found: dict[str, Ruleset] = {}
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            if not info.ispkg:
+                continue
+            try:
+                module = importlib.import_module(f"conquest.rulesets.{info.name}")
+            except Exception as e:  # noqa: BLE001
+                log.error("ruleset package %s cannot be loaded: %s", info.name, str(e).splitlines()[0])
+                continue
+            rs = getattr(module, "RULESET", None)
+            if isinstance(rs, Ruleset):
+                found[rs.id] = rs
+        _available = found
+        return found
 
 
 def _one_line(exc: RequestValidationError) -> str:
@@ -250,8 +309,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                think_limit: float = 5.0, agent_delay: float = 0.0, sweep_seconds: float = 10.0) -> FastAPI:
     """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets)."""
     if rulesets is None:
-        from conquest.core.registry import rulesets as registry
-        rulesets = registry
+        rulesets = available_rulesets
     store = Store(db)
     games = Games(store, rulesets)
     hub = Hub()
@@ -305,18 +363,6 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
         log.exception("internal error", exc_info=exc)
         return JSONResponse({"error": "internal error in the server (a bug: please report it)"},
                             status_code=500)
-
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Any) -> Response:
-        resp: Response = await call_next(request)
-        resp.headers["X-Content-Type-Options"] = "nosniff"
-        resp.headers["Referrer-Policy"] = "no-referrer"
-        resp.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; "
-                                                   "style-src 'self'; script-src 'self'; "
-                                                   "connect-src 'self'; frame-ancestors 'none'")
-        if request.url.path.startswith("/api/"):
-            resp.headers["Cache-Control"] = "no-store"
-        return resp
 
     app.add_middleware(BodyLimit)
 
@@ -433,10 +479,10 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
 
     @app.get("/api/games/{gid}")
     def get_game(gid: str, x_conquest_token: str | None = Header(None),
-                 authorization: str | None = Header(None)) -> dict[str, Any]:
+                 authorization: str | None = Header(None)) -> FastJSON:
         live = games.load(gid)
         who = games.actor(live, token_of(x_conquest_token, authorization))
-        return payload(live, who)
+        return FastJSON(payload(live, who))
 
     @app.get("/api/games/{gid}/legal")
     def get_legal(gid: str, x_conquest_token: str | None = Header(None),
@@ -448,17 +494,17 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
 
     @app.post("/api/games/{gid}/actions")
     def post_action(gid: str, body: ActionIn, x_conquest_token: str | None = Header(None),
-                    authorization: str | None = Header(None)) -> dict[str, Any]:
+                    authorization: str | None = Header(None)) -> FastJSON:
         token = token_of(x_conquest_token, authorization)
         live = games.play(gid, token, body.action, body.step)
-        return payload(live, games.actor(live, token))
+        return FastJSON(payload(live, games.actor(live, token)))
 
     @app.post("/api/games/{gid}/undo")
     def post_undo(gid: str, body: UndoIn, x_conquest_token: str | None = Header(None),
-                  authorization: str | None = Header(None)) -> dict[str, Any]:
+                  authorization: str | None = Header(None)) -> FastJSON:
         token = token_of(x_conquest_token, authorization)
         live = games.undo(gid, token, body.count, body.step)
-        return payload(live, games.actor(live, token))
+        return FastJSON(payload(live, games.actor(live, token)))
 
     @app.get("/api/games/{gid}/log")
     def get_log(gid: str, x_conquest_token: str | None = Header(None),
@@ -586,17 +632,31 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def app_from_env() -> FastAPI:
+    """The app for ``uvicorn --factory`` with several worker processes (database from ``CONQUEST_DB``)."""
+    import os
+    return create_app(os.environ.get("CONQUEST_DB"), agent_delay=float(os.environ.get("CONQUEST_AGENT_DELAY", "0.4")))
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, workers: int = 1) -> None:
     """Serve the web app until interrupted (``conquest serve``). ``db``: a database URL or a SQLite file
-    path; default ``CONQUEST_DB`` or SQLite in the user data directory."""
+    path; default ``CONQUEST_DB`` or SQLite in the user data directory. ``workers`` > 1 runs that many
+    server processes on one port, sharing the database (no game state lives only in one process)."""
+    import os
+
     import uvicorn
-    from conquest.web.storage import normalise_url
+    from conquest.web.storage import Store, normalise_url
     url = normalise_url(db)
-    app = create_app(url, agent_delay=0.4)
     shown = host if ":" not in host else f"[{host}]"
     safe_url = re.sub(r"//[^@/]*@", "//***@", url)
     print(f"Conquest is served at http://{shown}:{port}/  (games in {safe_url}; Ctrl+C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    if workers > 1:
+        Store(url).close()  # create or upgrade the tables once, before the workers start
+        os.environ["CONQUEST_DB"] = url
+        uvicorn.run("conquest.web.server:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")
+    else:
+        uvicorn.run(create_app(url, agent_delay=0.4), host=host, port=port, log_level="warning")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -607,8 +667,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="database URL or SQLite file (default: $CONQUEST_DB or the "
                                               "user data directory)")
+    p.add_argument("--workers", type=int, default=1, help="server processes sharing the database")
     a = p.parse_args(argv)
-    serve(a.host, a.port, a.db)
+    serve(a.host, a.port, a.db, a.workers)
 
 
 if __name__ == "__main__":

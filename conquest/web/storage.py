@@ -15,7 +15,9 @@ number; ``_MIGRATIONS`` maps an old version to the statements that bring it one 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import threading
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -174,12 +176,21 @@ class Store:
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
+        # SQLite has one writer at a time and its busy handler sleeps in steps of milliseconds: queue this
+        # process's writers on a lock instead (other processes still meet the busy timeout)
+        self._write_lock: Any = threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext()
         if self.url.startswith("sqlite"):
+            sync = os.environ.get("CONQUEST_SQLITE_SYNCHRONOUS", "NORMAL").upper()
+            if sync not in ("NORMAL", "FULL", "EXTRA"):
+                raise StorageError("CONQUEST_SQLITE_SYNCHRONOUS must be NORMAL, FULL or EXTRA")
+
             @event.listens_for(self.engine, "connect")
             def _pragmas(dbapi_conn: Any, _record: Any) -> None:
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action is on disk
+                # WAL + NORMAL: a commit survives the process being killed (kill -9); FULL also survives a
+                # power cut, at one fsync per action (CONQUEST_SQLITE_SYNCHRONOUS=FULL)
+                cur.execute(f"PRAGMA synchronous={sync}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
@@ -228,7 +239,7 @@ class Store:
                       spectator_token=new_token(), next_step=0, revision=0, last_undo_revision=0,
                       to_move=to_move, status="playing" if to_move is not None else "over",
                       has_secrets=has_secrets, result=None, scores=None, created_at=now, updated_at=now)
-        with self.engine.begin() as conn:
+        with self._write_lock, self.engine.begin() as conn:
             conn.execute(insert(games_table).values(**values))
             conn.execute(insert(seats_table), [dict(game_id=gid, seat=s.seat, kind=s.kind, name=s.name,
                                                     token=s.token) for s in seat_rows])
@@ -287,7 +298,7 @@ class Store:
                       has_secrets: bool, result: list[float] | None, scores: list[float] | None) -> int:
         """Commit one action at ``step``; returns the new revision. Raises Conflict if the game moved."""
         try:
-            with self.engine.begin() as conn:
+            with self._write_lock, self.engine.begin() as conn:
                 self._bump(conn, gid, seen_revision, next_step=step + 1, to_move=to_move,
                            status="playing" if to_move is not None else "over", has_secrets=has_secrets,
                            result=result, scores=scores)
@@ -303,7 +314,7 @@ class Store:
     def truncate(self, gid: str, *, seen_revision: int, keep_steps: int, to_move: int | None) -> int:
         """Undo: delete the actions from step ``keep_steps`` on; returns the new revision."""
         try:
-            with self.engine.begin() as conn:
+            with self._write_lock, self.engine.begin() as conn:
                 self._bump(conn, gid, seen_revision, next_step=keep_steps, to_move=to_move,
                            last_undo_revision=seen_revision + 1,
                            status="playing" if to_move is not None else "over", result=None, scores=None)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from conquest.core.registry import rulesets
+from conquest.web.server import available_rulesets as rulesets
 
 # options that keep a browser game short (a few dozen clicks); unknown rulesets play with their defaults
 SHORT = {"toy": {"rounds": 2}, "kingdom": {"rounds": 1}, "narby": {"max_rounds": 2},

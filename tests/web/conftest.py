@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from conquest.core.registry import rulesets as registry
+from conquest.web.server import available_rulesets as registry
 from conquest.web.server import create_app
 from tests.web.toy import PLAIN, TOY
 

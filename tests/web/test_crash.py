@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conquest.core.registry import rulesets
+from conquest.web.server import available_rulesets as rulesets
 from tests.web.liveserver import free_port
 
 
