@@ -39,12 +39,16 @@ def event_cards() -> dict[str, dict[str, Any]]:
                 raise DataError(f"events.yaml: card ids must be unique strings ({cid!r})")
             if c.get("when") not in WHEN:
                 raise DataError(f"events.yaml: {cid}: when must be one of {', '.join(WHEN)}")
-            for e in c.get("effects", []):
-                if len(e) != 3 or e[0] not in VERBS or not isinstance(e[1], int) or \
-                        (e[2] != "*" and e[2] not in COUNTED + ("warship",)):
-                    raise DataError(f"events.yaml: {cid}: effect {e!r} is not [verb, N, piece-or-*]")
+            check_effects(f"events.yaml: {cid}", c.get("effects", []))
             out[cid] = {**c, "realm": realm}
     return out
+
+
+def check_effects(where: str, effects: Any) -> None:
+    for e in effects:
+        if len(e) != 3 or e[0] not in VERBS or not isinstance(e[1], int) or \
+                (e[2] != "*" and e[2] not in COUNTED + ("warship", "castle")):
+            raise DataError(f"{where}: effect {e!r} is not [verb, N, piece-or-*]")
 
 
 def setup_decks(state: "NerathState") -> None:
@@ -92,17 +96,19 @@ def expire(state: "NerathState", until: str) -> None:
 
 # ------------------------------------------------------------------------------------------ cards
 def playable(state: "NerathState") -> list[tuple]:
-    """Cards the realm whose turn it is may play now (outside battles' inner decisions)."""
+    """Cards the realm whose turn it is may play now (outside battles' inner decisions): Event cards in the
+    step their ``when`` names, Treasure cards at any of these times."""
     r = state.realm
     hand = state.hands[r]
-    if not hand:
-        return []
-    cards = event_cards()
     out = []
-    for cid in sorted(set(hand)):
-        c = cards.get(cid)
-        if c is not None and c["when"] in (state.phase, "any"):
-            out.append(("play", cid))
+    if hand:
+        cards = event_cards()
+        for cid in sorted(set(hand)):
+            c = cards.get(cid)
+            if c is not None and c["when"] in (state.phase, "any"):
+                out.append(("play", cid))
+    for cid in sorted(set(state.treasures[r])):
+        out.append(("play", cid))
     return out
 
 
@@ -117,9 +123,34 @@ def apply_card(state: "NerathState", realm: int, card: dict[str, Any]) -> None:
 def play(state: "NerathState", action: tuple) -> None:
     r = state.realm
     cid = action[1]
+    if cid in state.treasures[r]:
+        play_treasure(state, r, cid)
+        return
     state.hands[r].remove(cid)
     apply_card(state, r, event_cards()[cid])
     state.discards[r].append(cid)
+
+
+def play_treasure(state: "NerathState", realm: int, cid: str) -> None:
+    """"A Treasure card's Power is a single-use ability that takes place as soon as you play the card. Its
+    Property is an ability that is in effect for the rest of the game." / "Whenever you play a Treasure card,
+    you immediately score the VP listed on the card."
+    """
+    from conquest.rulesets.nerath.dungeons import treasure_cards
+    card = treasure_cards()[cid]
+    state.treasures[realm].remove(cid)
+    state.treasures_played[realm].append(cid)
+    state.vp[realm] += int(card.get("vp", 0))
+    for verb, value, piece in card.get("power", []):
+        if verb == "gain_gold":
+            state.gold[realm] += value
+        else:
+            state.effects.append([realm, verb, value, piece, "turn"])
+    for verb, value, piece in card.get("property", []):
+        if verb == "gain_gold":
+            state.gold[realm] += value
+        else:
+            state.effects.append([realm, verb, value, piece, "game"])
 
 
 def _drawing_realm(state: "NerathState") -> int:
@@ -172,6 +203,4 @@ def on_retreat(state: "NerathState", space: int) -> None:
 
 
 def plunder(state: "NerathState", space: int) -> None:
-    """A won dungeon: the Heroes draw a Treasure card (the dungeon issue brings the deck and the Guardians)."""
-    if state.treasure_deck:
-        state.treasures[state.realm].append(state.treasure_deck.pop())
+    """A won dungeon (notification; the Treasure draw itself is a chance node of the battle)."""

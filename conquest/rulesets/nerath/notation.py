@@ -8,8 +8,9 @@ Warships are named by their number (``ship 3`` in text, ``3`` in arguments).
     embark FROM SHIP PIECE        one land piece boards a Warship from the coastal space FROM
     debark SHIP TO PIECE          one carried piece lands in the coastal space (or dungeon entrance) TO
     battle SPACE                  the attacker chooses the next battle to fight
-    hit PIECE | hit wounded-dragon | hit ship SHIP | hit PIECE SHIP
-                                  the owner of a piece chooses it to take one hit (a Hero aboard SHIP)
+    hit PIECE | hit wounded-dragon | hit ship SHIP | hit PIECE SHIP | hit guardian K FACES
+                                  the owner of a piece chooses it to take one hit (a Hero aboard SHIP);
+                                  the Guardians' controller chooses which die Guardian K (from 1) loses
     press | retreat               the attacker's choice at the end of a battle round
     withdraw TO PIECE N           retreating pieces go to TO
     withdraw-ship SHIP TO         a retreating Warship (with its cargo) goes to the sea space TO
@@ -22,6 +23,8 @@ Warships are named by their number (``ship 3`` in text, ``3`` in arguments).
     hits N                        a side's roll scored N hits
     extra REALM                   the odd hit on allies with as many pieces goes to REALM
     draw CARD                     the Event card drawn
+    guardian TILE                 the Guardian tile drawn from the pile (set-up, restocking)
+    treasure CARD                 the Treasure card drawn when plundering
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "embark": ("space", "int", "piece"), "debark": ("int", "space", "piece"), "battle": ("space",),
     "press": (), "retreat": (), "withdraw": ("space", "piece", "int"), "withdraw-ship": ("int", "space"),
     "withdraw-aboard": ("int", "piece"), "amok": ("space",), "stay": (), "hits": ("int",),
-    "extra": ("realm",), "draw": ("id",),
+    "extra": ("realm",), "draw": ("id",), "guardian": ("id",), "treasure": ("id",),
 }
 _VARIABLE = ("hit", "buy", "play")
 WORDS = tuple(_SHAPES) + _VARIABLE
@@ -92,7 +95,10 @@ def parse_action(text: str) -> Action:
             return ("hit", "ship", _int(text, args[1]))
         if len(args) == 2 and args[0] in ("fighter", "wizard"):
             return ("hit", args[0], _int(text, args[1]))
-        raise _bad(text, "expected 'hit PIECE', 'hit wounded-dragon', 'hit ship N' or 'hit fighter|wizard N'")
+        if len(args) == 3 and args[0] == "guardian":
+            return ("hit", "guardian", _int(text, args[1]), _int(text, args[2]))
+        raise _bad(text, "expected 'hit PIECE', 'hit wounded-dragon', 'hit ship N', 'hit fighter|wizard N' or "
+                         "'hit guardian K FACES'")
     if word == "buy":
         if len(args) == 2:
             return ("buy", _check(text, "piece", args[0]), _check(text, "space", args[1]))

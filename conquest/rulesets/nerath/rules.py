@@ -25,6 +25,7 @@ from conquest.rulesets.nerath.data import (
     SEA, SIEGE, STORM, T, TYPE_INDEX, COUNTED, WIZARD, tables,
 )
 from conquest.rulesets.nerath.dice import hit_distribution
+from conquest.rulesets.nerath.dungeons import full_strength, guardian_tiles, treasure_cards
 
 # Warship record fields and flags
 OWNER, SPACE, MOVES, FLAGS, C1, C2 = range(6)
@@ -39,7 +40,8 @@ FLAG_NAMES = {"stopped": F_STOPPED, "new": F_NEW, "fixed": F_FIXED, "unloaded": 
 PHASES = ("deal", "draw", "move", "fight", "reposition", "reinforce", "over")
 STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles", "reposition": "Reposition",
                "reinforce": "Reinforce", "over": "the end of the game"}
-CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split")
+CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock")
+GUARDIANS = -1   # the "realm" of the Guardians in a battle's damage queue
 
 TB = tables()
 BOARD = TB.board
@@ -83,6 +85,14 @@ def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple
     return (0, 1, 2, 3), (0, 1, 0, 1)
 
 
+def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[tuple, float]]:
+    """A draw from a shuffled pile whose order nobody knows: each distinct card with its share."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return [((verb, c), k / len(cards)) for c, k in sorted(counts.items())]
+
+
 def _ix(space: str, field: str) -> int:
     if space not in IX:
         raise StateFormatError(field, f"unknown space '{space}'")
@@ -124,18 +134,24 @@ class NerathState(State):
         self.treasures: list[list[str]] = [[] for _ in range(R)]
         self.treasures_played: list[list[str]] = [[] for _ in range(R)]
         self.effects: list[list[Any]] = []
+        # each Guardian on an entrance: [tile id, face up (0/1), attack dice left...]
         self.guardians: dict[int, list[list[Any]]] = {d: [] for d in BOARD.dungeons}
+        self.guardian_pile: list[str] = sorted(guardian_tiles())
+        self.dealing_guardians: list[int] = []   # entrances still to get their set-up tile
         self.dealing: list[int] = []   # realms still to draw a starting Event card (set-up)
         self.winners: list[int] | None = None
         self.end_reason = ""
 
     def setup_board(self) -> None:
         """Place each realm's starting pieces and Castles (setup.yaml)."""
+        self.treasure_deck = sorted(treasure_cards())
         if self.options["board_setup"] == "empty":
             for s in CAPITAL:
                 self.castle[s] = 1
             fx.setup_decks(self)
             return
+        # "Shuffle the Dungeon Guardian tiles and place one on each dungeon entrance": chance at set-up
+        self.dealing_guardians = list(BOARD.dungeons)
         for realm, d in TB.setup["realms"].items():
             r = REALM_INDEX[realm]
             for s in d.get("castles", []):
@@ -176,6 +192,7 @@ class NerathState(State):
             bt["hurt"] = bt["hurt"][:]
             bt["queue"] = [q[:] for q in bt["queue"]]
             bt["defs"] = bt["defs"][:]
+            bt["tiles"] = bt["tiles"][:]
         c.bt = bt
         c.decks = [d[:] for d in self.decks]
         c.hands = [h[:] for h in self.hands]
@@ -185,6 +202,8 @@ class NerathState(State):
         c.treasures_played = [h[:] for h in self.treasures_played]
         c.effects = [e[:] for e in self.effects]
         c.guardians = {k: [g[:] for g in v] for k, v in self.guardians.items()}
+        c.guardian_pile = self.guardian_pile[:]
+        c.dealing_guardians = self.dealing_guardians[:]
         c.dealing = self.dealing[:]
         c.winners = self.winners
         c.end_reason = self.end_reason
@@ -257,7 +276,8 @@ class NerathState(State):
             if step in CHANCE_STEPS:
                 return CHANCE
             if step == "assign":
-                return self.seat_of[bt["queue"][0][0]]
+                who = bt["queue"][0][0]
+                return bt["gseat"] if who == GUARDIANS else self.seat_of[who]
             return self.seat_of[bt["att"]]
         return self.seat_of[self.realm]
 
@@ -555,16 +575,55 @@ class NerathState(State):
                 defs.insert(0, self.ctrl[x])
         self.bt = {"space": x, "kind": kind, "att": r, "defs": defs, "round": 1, "step": "fs_a",
                    "ha": 0, "hd": 0, "queue": [], "hitnow": 0, "after": "", "castle_out": 0,
-                   "hurt": [0] * R}
+                   "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0}
         if kind == "dungeon":
-            if not self.guardians.get(x):
+            self.explore(x)
+            if not self.guardians[x]:
                 self.battle_over(True)
-            else:
-                self.battle_over(True)  # Guardians come with the dungeon issue (hook: fx.fight_guardians)
             return
         if not self.side_alive("d"):
             # An empty enemy space: no defender can roll or take damage, so the round changes nothing.
             self.battle_over(self.side_alive("a"))
+
+    def explore(self, x: int) -> None:
+        """"Heroes that move into a dungeon entrance explore the dungeon; flip over all the facedown Dungeon
+        Guardian tokens" / "the opponent to your left rolls attack dice for the Guardian" — the next realm in
+        turn order played by another seat rolls for them and decides their damage."""
+        bt = self.bt
+        assert bt is not None
+        for g in self.guardians[x]:
+            g[1] = 1
+        bt["tiles"] = [g[0] for g in self.guardians[x]]
+        r = bt["att"]
+        for k in range(1, R + 1):
+            e = (r + k) % R
+            if self.seat_of[e] != self.seat_of[r] or k == R:
+                bt["gseat"] = self.seat_of[e]
+                break
+
+    def hero_need(self, r: int, t: int, side: str) -> int:
+        """"Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians" /
+        "An Event card that grants a Hero a bonus to attack rolls trumps this special ability."
+        """
+        bonus = fx.attack_bonus(self, r, t, side)
+        if bonus > 0:
+            return HIT_ON - bonus
+        bt = self.bt
+        assert bt is not None
+        tiles = guardian_tiles()
+        need = max([tiles[g[0]].heroes_need for g in self.guardians[bt["space"]]] + [HIT_ON])
+        return need - bonus
+
+    def guardian_dice(self, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+        bt = self.bt
+        assert bt is not None
+        tiles = guardian_tiles()
+        dice: dict[int, int] = {}
+        for g in self.guardians[bt["space"]]:
+            if tiles[g[0]].first_strike == first_strike:
+                for f in g[2:]:
+                    dice[f] = dice.get(f, 0) + 1
+        return tuple(sorted((f, HIT_ON, c) for f, c in dice.items()))
 
     def battle_dice(self, side: str, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
         """Each piece rolls its attack die: Siege Engines 2 when attacking, Storm Elementals 2 in sea battles;
@@ -573,6 +632,9 @@ class NerathState(State):
         assert bt is not None
         x = bt["space"]
         sea = bt["kind"] == "sea"
+        dungeon = bt["kind"] == "dungeon"
+        if dungeon and side == "d":
+            return self.guardian_dice(first_strike)
         dice: dict[tuple[int, int], int] = {}
         n = self.n
         fights = self.options["hurt_dragon_fights"]
@@ -591,7 +653,8 @@ class NerathState(State):
                     if c <= 0:
                         continue
                 per = 2 if (t == SIEGE and side == "a") or (t == STORM and sea) else 1
-                key = (DIE[t], HIT_ON - fx.attack_bonus(self, r, t, side))
+                need = self.hero_need(r, t, side) if dungeon else HIT_ON - fx.attack_bonus(self, r, t, side)
+                key = (DIE[t], need)
                 dice[key] = dice.get(key, 0) + c * per
             if sea:
                 for sh in self.ships.values():
@@ -611,6 +674,8 @@ class NerathState(State):
         return tuple(sorted((f, need, c) for (f, need), c in dice.items()))
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
+        if self.phase == "deal" and self.dealing_guardians:
+            return _multiset_outcomes("guardian", self.guardian_pile)
         if self.phase in ("draw", "deal"):
             return fx.draw_outcomes(self)
         bt = self.bt
@@ -620,6 +685,10 @@ class NerathState(State):
         if step == "split":
             a, b = bt["defs"][:2]
             return [(("extra", REALMS[a]), 0.5), (("extra", REALMS[b]), 0.5)]
+        if step == "plunder":
+            return _multiset_outcomes("treasure", self.treasure_deck)
+        if step == "restock":
+            return _multiset_outcomes("guardian", self.guardian_pile)
         side = "a" if step in ("fs_a", "roll_a") else "d"
         dist = hit_distribution(self.battle_dice(side, step.startswith("fs")))
         return [(("hits", k), p) for k, p in enumerate(dist) if p > 0]
@@ -628,6 +697,8 @@ class NerathState(State):
         bt = self.bt
         assert bt is not None
         x = bt["space"]
+        if side == "d" and bt["kind"] == "dungeon":
+            return bool(self.guardians[x])
         for r in self.battle_realms(side):
             base = (x * R + r) * T
             if any(self.n[base:base + T]):
@@ -644,6 +715,8 @@ class NerathState(State):
         bt = self.bt
         assert bt is not None
         x = bt["space"]
+        if r == GUARDIANS:
+            return sum(len(g) - 2 for g in self.guardians[x]), len(self.guardians[x])
         base = (x * R + r) * T
         pieces = sum(self.n[base:base + T])
         cap = pieces + self.n[base + DRAGON] - bt["hurt"][r]
@@ -664,6 +737,11 @@ class NerathState(State):
         bt = self.bt
         assert bt is not None
         x = bt["space"]
+        if r == GUARDIANS:
+            # "each time you score a hit against it, it loses one of its attack dice (the opponent controlling
+            # it chooses which)"
+            return [("hit", "guardian", i + 1, f) for i, g in enumerate(self.guardians[x])
+                    for f in sorted(set(g[2:]))]
         base = (x * R + r) * T
         hurt = bt["hurt"][r]
         hitnow = bt["hitnow"]
@@ -697,7 +775,12 @@ class NerathState(State):
         assert bt is not None
         x = bt["space"]
         what = action[1]
-        if what == "dragon":
+        if what == "guardian":
+            g = self.guardians[x][action[2] - 1]
+            g.pop(g.index(action[3], 2))
+            if len(g) == 2:
+                self.guardians[x].pop(action[2] - 1)
+        elif what == "dragon":
             bt["hurt"][r] += 1
             bt["hitnow"] += 1
         elif what == "wounded-dragon":
@@ -729,6 +812,9 @@ class NerathState(State):
         bt = self.bt
         assert bt is not None
         x = bt["space"]
+        if r == GUARDIANS:
+            self.guardians[x] = []
+            return
         base = (x * R + r) * T
         sea = bt["kind"] == "sea"
         for t in range(T):
@@ -749,7 +835,10 @@ class NerathState(State):
         bt["hd"] = bt["ha"] = 0
         bt["after"] = after
         queue: list[list[int]] = []
-        defs = [d for d in bt["defs"] if self.capacity(d)[1] > 0]
+        if bt["kind"] == "dungeon":
+            defs = [GUARDIANS] if self.guardians[bt["space"]] else []
+        else:
+            defs = [d for d in bt["defs"] if self.capacity(d)[1] > 0]
         bt["pending_split"] = 0
         if hd:
             if len(defs) <= 1:
@@ -808,9 +897,35 @@ class NerathState(State):
         if won and bt["kind"] == "sea" and self.landing_actions():
             bt["step"] = "landing"
             return
-        if won and bt["kind"] == "dungeon":
-            fx.plunder(self, x)
+        if bt["kind"] == "dungeon":
+            if not won:
+                # "If you lose the battle or retreat, all surviving Guardians return to full strength."
+                for g in self.guardians[x]:
+                    del g[2:]
+                    g.extend(full_strength(g[0]))
+            elif bt["tiles"]:
+                self.plunder(x)
+                return
         self.bt = None
+
+    def place_guardian(self, x: int, tile: str) -> None:
+        self.guardian_pile.remove(tile)
+        self.guardians[x].append([tile, 0] + full_strength(tile))
+
+    def plunder(self, x: int) -> None:
+        """"If you win a battle against all the Dungeon Guardians in a dungeon entrance, your Heroes get to
+        plunder the dungeon. Draw the top card from the Treasure deck." / Reward: extra gold. / "After you
+        defeat all a dungeon's inhabitants, place 2 facedown Dungeon Guardian tokens on the entrance."
+        """
+        bt = self.bt
+        assert bt is not None
+        tiles = guardian_tiles()
+        self.gold[bt["att"]] += sum(tiles[t].reward for t in bt["tiles"])
+        fx.plunder(self, x)
+        bt["restock"] = 2
+        bt["step"] = "plunder" if self.treasure_deck else "restock"
+        if bt["step"] == "restock" and not self.guardian_pile:
+            self.bt = None
 
     def conquer(self, x: int, r: int) -> None:
         """Conquest, or liberation of an ally's starting land space (no VP, control reverts to the ally)."""
@@ -1215,7 +1330,12 @@ class NerathState(State):
             fx.resolve_draw(self, action[1])
             self.start_move()
         elif ph == "deal":
-            fx.resolve_deal(self, action[1])
+            if verb == "guardian":
+                self.place_guardian(self.dealing_guardians.pop(0), action[1])
+                if not self.dealing_guardians and not self.dealing:
+                    self.start_turn()
+            else:
+                fx.resolve_deal(self, action[1])
         elif verb == "play":
             fx.play(self, action)
         elif ph == "move":
@@ -1273,6 +1393,17 @@ class NerathState(State):
             elif step == "roll_d":
                 bt["ha"] += k
                 self.begin_damage("end")
+        elif verb == "treasure":
+            self.treasure_deck.remove(action[1])
+            self.treasures[bt["att"]].append(action[1])
+            bt["step"] = "restock"
+            if not self.guardian_pile:
+                self.bt = None
+        elif verb == "guardian":
+            self.place_guardian(bt["space"], action[1])
+            bt["restock"] -= 1
+            if bt["restock"] <= 0 or not self.guardian_pile:
+                self.bt = None
         elif verb == "extra":
             a, b = bt["defs"][0], bt["defs"][1]
             queue = self.split_damage(a, b, bt["pending_split"], REALM_INDEX[action[1]] == a)
@@ -1394,10 +1525,12 @@ class NerathState(State):
             bt = {"space": IDS[b["space"]], "kind": b["kind"], "attacker": REALMS[b["att"]],
                   "defenders": [REALMS[d] for d in b["defs"]], "round": b["round"], "step": b["step"],
                   "hits_on_attacker": b["ha"], "hits_on_defenders": b["hd"],
-                  "queue": [[REALMS[q[0]], q[1]] for q in b["queue"]], "hit_this_assignment": b["hitnow"],
+                  "queue": [[REALMS[q[0]] if q[0] >= 0 else "guardians", q[1]] for q in b["queue"]],
+                  "hit_this_assignment": b["hitnow"],
                   "after": b["after"], "castle_inactive": bool(b["castle_out"]),
                   "wounded_dragons": {REALMS[r]: b["hurt"][r] for r in range(R) if b["hurt"][r]},
-                  "split_hits": b.get("pending_split", 0)}
+                  "split_hits": b.get("pending_split", 0), "guardian_seat": b["gseat"],
+                  "guardian_tiles": b["tiles"], "restock": b["restock"]}
         return {
             "round": self.round, "realm": REALMS[self.realm], "phase": self.phase,
             "gold": {REALMS[r]: self.gold[r] for r in range(R)},
@@ -1416,7 +1549,10 @@ class NerathState(State):
             "treasure_hands": {REALMS[r]: self.treasures[r] for r in range(R)},
             "treasures_played": {REALMS[r]: self.treasures_played[r] for r in range(R)},
             "effects": [[REALMS[e[0]]] + list(e[1:]) for e in self.effects],
-            "guardians": {IDS[d]: g for d, g in sorted(self.guardians.items())},
+            "guardians": {IDS[d]: [{"tile": g[0], "face_up": bool(g[1]), "dice": g[2:]} for g in gs]
+                          for d, gs in sorted(self.guardians.items())},
+            "guardian_pile": self.guardian_pile,
+            "dealing_guardians": [IDS[d] for d in self.dealing_guardians],
             "dealing": [REALMS[r] for r in self.dealing],
             "winners": self.winners, "end_reason": self.end_reason,
         }
@@ -1535,14 +1671,19 @@ class NerathState(State):
                          "defs": [_realm_ix(d, "battle/defenders") for d in b["defenders"]],
                          "round": int(b["round"]), "step": b["step"], "ha": int(b.get("hits_on_attacker", 0)),
                          "hd": int(b.get("hits_on_defenders", 0)),
-                         "queue": [[_realm_ix(q[0], "battle/queue"), int(q[1])] for q in b.get("queue", [])],
+                         "queue": [[GUARDIANS if q[0] == "guardians" else _realm_ix(q[0], "battle/queue"),
+                                    int(q[1])] for q in b.get("queue", [])],
                          "hitnow": int(b.get("hit_this_assignment", 0)), "after": b.get("after", ""),
                          "castle_out": int(bool(b.get("castle_inactive", False))), "hurt": hurt,
-                         "pending_split": int(b.get("split_hits", 0))}
+                         "pending_split": int(b.get("split_hits", 0)),
+                         "gseat": int(b.get("guardian_seat", -1)), "tiles": list(b.get("guardian_tiles", [])),
+                         "restock": int(b.get("restock", 0))}
             except KeyError as e:
                 raise StateFormatError(f"battle/{e.args[0]}", "missing") from None
             if st.bt["kind"] not in ("land", "sea", "dungeon"):
                 raise StateFormatError("battle/kind", "must be land, sea or dungeon")
+            if st.bt["kind"] == "dungeon" and not 0 <= st.bt["gseat"] < players:
+                raise StateFormatError("battle/guardian_seat", "the seat rolling for the Guardians is needed")
             if st.bt["step"] not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing"):
                 raise StateFormatError("battle/step", f"unknown step {st.bt['step']!r}")
         for key, attr in (("event_decks", "decks"), ("event_hands", "hands"), ("event_discards", "discards"),
@@ -1555,7 +1696,7 @@ class NerathState(State):
                 if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                     raise StateFormatError(f"{key}/{name}", "must be a list of card ids")
                 arr[_realm_ix(name, f"{key}/{name}")] = list(cards)
-        st.treasure_deck = list(data.get("treasure_deck", []))
+        st.treasure_deck = sorted(data.get("treasure_deck", []))
         eff = data.get("effects", [])
         if not isinstance(eff, list) or not all(isinstance(e, list) for e in eff):
             raise StateFormatError("effects", "must be a list of effect records")
@@ -1566,11 +1707,28 @@ class NerathState(State):
             st.effects.append([_realm_ix(e[0], f"effects/{i}")] + list(e[1:]))
         g = data.get("guardians", {})
         st.guardians = {d: [] for d in BOARD.dungeons}
+        known = guardian_tiles()
         for sp, tiles in g.items():
             s = _ix(sp, f"guardians/{sp}")
             if KIND[s] != DUNGEON:
                 raise StateFormatError(f"guardians/{sp}", "Guardians stand on dungeon entrances")
-            st.guardians[s] = [list(t) for t in tiles]
+            for i, t in enumerate(tiles):
+                f = f"guardians/{sp}/{i}"
+                if not isinstance(t, dict) or t.get("tile") not in known:
+                    raise StateFormatError(f, f"a Guardian is {{tile, face_up, dice}} with a tile of "
+                                              f"guardians.yaml")
+                dice = t.get("dice", full_strength(t["tile"]))
+                if not isinstance(dice, list) or not dice or not all(isinstance(d, int) for d in dice):
+                    raise StateFormatError(f + "/dice", "the attack dice left, a non-empty list of faces")
+                st.guardians[s].append([t["tile"], int(bool(t.get("face_up", False)))] + dice)
+        pile = data.get("guardian_pile", st.guardian_pile)
+        if not isinstance(pile, list) or any(p not in known for p in pile):
+            raise StateFormatError("guardian_pile", "a list of tiles of guardians.yaml")
+        st.guardian_pile = sorted(pile)
+        st.dealing_guardians = [_ix(sp, "dealing_guardians") for sp in data.get("dealing_guardians", [])]
+        deck = data.get("treasure_deck", [])
+        if not isinstance(deck, list) or any(c not in treasure_cards() for c in deck):
+            raise StateFormatError("treasure_deck", "a list of cards of treasures.yaml")
         w = data.get("winners")
         st.winners = list(w) if w is not None else None
         st.end_reason = str(data.get("end_reason", ""))
@@ -1578,6 +1736,8 @@ class NerathState(State):
             raise StateFormatError("winners", "a finished game names its winners")
         if st.phase == "draw" and not fx.draw_outcomes(st):
             st.start_move()
+        if st.phase == "deal" and not (st.dealing or st.dealing_guardians):
+            raise StateFormatError("dealing", "the set-up phase 'deal' needs realms or entrances still to deal")
         return st
 
     # =============================================================================== view
@@ -1591,6 +1751,12 @@ class NerathState(State):
                 doc["event_hands"][name] = len(self.hands[r])
                 doc["treasure_hands"][name] = len(self.treasures[r])
         doc["treasure_deck"] = len(self.treasure_deck)
+        doc["guardian_pile"] = len(self.guardian_pile)
+        for gs in doc["guardians"].values():
+            for g in gs:
+                if not g["face_up"]:
+                    g["tile"] = "facedown"
+                    g["dice"] = []
         return doc
 
 

@@ -63,9 +63,9 @@ class NerathRuleset(Ruleset):
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         st = NerathState(players, options)
         st.setup_board()
-        if any(st.decks):
+        st.dealing = [r for r in range(R) for _ in range(2) if st.decks[r]]
+        if st.dealing or st.dealing_guardians:
             st.phase = "deal"
-            st.dealing = [r for r in range(R) for _ in range(2) if st.decks[r]]
         else:
             st.start_turn()
         return st
