@@ -94,3 +94,16 @@ def test_every_race_and_power_has_its_scenario():
     for pid in D.POWER_IDS:
         key = pid.replace("-", "_")
         assert any(n == f"power_{key}" or n.startswith(f"power_{key}_") for n in names), pid
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_text_board_names_every_region(players):
+    """The terminal draws the board from the same file: every region's number appears on the drawing."""
+    import re
+
+    from conquest.rulesets.smallworld.textmap import ROWS, draw
+    b = D.get_board(players, "standard")
+    lines = draw(b, ["3Ra0"] * b.n)
+    assert len(lines) == ROWS
+    found = {int(x) for x in re.findall(r"r(\d+)", "\n".join(lines))}
+    assert found == set(range(1, b.n + 1))
