@@ -1379,6 +1379,10 @@ EVENT_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
 }
 
 
+EVENT_DEFAULTS: dict[str, Any] = {"mod": 0, "town": 0, "city": 0, "queue": [], "range": 0, "dragon": -1,
+                                  "then": "act"}
+
+
 def _ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
     if v is None:
         return None
@@ -1387,12 +1391,12 @@ def _ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
     spec = EVENT_FIELDS[v["type"]]
     out: dict[str, Any] = {"type": v["type"]}
     for k, typ in spec.items():
-        if k not in v:
+        if k not in v and k not in EVENT_DEFAULTS:
             raise StateFormatError(f"event/{k}", "missing")
-        raw = v[k]
+        raw = v.get(k, EVENT_DEFAULTS.get(k))
         if not isinstance(raw, typ) or isinstance(raw, bool):
             raise StateFormatError(f"event/{k}", f"wrong type {type(raw).__name__}")
-        x: Any = v[k]
+        x: Any = raw
         try:
             if k == "target":
                 x = key_parse(x)
@@ -1586,6 +1590,8 @@ def _state_from_json(cls: type[NarbyState], d: dict[str, Any], players: int,
     s.bonus = [int(bonus[k]) for k in BONUS_KEYS]
     s.ev = _ev_from_json(need("event"), players)
     s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
+    if s.ev is not None and s.phase == "tribute" and "seat" in s.ev:
+        s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one
     # ---- coherence of the node with the rest
     node = s.node
     needs_ev = {"react": ("attack", "steal", "destroy", "claim"), "place": ("place",), "upgrade": ("upgrade",),
