@@ -241,6 +241,10 @@ class SmallWorldRuleset(Ruleset):
             if (x == D.ORCS) + (px == D.PILLAGING) and pending and s == st.seat:
                 income += st.conq_ne * ((x == D.ORCS) + (px == D.PILLAGING))
             spare = st.rhand[x] + sum(tok[i] - 1 for i in range(b.n) if rr[i] == x)
+            if x == D.AMAZONS and st.amazon_debt and s == st.seat:
+                # the 4 conquest-only tokens leave at redeployment: regions they cannot be taken from are lost
+                income -= max(0, st.amazon_debt - spare)
+                spare = max(0, spare - st.amazon_debt)
             strength = spare / 2.6
         else:
             strength = 3.5  # a fresh combo next turn
