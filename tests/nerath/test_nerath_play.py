@@ -174,3 +174,50 @@ def test_scenarios() -> None:
         res = run_file(path)
         failures.extend(f"{path.name}: {f}" for f in res.failures)
     assert not failures, "\n".join(failures)
+
+
+def _dungeon(tile: str, **patch: object):
+    st = make({"pieces": {"k13": {"karkoth": {"fighter": 1}}}, "guardians": {"d3": [{"tile": tile}]},
+               "movable": "all", **patch})
+    return play(st, "move k13 d3 fighter 1", "done", "battle d3")
+
+
+def test_heroes_need_eight_against_a_wraith() -> None:
+    """"Heroes Need 7+/8+ to Hit: A Hero scores a hit against the Guardian only on an attack roll of the
+    specified number or higher.\""""
+    st = _dungeon("wraith")
+    assert dict(st.chance_outcomes())[("hits", 1)] == pytest.approx(3 / 10)
+
+
+def test_heroes_need_applies_against_all_guardians_of_the_entrance() -> None:
+    """"If the dungeon entrance contains multiple Dungeon Guardians, the disadvantage affects all the Heroes'
+    attack rolls during that battle—even against Dungeon Guardians that would otherwise be easy to hit.\""""
+    st = make({"pieces": {"k13": {"karkoth": {"fighter": 1}}}, "movable": "all",
+               "guardians": {"d3": [{"tile": "gelatinous-cube"}, {"tile": "goblin-pack"}]}})
+    st = play(st, "move k13 d3 fighter 1", "done", "battle d3")
+    assert dict(st.chance_outcomes())[("hits", 1)] == pytest.approx(4 / 10)
+
+
+def test_event_bonus_trumps_heroes_need() -> None:
+    """"An Event card that grants a Hero a bonus to attack rolls trumps this special ability.\""""
+    st = _dungeon("wraith", effects=[["karkoth", "attack_bonus", 1, "fighter", "turn"]])
+    assert dict(st.chance_outcomes())[("hits", 1)] == pytest.approx(6 / 10)
+
+
+def test_facedown_guardians_are_hidden() -> None:
+    """Facedown tiles: "place one on each dungeon entrance" facedown; only the referee knows them."""
+    st = RULESET.new_game(4, {}, 0)
+    while st.phase == "deal":
+        st = st.apply(st.chance_outcomes()[0][0])
+    assert all(len(g) == 1 for g in st.to_json()["guardians"].values())
+    view = st.view(0)
+    assert all(g[0]["tile"] == "facedown" for g in view["guardians"].values())
+    assert isinstance(view["guardian_pile"], int)
+
+
+def test_guardians_rolled_by_the_other_player_in_a_two_player_game() -> None:
+    """"the opponent to your left rolls attack dice for the Guardian" — with 2 players, the other player."""
+    st = make({"pieces": {"k13": {"karkoth": {"fighter": 1}}}, "movable": "all",
+               "guardians": {"d3": [{"tile": "minotaur"}]}}, players=2)
+    st = play(st, "move k13 d3 fighter 1", "done", "battle d3")
+    assert st.to_json()["battle"]["guardian_seat"] == 1
