@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from conquest.core.game import CHANCE
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
     ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState,

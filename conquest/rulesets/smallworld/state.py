@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.data import (
@@ -1036,4 +1035,4 @@ class SmallWorldState(State):
         return from_body(cls, data, players, options)
 
 
-__all__ = ["SmallWorldState", "PHASE_NAMES", "StateFormatError"]
+__all__ = ["SmallWorldState", "PHASE_NAMES"]
