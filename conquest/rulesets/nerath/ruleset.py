@@ -9,9 +9,10 @@ from conquest.core.game import Ruleset, State
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.nerath import notation
 from conquest.rulesets.nerath.data import (
-    COUNTED, DRAGON, FLYING_TYPES, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
+    COUNTED, DRAGON, DUNGEON, FLYING_TYPES, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
 )
 from conquest.rulesets.nerath.dice import hit_chance
+from conquest.rulesets.nerath.dungeons import treasure_cards
 from conquest.rulesets.nerath.rules import (
     CAPITAL, COST, DIE, HIT_ON, IDS, IS_CAPITAL, KIND, LANDS, ADJ, HOME, NerathState, S, C1, C2, OWNER,
     SPACE, STEP_TITLES,
@@ -136,6 +137,17 @@ class NerathRuleset(Ruleset):
                 pw = (att * att) / (att * att + dfn * dfn + 1e-9) if att else 0.0
                 gain = 1.5 + (5.0 if IS_CAPITAL[x] else 1.0) * 4.0 * (HOME[x] != r0)
                 realm_val[r0] += pw * gain - (1 - pw) * 0.8 * army[x * R + r0]
+            elif KIND[x] == DUNGEON:
+                g = sum(hit_chance(f, HIT_ON) for t in st.guardians[x] for f in t[2:]) * 1.5
+                pw = (att * att) / (att * att + g * g + 1e-9) if att else 0.0
+                realm_val[r0] += pw * 7.0 - (1 - pw) * 0.8 * army[x * R + r0]
+        # Treasures: VP to come when played (a little less than played, so that greedy plays them)
+        cards = treasure_cards()
+        long_game = st.options["length"] == "long"
+        for r in range(R):
+            realm_val[r] += sum(3.5 * cards[c]["vp"] for c in st.treasures[r] if c in cards)
+            if long_game:
+                realm_val[r] += 4.0 * (len(st.treasures[r]) + len(st.treasures_played[r]))
         # threats: enemy power next to my weakly held lands
         for s in LANDS:
             owner = st.ctrl[s]
