@@ -57,7 +57,7 @@ class NarbyRuleset(Ruleset):
                    "controller moves the Hut itself up to 3 spaces once a round; dragon = the controller's dragon "
                    "makes a free move of up to 3 spaces once a round", choices=("hut", "dragon")),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
-            Option("max_rounds", 40, "end the game after this many rounds even if no dragon exceeded the win "
+            Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
                    maximum=10000),
         ))
