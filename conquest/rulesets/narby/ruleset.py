@@ -100,6 +100,13 @@ class NarbyRuleset(Ruleset):
             "attack": "opposed d20, ties to the defender (1 action)",
             "abandon": "take back a claim ring (1 action)",
         }
+        if w == "place" and state.ev is not None:
+            piece = state.ev["piece"]
+            x, y = B.xy(action[1])
+            if piece == "chest":
+                return f"{text}  (the thief's chest goes to {x},{y})"
+            what = "Baba Yaga's Hut" if piece == "hut" else f"the {state.dragon_id(state.ev['dragon'])} dragon"
+            return f"{text}  ({what} covers {x}-{x + 1}, {y}-{y + 1})"
         if w == "claim" and state.node == "act":
             cost = 2 if state.claims.get(action[1], -1) not in (-1, state.who) else 1
             return f"{text}  (put a claim ring, {cost} action{'s' if cost > 1 else ''})"
@@ -181,6 +188,7 @@ def render(s: NarbyState, seat: int | None) -> str:
     shows the claimant's seat number next to it), places of power a letter and the claimant's seat
     (or the letter twice when unclaimed), the chest $$."""
     occ = s.occ
+    homes = {s.home[t]: t for t in range(s.players) if s.cave[t] < 0 and s.home[t] >= 0}
     lines = [f"Narby Conquest — round {s.round}, phase {s.phase}, win above {s.options['win']} coins"]
     header = "     " + "".join(f"{x:>3}" for x in range(1, 21))
     lines.append(header)
@@ -193,6 +201,8 @@ def render(s: NarbyState, seat: int | None) -> str:
             mark = str(o) if o >= 0 else " "
             if c == EMPTY:
                 cell = " ." if o < 0 else f" {mark}"
+                if q in homes:
+                    cell = f"h{homes[q]}"
             elif c in (TOWN, CITY, RUIN):
                 cell = {TOWN: "t", CITY: "C", RUIN: "r"}[c] + (mark if o >= 0 else " ")
             elif c == CHEST:
@@ -209,7 +219,7 @@ def render(s: NarbyState, seat: int | None) -> str:
         lines.append("".join(row))
     lines.append("")
     lines.append("  legend: D# dragon of seat #, c# its cave, t town, C city, r ruin (a digit after it: claimed "
-                 "by that seat; a lone digit: a claimed blank square), $$ thief's chest;")
+                 "by that seat; a lone digit: a claimed blank square), $$ thief's chest, h# the Undead's home square;")
     lines.append("          places of power: their letter and the claimant's seat, or the letter twice when "
                  "unclaimed")
     for pid, a in sorted(s.places.items(), key=lambda x: PIDX[x[0]]):
