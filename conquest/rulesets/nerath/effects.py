@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from conquest.rulesets.nerath.rules import NerathState
 
 VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus")
-WHEN = ("move", "fight", "reinforce", "any")
+WHEN = ("move", "fight", "reinforce", "any", "battle")
 
 
 @lru_cache(maxsize=1)
@@ -113,15 +113,25 @@ def playable(state: "NerathState") -> list[tuple]:
 
 
 def apply_card(state: "NerathState", realm: int, card: dict[str, Any]) -> None:
+    until = "battle" if card.get("when") == "battle" else "turn"
     for verb, value, piece in card.get("effects", []):
         if verb == "gain_gold":
             state.gold[realm] += value
         else:
-            state.effects.append([realm, verb, value, piece, "turn"])
+            state.effects.append([realm, verb, value, piece, until])
 
 
-def play(state: "NerathState", action: tuple) -> None:
-    r = state.realm
+def battle_cards(state: "NerathState", realm: int) -> list[str]:
+    """Event cards the realm may play before a battle it fights, attacking or defending ("when required")."""
+    hand = state.hands[realm]
+    if not hand:
+        return []
+    cards = event_cards()
+    return sorted({c for c in hand if c in cards and cards[c]["when"] == "battle"})
+
+
+def play(state: "NerathState", action: tuple, realm: int | None = None) -> None:
+    r = state.realm if realm is None else realm
     cid = action[1]
     if cid in state.treasures[r]:
         play_treasure(state, r, cid)

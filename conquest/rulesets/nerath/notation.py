@@ -18,7 +18,8 @@ Warships are named by their number (``ship 3`` in text, ``3`` in arguments).
     amok TO | stay                a surviving Monster runs amok into TO; stay ends running amok
     buy PIECE SPACE               buy a piece and place it in SPACE (a Castle's space, a sea space, ...)
     buy PIECE ship SHIP           buy a land piece and place it aboard SHIP
-    play CARD [ARG ...]           play a card (Event or Treasure; hook for the card issue)
+    play CARD [ARG ...]           play a card (Event or Treasure)
+    pass                          play no (more) card before this battle
   chance outcomes:
     hits N                        a side's roll scored N hits
     extra REALM                   the odd hit on allies with as many pieces goes to REALM
@@ -42,7 +43,7 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "done": (), "move": ("space", "space", "piece", "int"), "sail": ("int", "space"),
     "embark": ("space", "int", "piece"), "debark": ("int", "space", "piece"), "battle": ("space",),
     "press": (), "retreat": (), "withdraw": ("space", "piece", "int"), "withdraw-ship": ("int", "space"),
-    "withdraw-aboard": ("int", "piece"), "amok": ("space",), "stay": (), "hits": ("int",),
+    "withdraw-aboard": ("int", "piece"), "amok": ("space",), "stay": (), "pass": (), "hits": ("int",),
     "extra": ("realm",), "draw": ("id",), "guardian": ("id",), "treasure": ("id",),
 }
 _VARIABLE = ("hit", "buy", "play")

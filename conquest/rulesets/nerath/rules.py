@@ -193,6 +193,7 @@ class NerathState(State):
             bt["queue"] = [q[:] for q in bt["queue"]]
             bt["defs"] = bt["defs"][:]
             bt["tiles"] = bt["tiles"][:]
+            bt["window"] = bt["window"][:]
         c.bt = bt
         c.decks = [d[:] for d in self.decks]
         c.hands = [h[:] for h in self.hands]
@@ -278,6 +279,8 @@ class NerathState(State):
             if step == "assign":
                 who = bt["queue"][0][0]
                 return bt["gseat"] if who == GUARDIANS else self.seat_of[who]
+            if step == "window":
+                return self.seat_of[bt["window"][0]]
             return self.seat_of[bt["att"]]
         return self.seat_of[self.realm]
 
@@ -326,7 +329,7 @@ class NerathState(State):
         bt = self.bt
         if ph == "fight" and bt is not None:
             s = bt["step"]
-            expect = {"assign": "hit", "press": "press or retreat", "withdraw": "withdraw",
+            expect = {"assign": "hit", "press": "press or retreat", "withdraw": "withdraw", "window": "play or pass",
                       "amok": "amok or stay", "landing": "debark or done"}.get(s, s)
             if verb not in expect.split() and not (s == "withdraw" and verb.startswith("withdraw")):
                 return f"in this battle the decision is '{expect}', not '{verb}'"
@@ -551,6 +554,8 @@ class NerathState(State):
             return [("amok", IDS[y]) for y in self.amok_targets()] + [("stay",)]
         if step == "landing":
             return self.landing_actions() + [("done",)]
+        if step == "window":
+            return [("play", c) for c in fx.battle_cards(self, bt["window"][0])] + [("pass",)]
         return []
 
     def battle_realms(self, side: str) -> list[int]:
@@ -575,15 +580,27 @@ class NerathState(State):
                 defs.insert(0, self.ctrl[x])
         self.bt = {"space": x, "kind": kind, "att": r, "defs": defs, "round": 1, "step": "fs_a",
                    "ha": 0, "hd": 0, "queue": [], "hitnow": 0, "after": "", "castle_out": 0,
-                   "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0}
+                   "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0, "window": []}
         if kind == "dungeon":
             self.explore(x)
             if not self.guardians[x]:
                 self.battle_over(True)
-            return
-        if not self.side_alive("d"):
+                return
+        elif not self.side_alive("d"):
             # An empty enemy space: no defender can roll or take damage, so the round changes nothing.
             self.battle_over(self.side_alive("a"))
+            return
+        self.open_battle_window()
+
+    def open_battle_window(self) -> None:
+        """Cards "played when required": before the first round, each realm in the battle that holds a card
+        for battles may play it (attacker first, then the defenders), or pass."""
+        bt = self.bt
+        assert bt is not None
+        realms = [bt["att"]] + [d for d in bt["defs"] if d >= 0]
+        bt["window"] = [r for r in realms if fx.battle_cards(self, r)]
+        if bt["window"]:
+            bt["step"] = "window"
 
     def explore(self, x: int) -> None:
         """"Heroes that move into a dungeon entrance explore the dungeon; flip over all the facedown Dungeon
@@ -889,6 +906,7 @@ class NerathState(State):
         x = bt["space"]
         bt["hurt"] = [0] * R
         bt["castle_out"] = 0
+        fx.expire(self, "battle")
         if won and bt["kind"] == "land":
             self.conquer(x, bt["att"])
             if self.count(x, bt["att"], MONSTER) and self.amok_targets():
@@ -1337,7 +1355,11 @@ class NerathState(State):
             else:
                 fx.resolve_deal(self, action[1])
         elif verb == "play":
-            fx.play(self, action)
+            bt = self.bt
+            if bt is not None and bt["step"] == "window":
+                fx.play(self, action, bt["window"][0])
+            else:
+                fx.play(self, action)
         elif ph == "move":
             if verb == "done":
                 self.phase = "fight"
@@ -1443,6 +1465,10 @@ class NerathState(State):
                 self.bt = None
         elif verb == "stay":
             self.bt = None
+        elif verb == "pass":
+            bt["window"].pop(0)
+            if not bt["window"]:
+                bt["step"] = "fs_a"
         elif verb == "debark":
             self.debark(action[1], IX[action[2]], TYPE_INDEX[action[3]])
             if not self.landing_actions():
@@ -1477,6 +1503,14 @@ class NerathState(State):
                 else:
                     self.begin_damage("end")
                 continue
+            if step == "window":
+                w = bt["window"]
+                while w and not fx.battle_cards(self, w[0]):
+                    w.pop(0)
+                if not w:
+                    bt["step"] = "fs_a"
+                    continue
+                return
             if step == "assign":
                 q = bt["queue"]
                 if not q:
@@ -1530,7 +1564,8 @@ class NerathState(State):
                   "after": b["after"], "castle_inactive": bool(b["castle_out"]),
                   "wounded_dragons": {REALMS[r]: b["hurt"][r] for r in range(R) if b["hurt"][r]},
                   "split_hits": b.get("pending_split", 0), "guardian_seat": b["gseat"],
-                  "guardian_tiles": b["tiles"], "restock": b["restock"]}
+                  "guardian_tiles": b["tiles"], "restock": b["restock"],
+                  "window": [REALMS[r] for r in b["window"]]}
         return {
             "round": self.round, "realm": REALMS[self.realm], "phase": self.phase,
             "gold": {REALMS[r]: self.gold[r] for r in range(R)},
@@ -1677,14 +1712,15 @@ class NerathState(State):
                          "castle_out": int(bool(b.get("castle_inactive", False))), "hurt": hurt,
                          "pending_split": int(b.get("split_hits", 0)),
                          "gseat": int(b.get("guardian_seat", -1)), "tiles": list(b.get("guardian_tiles", [])),
-                         "restock": int(b.get("restock", 0))}
+                         "restock": int(b.get("restock", 0)),
+                         "window": [_realm_ix(r, "battle/window") for r in b.get("window", [])]}
             except KeyError as e:
                 raise StateFormatError(f"battle/{e.args[0]}", "missing") from None
             if st.bt["kind"] not in ("land", "sea", "dungeon"):
                 raise StateFormatError("battle/kind", "must be land, sea or dungeon")
             if st.bt["kind"] == "dungeon" and not 0 <= st.bt["gseat"] < players:
                 raise StateFormatError("battle/guardian_seat", "the seat rolling for the Guardians is needed")
-            if st.bt["step"] not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing"):
+            if st.bt["step"] not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing", "window"):
                 raise StateFormatError("battle/step", f"unknown step {st.bt['step']!r}")
         for key, attr in (("event_decks", "decks"), ("event_hands", "hands"), ("event_discards", "discards"),
                           ("treasure_hands", "treasures"), ("treasures_played", "treasures_played")):
