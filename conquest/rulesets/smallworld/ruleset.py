@@ -189,12 +189,13 @@ class SmallWorldRuleset(Ruleset):
     def evaluate(self, state: State, seat: int) -> float:
         """Coins, plus the income the seat's regions would bring over the turns left, plus the strength of
         the active race (tokens that can still conquer, defence of exposed regions), relative to the best
-        opponent."""
+        opponent. It reads nothing ``view(seat)`` hides: the opponents' coin totals are left out."""
         assert isinstance(state, SmallWorldState)
         res = state.result()
         if res is not None:
             return 1000.0 * res[seat] + state.coins[seat] - max(state.coins)
-        vals = [self._value(state, s) for s in range(state.players)]
+        # only what view(seat) shows: the opponents' coins are face down, so their values leave coins out
+        vals = [self._value(state, s) + (state.coins[s] if s == seat else 0) for s in range(state.players)]
         mine = vals[seat]
         others = max(v for i, v in enumerate(vals) if i != seat)
         return mine - 0.7 * others
@@ -249,7 +250,7 @@ class SmallWorldRuleset(Ruleset):
         else:
             strength = 3.5  # a fresh combo next turn
         conquests_left = later + (1 if s > st.seat else 0)
-        return st.coins[s] + income * weight + strength * min(conquests_left, 3) * 0.9 + defence * min(later, 1)
+        return income * weight + strength * min(conquests_left, 3) * 0.9 + defence * min(later, 1)
 
     # ---- the text board ---------------------------------------------------------------------------
     def render_text(self, state: State, seat: int | None = None) -> str:
