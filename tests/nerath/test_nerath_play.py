@@ -88,7 +88,7 @@ def test_attack_bonus_effect_lowers_the_hit_number() -> None:
 def test_view_hides_other_hands() -> None:
     """Hands are secret: "All other cards can be kept in hand until required"."""
     st = make({"phase": "move", "dealing": [], "event_hands": {"vailin": ["v-swift-sails"]},
-               "treasure_hands": {"nerath": ["x"]}}, events="sample")
+               "treasure_hands": {"nerath": ["x"]}}, events="decks")
     mine = st.view(1)
     other = st.view(0)
     assert mine["event_hands"]["vailin"] == ["v-swift-sails"]
@@ -109,7 +109,7 @@ def test_illegal_action_names_the_rule_and_changes_nothing() -> None:
 
 @pytest.mark.parametrize("players,options", [
     (2, {"length": "short"}), (3, {"length": "medium"}), (3, {"three_player": "two-sides"}),
-    (4, {"mode": "free-for-all"}), (4, {"length": "long", "max_rounds": 8}), (4, {"events": "sample"}),
+    (4, {"mode": "free-for-all"}), (4, {"length": "long", "max_rounds": 8}), (4, {"events": "decks"}),
 ])
 def test_random_games_end_and_round_trip(players: int, options: dict) -> None:
     for seed in range(2):

@@ -22,7 +22,8 @@ from conquest.rulesets.nerath.data import COUNTED, REALMS, DataError
 if TYPE_CHECKING:  # pragma: no cover
     from conquest.rulesets.nerath.rules import NerathState
 
-VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus")
+VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces")
+INSTANT = ("gain_gold", "vp", "place_pieces")
 WHEN = ("move", "fight", "reinforce", "any", "battle")
 
 
@@ -52,7 +53,7 @@ def check_effects(where: str, effects: Any) -> None:
 
 
 def setup_decks(state: "NerathState") -> None:
-    if state.options.get("events") != "sample":
+    if state.options.get("events") != "decks":
         return
     for cid, c in event_cards().items():
         state.decks[REALMS.index(c["realm"])].append(cid)
@@ -112,11 +113,26 @@ def playable(state: "NerathState") -> list[tuple]:
     return out
 
 
+def instant(state: "NerathState", realm: int, verb: str, value: int, piece: str) -> None:
+    """Effects that act once: gain_gold N, vp N, place_pieces N PIECE (free pieces at the realm's capital,
+    if it holds it)."""
+    if verb == "gain_gold":
+        state.gold[realm] += value
+    elif verb == "vp":
+        state.vp[realm] += value
+    elif verb == "place_pieces":
+        from conquest.rulesets.nerath.data import TYPE_INDEX
+        from conquest.rulesets.nerath.rules import CAPITAL
+        cap = CAPITAL[realm]
+        if state.ctrl[cap] == realm and piece in TYPE_INDEX:
+            state.add(cap, realm, TYPE_INDEX[piece], value)
+
+
 def apply_card(state: "NerathState", realm: int, card: dict[str, Any]) -> None:
     until = "battle" if card.get("when") == "battle" else "turn"
     for verb, value, piece in card.get("effects", []):
-        if verb == "gain_gold":
-            state.gold[realm] += value
+        if verb in INSTANT:
+            instant(state, realm, verb, value, piece)
         else:
             state.effects.append([realm, verb, value, piece, until])
 
@@ -152,13 +168,13 @@ def play_treasure(state: "NerathState", realm: int, cid: str) -> None:
     state.treasures_played[realm].append(cid)
     state.vp[realm] += int(card.get("vp", 0))
     for verb, value, piece in card.get("power", []):
-        if verb == "gain_gold":
-            state.gold[realm] += value
+        if verb in INSTANT:
+            instant(state, realm, verb, value, piece)
         else:
             state.effects.append([realm, verb, value, piece, "turn"])
     for verb, value, piece in card.get("property", []):
-        if verb == "gain_gold":
-            state.gold[realm] += value
+        if verb in INSTANT:
+            instant(state, realm, verb, value, piece)
         else:
             state.effects.append([realm, verb, value, piece, "game"])
 

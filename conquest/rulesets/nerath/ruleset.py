@@ -50,8 +50,8 @@ class NerathRuleset(Ruleset):
                    None, bool),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
-            Option("events", "none", "Event decks: none, or the small sample decks (events.yaml)",
-                   ("none", "sample")),
+            Option("events", "none", "Event decks: none, or our own decks of events.yaml (one per realm)",
+                   ("none", "decks")),
         ))
 
     def default_players(self) -> int:
