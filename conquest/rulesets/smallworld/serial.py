@@ -89,13 +89,13 @@ def _bool(v: Any, field: str) -> bool:
 def _race(v: Any, field: str) -> int:
     if v is None:
         return -1
-    if v not in D.RACE_INDEX:
+    if not isinstance(v, str) or v not in D.RACE_INDEX:
         raise StateFormatError(field, f"unknown race {v!r} (races: {', '.join(D.RACE_IDS)})")
     return D.RACE_INDEX[v]
 
 
 def _power(v: Any, field: str) -> int:
-    if v not in D.POWER_INDEX:
+    if not isinstance(v, str) or v not in D.POWER_INDEX:
         raise StateFormatError(field, f"unknown power {v!r} (powers: {', '.join(D.POWER_IDS)})")
     return D.POWER_INDEX[v]
 
@@ -129,7 +129,7 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
     s.turn = _int(d.get("turn"), "turn", 0, s.turns)
     s.seat = _int(d.get("seat"), "seat", 0, players - 1)
     ph = d.get("phase")
-    if ph not in PHASE_INDEX:
+    if not isinstance(ph, str) or ph not in PHASE_INDEX:
         raise StateFormatError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {ph!r}")
     s.phase = PHASE_INDEX[ph]
     seats = d.get("seats")
@@ -151,7 +151,7 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
         s.rseat[x] = _int(info.get("seat"), f"races/{name}/seat", 0, players - 1)
         s.rpower[x] = _power(info.get("power"), f"races/{name}/power")
         st = info.get("status", "active")
-        if st not in ("active", "declined"):
+        if not isinstance(st, str) or st not in ("active", "declined"):
             raise StateFormatError(f"races/{name}/status", f"expected active or declined, got {st!r}")
         s.rstatus[x] = ACTIVE if st == "active" else DECLINED
         s.rhand[x] = _int(info.get("hand", 0), f"races/{name}/hand", 0, D.SUPPLY[x] + 4)
