@@ -10,6 +10,9 @@ from conquest.core.errors import UnknownRuleset
 from conquest.core.game import Ruleset
 
 _cache: dict[str, Ruleset] | None = None
+broken: dict[str, str] = {}
+"""Ruleset packages that failed to import: package name -> the error (one broken game must not stop the
+others; the test suite checks this stays empty)."""
 
 
 def rulesets() -> dict[str, Ruleset]:
@@ -20,7 +23,11 @@ def rulesets() -> dict[str, Ruleset]:
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             if not info.ispkg:
                 continue
-            module = importlib.import_module(f"conquest.rulesets.{info.name}")
+            try:
+                module = importlib.import_module(f"conquest.rulesets.{info.name}")
+            except Exception as e:  # noqa: BLE001 - reported by get_ruleset and the tests
+                broken[info.name] = f"{type(e).__name__}: {e}"
+                continue
             rs = getattr(module, "RULESET", None)
             if isinstance(rs, Ruleset):
                 found[rs.id] = rs
@@ -31,5 +38,7 @@ def rulesets() -> dict[str, Ruleset]:
 def get_ruleset(ruleset_id: str) -> Ruleset:
     all_ = rulesets()
     if ruleset_id not in all_:
+        if ruleset_id in broken:
+            raise UnknownRuleset(f"ruleset '{ruleset_id}' failed to load: {broken[ruleset_id]}")
         raise UnknownRuleset(f"unknown ruleset '{ruleset_id}' (known: {', '.join(sorted(all_))})")
     return all_[ruleset_id]

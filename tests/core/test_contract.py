@@ -112,3 +112,9 @@ def test_state_json_validation_names_the_field(ruleset_id):
     bad = dict(doc, players="two")
     with pytest.raises(ConquestError, match="players"):
         rs.state_from_json(bad)
+
+
+def test_every_ruleset_package_loads():
+    from conquest.core.registry import broken
+    assert broken == {}
+    assert {"kingdom", "narby", "smallworld", "nerath"} <= set(RULESETS)

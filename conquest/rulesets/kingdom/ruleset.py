@@ -53,9 +53,38 @@ class KingdomRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return ["Red", "Blue"]
 
-    def board_json(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, KingdomState)
-        return state.board.map.to_json()
+    def board_json(self, view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """The map file and, per territory, its armies, controller and bonus locations (from ``view`` only)."""
+        board = load_board(view["options"]["board"])
+        control = view["derived"]["control"]
+        regions: dict[str, Any] = {}
+        for t, tid in enumerate(board.names):
+            red, blue = view["armies"][tid]
+            cell: dict[str, Any] = {"owner": control[tid], "pieces": [], "markers": []}
+            for p, n in ((0, red), (1, blue)):
+                if n:
+                    cell["pieces"].append({"seat": p, "count": n, "kind": "army" if n == 1 else "armies"})
+            for l in board.territory_locs[t]:
+                holder = view["locations"][board.loc_ids[l]]
+                kind = board.loc_kind[l].replace("_", " ")
+                cell["markers"].append(kind if holder is None else f"{kind} ({COLORS[holder]})")
+            region = board.map.regions[t]
+            if t in board.castles:
+                cell["markers"].append("castle of " + COLORS[board.castles.index(t)])
+                label = region.name
+            else:
+                label = f"{region.name} {board.vp[t][0]}/{board.vp[t][1]}"
+            cell["label"] = label
+            regions[tid] = cell
+        notes = [f"Round {view['round']} of {view['options']['rounds']}, phase {view['phase']}."]
+        for p in (0, 1):
+            tok = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view["derived"]["tokens"][p].items() if v)
+            notes.append(f"{COLORS[p].capitalize()}: {view['soldiers'][p]} Soldier tokens, {view['reserve'][p]} "
+                         f"in reserve, score {view['derived']['score'][p]}" + (f"; {tok}" if tok else ""))
+        if view.get("move"):
+            frm = ", ".join(f"{k} {v}" for k, v in view["move"]["from"].items()) or "nothing yet"
+            notes.append(f"Moving into {view['move']['to']}: {frm}.")
+        return {"map": board.map.to_json(), "regions": regions, "notes": notes}
 
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:
