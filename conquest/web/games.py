@@ -154,7 +154,8 @@ class Games:
         self._cache: dict[str, Live] = {}
         self._cache_lock = threading.Lock()
         self._game_locks: dict[str, threading.RLock] = {}
-        self.listeners: list[Callable[[str, int], None]] = []
+        self.listeners: list[Callable[[str, int], None]] = []  # (game, revision) after every write
+        self.on_server_turn: Callable[[str], None] = lambda gid: None  # an agent seat is to move
 
     # ---- rulesets --------------------------------------------------------------------------------
     def rulesets(self) -> dict[str, Ruleset]:
@@ -294,6 +295,8 @@ class Games:
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
         for f in self.listeners:
             f(live.row.id, revision)
+        if new.to_move is not None and new.to_move >= 0 and self._kind(live, new.to_move) != "human":
+            self.on_server_turn(live.row.id)
 
     def play(self, gid: str, token: str | None, text: Any, expect_step: int | None = None) -> Live:
         """A human seat's action in notation. Every refusal is a WebError and writes nothing."""
@@ -335,8 +338,7 @@ class Games:
         """Draw every pending chance outcome with the game's secret seeded generator and commit it."""
         from conquest.analysis.runner import sample_chance
         for _ in range(10_000):
-            live = self.load(gid)
-            with live.lock:
+            with self._lock_for(gid):
                 live = self.load(gid)
                 if live.state.to_move != CHANCE:
                     return
@@ -410,7 +412,10 @@ class Games:
             self._cache.pop(gid, None)
             for f in self.listeners:
                 f(gid, revision)
-            return self.load(gid)
+            live = self.load(gid)
+            if live.state.to_move is not None and self._kind(live, live.state.to_move) not in ("human", None):
+                self.on_server_turn(gid)
+            return live
 
     # ---- reading ---------------------------------------------------------------------------------
     def seat_name(self, live: Live, seat: int | None) -> str:

@@ -93,7 +93,8 @@ class Advancer:
     """Plays the server's moves (agents' turns) in background threads, one loop per game at a time.
     An agent that thinks longer than ``think_limit`` seconds plays a random legal action instead."""
 
-    def __init__(self, games: Games, think_limit: float, delay: float, notify: Callable[[str], None]) -> None:
+    def __init__(self, games: Games, think_limit: float, delay: float,
+                 notify: Callable[[str, int | None], None]) -> None:
         self.games, self.think_limit, self.delay, self.notify = games, think_limit, delay, notify
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="conquest-game")
         self.think_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="conquest-agent")
@@ -152,7 +153,7 @@ class Advancer:
         rng = self.games.agent_rng(live)
         revision = live.revision
         self.thinking[gid] = seat
-        self.notify(gid)
+        self.notify(gid, None)
         try:
             if self.delay and self.stopped.wait(self.delay):
                 return False
@@ -184,19 +185,18 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.subs: dict[str, set[asyncio.Queue[str]]] = {}
 
-    def publish(self, gid: str) -> None:
+    def publish(self, gid: str, revision: int | None = None) -> None:
         loop = self.loop
-        if loop is None or loop.is_closed():
+        if loop is None or loop.is_closed() or gid not in self.subs:
             return
         try:
-            loop.call_soon_threadsafe(self._wake, gid)
+            loop.call_soon_threadsafe(self._wake, gid, revision)
         except RuntimeError:
             pass
 
-    def _wake(self, gid: str) -> None:
+    def _wake(self, gid: str, revision: int | None) -> None:
         for q in list(self.subs.get(gid, ())):
-            if q.empty():
-                q.put_nowait(gid)
+            q.put_nowait(revision)
 
 
 # ---- the app ----------------------------------------------------------------------------------------
@@ -306,7 +306,8 @@ def _one_line(exc: RequestValidationError) -> str:
 
 
 def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]] | None = None,
-               think_limit: float = 5.0, agent_delay: float = 0.0, sweep_seconds: float = 10.0) -> FastAPI:
+               think_limit: float = 5.0, agent_delay: float = 0.0, sweep_seconds: float = 10.0,
+               request_threads: int = 8) -> FastAPI:
     """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets)."""
     if rulesets is None:
         rulesets = available_rulesets
@@ -314,12 +315,16 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     games = Games(store, rulesets)
     hub = Hub()
     advancer = Advancer(games, think_limit, agent_delay, hub.publish)
-    games.listeners.append(lambda gid, _rev: hub.publish(gid))
-    games.listeners.append(lambda gid, _rev: advancer.schedule(gid))
+    games.listeners.append(lambda gid, rev: hub.publish(gid, rev))
+    games.on_server_turn = advancer.schedule
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        # few request threads: they share one interpreter lock, and many runnable threads make the one
+        # holding the database write lock wait its turn for the interpreter (a convoy)
+        import anyio.to_thread
+        anyio.to_thread.current_default_thread_limiter().total_tokens = request_threads
         for gid in await asyncio.to_thread(store.games_to_advance):
             advancer.schedule(gid)
 
@@ -575,7 +580,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
             except Exception:  # noqa: BLE001
                 pass
             return
-        q: asyncio.Queue[str] = asyncio.Queue()
+        q: asyncio.Queue[int | None] = asyncio.Queue()
         hub.subs.setdefault(gid, set()).add(q)
         last = (live.revision, advancer.thinking.get(gid))
         await websocket.send_json({"type": "update", "revision": live.revision, "thinking": last[1]})
@@ -587,11 +592,20 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
         rtask = asyncio.create_task(reader())
         try:
             while not rtask.done():
-                try:
-                    await asyncio.wait_for(q.get(), timeout=2.0)
-                except asyncio.TimeoutError:
-                    pass
-                rev = await asyncio.to_thread(store.get_revision, gid)
+                getter = asyncio.ensure_future(q.get())
+                done, _pending = await asyncio.wait({getter, rtask}, timeout=2.0,
+                                                    return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                if rtask in done:  # the client went away
+                    break
+                rev = getter.result() if getter in done else None
+                while rev is not None and not q.empty():  # only the newest matters
+                    rev = q.get_nowait()
+                if rev is None:  # a periodic look, for writes made by other server processes
+                    rev = await asyncio.to_thread(store.get_revision, gid)
+                if rev is not None and rev < last[0]:
+                    rev = last[0]
                 now = (rev, advancer.thinking.get(gid))
                 if now != last and not rtask.done():
                     last = now

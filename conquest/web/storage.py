@@ -173,6 +173,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if self.url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
+            else:
+                kwargs.update(pool_size=16, max_overflow=16)
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
