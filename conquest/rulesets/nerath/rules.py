@@ -93,7 +93,7 @@ def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[tuple, float]]
     return [((verb, c), k / len(cards)) for c, k in sorted(counts.items())]
 
 
-def _ix(space: str, field: str) -> int:
+def _ix(space: Any, field: str) -> int:
     if space not in IX:
         raise StateFormatError(field, f"unknown space '{space}'")
     return IX[space]
@@ -449,9 +449,10 @@ class NerathState(State):
                 continue
             else:
                 ck = (s, m, t in HEROES)
-                dests = cache.get(ck)
-                if dests is None:
-                    dests = cache[ck] = self.land_reach(s, r, m, t in HEROES)
+                got = cache.get(ck)
+                if got is None:
+                    got = cache[ck] = self.land_reach(s, r, m, t in HEROES)
+                dests = got
             name = COUNTED[t]
             frm = IDS[s]
             for y in dests:
@@ -1615,15 +1616,15 @@ class NerathState(State):
                 if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                     raise StateFormatError(f"{key}/{name}", "must be a whole number >= 0")
                 target[_realm_ix(name, f"{key}/{name}")] = v
-        for key, target in (("control", st.ctrl), ("control_at_turn_start", None)):
+        for key in ("control", "control_at_turn_start"):
             d = need(key, dict)
-            arr = st.ctrl if target is not None else st.ctrl[:]
+            arr = st.ctrl if key == "control" else st.ctrl[:]
             for sp, name in d.items():
                 s = _ix(sp, f"{key}/{sp}")
                 if KIND[s] != LAND:
                     raise StateFormatError(f"{key}/{sp}", "only land spaces are controlled")
                 arr[s] = _realm_ix(name, f"{key}/{sp}")
-            if target is None:
+            if key != "control":
                 st.ctrl_start = arr
         st.castle = [0] * S
         for sp in need("castles", list):
@@ -1737,10 +1738,10 @@ class NerathState(State):
         if not isinstance(eff, list) or not all(isinstance(e, list) for e in eff):
             raise StateFormatError("effects", "must be a list of effect records")
         st.effects = []
-        for i, e in enumerate(eff):
-            if len(e) != 5:
+        for i, rec_e in enumerate(eff):
+            if len(rec_e) != 5:
                 raise StateFormatError(f"effects/{i}", "an effect is [realm, verb, value, piece, until]")
-            st.effects.append([_realm_ix(e[0], f"effects/{i}")] + list(e[1:]))
+            st.effects.append([_realm_ix(rec_e[0], f"effects/{i}")] + list(rec_e[1:]))
         g = data.get("guardians", {})
         st.guardians = {d: [] for d in BOARD.dungeons}
         known = guardian_tiles()
