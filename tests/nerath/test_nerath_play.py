@@ -221,3 +221,17 @@ def test_guardians_rolled_by_the_other_player_in_a_two_player_game() -> None:
                "guardians": {"d3": [{"tile": "minotaur"}]}}, players=2)
     st = play(st, "move k13 d3 fighter 1", "done", "battle d3")
     assert st.to_json()["battle"]["guardian_seat"] == 1
+
+
+def test_board_for_the_web_app_uses_only_the_view() -> None:
+    """The board drawn in the browser: hex outlines, controllers by seat, pieces, no facedown Guardian names."""
+    st = RULESET.new_game(2, {}, 0)
+    while st.phase == "deal":
+        st = st.apply(st.chance_outcomes()[0][0])
+    board = RULESET.board_json(st.view(1), 1)
+    regions = board["map"]["regions"]
+    assert len(regions) == 70 and all(len(r["polygon"]) >= 6 for r in regions)
+    assert board["regions"]["k07"]["owner"] == 0 and board["regions"]["v05"]["owner"] == 1
+    assert "capital" in board["regions"]["k07"]["markers"]
+    assert any(p["kind"] == "dragon" for p in board["regions"]["k07"]["pieces"])
+    assert all("facedown" in board["regions"][f"d{i}"]["markers"][0] for i in range(1, 7))

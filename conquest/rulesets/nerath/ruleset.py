@@ -13,6 +13,7 @@ from conquest.rulesets.nerath.data import (
 )
 from conquest.rulesets.nerath.dice import hit_chance
 from conquest.rulesets.nerath.dungeons import treasure_cards
+from conquest.rulesets.nerath.rules import seating
 from conquest.rulesets.nerath.rules import (
     CAPITAL, COST, DIE, HIT_ON, IDS, IS_CAPITAL, KIND, LANDS, ADJ, HOME, NerathState, S, C1, C2, OWNER,
     SPACE, STEP_TITLES,
@@ -232,6 +233,42 @@ class NerathRuleset(Ruleset):
             out.append(row.rstrip())
         return out
 
+    def board_json(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The board for the web app, from what ``view(seat)`` shows: hex outlines of the spaces, the
+        controller's seat, pieces per seat, Castles, capitals, Guardians and declared battles."""
+        players = int(view.get("players", 4))
+        st_seats, _ = seating(players, view["options"]["mode"], view["options"]["three_player"])
+        regions: dict[str, dict[str, Any]] = {}
+        for rid in IDS:
+            regions[rid] = {"pieces": [], "markers": [], "label": tables().board.map.by_id[rid].name}
+        for rid, owner in view["control"].items():
+            regions[rid]["owner"] = st_seats[REALMS.index(owner)]
+        for rid, by_realm in view["pieces"].items():
+            for realm, row in by_realm.items():
+                for piece, c in row.items():
+                    regions[rid]["pieces"].append({"seat": st_seats[REALMS.index(realm)], "kind": piece,
+                                                   "count": c})
+        for sid, sh in view["ships"].items():
+            cargo = "+".join(sh["cargo"])
+            regions[sh["space"]]["pieces"].append({"seat": st_seats[REALMS.index(sh["owner"])],
+                                                   "kind": f"warship {sid}" + (f" ({cargo})" if cargo else ""),
+                                                   "count": 1})
+        for rid in view["castles"]:
+            regions[rid]["markers"].append("castle")
+        for c in CAPITAL:
+            regions[IDS[c]]["markers"].append("capital")
+        for rid, gs in view["guardians"].items():
+            if gs:
+                regions[rid]["markers"].append(
+                    ", ".join(g["tile"] + (f" {g['dice']}" if g["face_up"] else "") for g in gs))
+        for rid in view["battles"]:
+            regions[rid]["markers"].append("battle declared")
+        if view.get("battle"):
+            regions[view["battle"]["space"]]["markers"].append("battle")
+        notes = [f"round {view['round']}, {view['realm']}: {view['phase']}"] + \
+            [f"{r}: {view['vp'][r]} VP, {view['gold'][r]} gold" for r in REALMS]
+        return {"map": board_map_json(), "regions": regions, "notes": notes}
+
     def describe_action(self, state: State, action: Any) -> str:
         text = self.format_action(action)
         if action[0] in ("move", "withdraw") and len(action) >= 3:
@@ -243,3 +280,61 @@ class NerathRuleset(Ruleset):
 
 def flying(t: int) -> bool:
     return t in FLYING_TYPES
+
+
+_HEX_R = 10 / 3 ** 0.5
+
+
+def _hex(x: int, y: int) -> list[tuple[float, float]]:
+    import math
+    cx, cy = (x + 0.5 * (y % 2)) * 10 + 5, y * 1.5 * _HEX_R + 5
+    return [(round(cx + _HEX_R * math.cos(math.radians(60 * k - 30)), 2),
+             round(cy + _HEX_R * math.sin(math.radians(60 * k - 30)), 2)) for k in range(6)]
+
+
+def _outline(cells: list[list[int]]) -> list[list[float]]:
+    """The outline of a set of hex cells: the edges not shared by two of them, chained; the longest ring."""
+    count: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
+    for x, y in cells:
+        h = _hex(x, y)
+        for k in range(6):
+            a, b = h[k], h[(k + 1) % 6]
+            key = (a, b) if a < b else (b, a)
+            count[key] = count.get(key, 0) + 1
+    nxt: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for (a, b), c in count.items():
+        if c == 1:
+            nxt.setdefault(a, []).append(b)
+            nxt.setdefault(b, []).append(a)
+    rings: list[list[tuple[float, float]]] = []
+    seen: set[tuple[float, float]] = set()
+    for start in sorted(nxt):
+        if start in seen:
+            continue
+        ring = [start]
+        seen.add(start)
+        prev, cur = None, start
+        while True:
+            options = [p for p in nxt[cur] if p != prev and (p not in seen or p == start)]
+            if not options:
+                break
+            prev, cur = cur, options[0]
+            if cur == start:
+                break
+            ring.append(cur)
+            seen.add(cur)
+        rings.append(ring)
+    best = max(rings, key=len)
+    return [[a, b] for a, b in best]
+
+
+_MAP_CACHE: dict[str, Any] = {}
+
+
+def board_map_json() -> dict[str, Any]:
+    if not _MAP_CACHE:
+        m = tables().board.map.to_json()
+        for r in m["regions"]:
+            r["polygon"] = _outline(r["attrs"]["cells"])
+        _MAP_CACHE.update(m)
+    return _MAP_CACHE
