@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -16,9 +17,19 @@ def with_toys() -> dict[str, Any]:
     return {**registry(), "toy": TOY, "plaintoy": PLAIN}
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "games.sqlite3")
+PG = os.environ.get("CONQUEST_TEST_PG")  # e.g. postgresql://postgres@127.0.0.1:5432/conquest_test
+
+
+@pytest.fixture(params=["sqlite"] + (["postgresql"] if PG else []))
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """SQLite in a fresh file; also PostgreSQL (emptied first) when CONQUEST_TEST_PG names a database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    from conquest.web.storage import Store, metadata
+    store = Store(PG)
+    metadata.drop_all(store.engine)
+    store.close()
+    return str(PG)
 
 
 @pytest.fixture
