@@ -22,8 +22,8 @@ from conquest.rulesets.nerath.data import COUNTED, REALMS, DataError
 if TYPE_CHECKING:  # pragma: no cover
     from conquest.rulesets.nerath.rules import NerathState
 
-VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces")
-INSTANT = ("gain_gold", "vp", "place_pieces")
+VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces", "remove_piece")
+INSTANT = ("gain_gold", "vp", "place_pieces", "remove_piece")
 WHEN = ("move", "fight", "reinforce", "any", "battle")
 
 
@@ -41,8 +41,36 @@ def event_cards() -> dict[str, dict[str, Any]]:
             if c.get("when") not in WHEN:
                 raise DataError(f"events.yaml: {cid}: when must be one of {', '.join(WHEN)}")
             check_effects(f"events.yaml: {cid}", c.get("effects", []))
+            if targeted(c.get("effects", [])) and (c.get("immediate") or c.get("when") == "battle"):
+                raise DataError(f"events.yaml: {cid}: a card that removes a piece is played by choice, on its "
+                                f"realm's turn (not immediate, not a battle card)")
             out[cid] = {**c, "realm": realm}
     return out
+
+
+def targeted(effects: Any) -> str | None:
+    """The piece kind a card's remove_piece effect targets (or None)."""
+    for verb, _value, piece in effects:
+        if verb == "remove_piece":
+            return str(piece)
+    return None
+
+
+def removal_targets(state: "NerathState", realm: int, piece: str) -> list[tuple[str, str]]:
+    """(space, piece) of every enemy piece a removal card may target: pieces only — never a Castle, and never
+    a Dungeon Guardian ("Dungeon Guardians do not count as pieces")."""
+    from conquest.rulesets.nerath.data import COUNTED, R, T
+    from conquest.rulesets.nerath.rules import IDS, S
+    out = []
+    for s in range(S):
+        for e in range(R):
+            if state.team[e] == state.team[realm]:
+                continue
+            base = (s * R + e) * T
+            for t in range(T):
+                if state.n[base + t] and (piece == "*" or COUNTED[t] == piece):
+                    out.append((IDS[s], COUNTED[t]))
+    return sorted(set(out))
 
 
 def check_effects(where: str, effects: Any) -> None:
@@ -107,10 +135,20 @@ def playable(state: "NerathState") -> list[tuple]:
         for cid in sorted(set(hand)):
             c = cards.get(cid)
             if c is not None and c["when"] in (state.phase, "any"):
-                out.append(("play", cid))
-    for cid in sorted(set(state.treasures[r])):
-        out.append(("play", cid))
+                out.extend(_plays(state, r, cid, c.get("effects", [])))
+    if state.treasures[r]:
+        from conquest.rulesets.nerath.dungeons import treasure_cards
+        tcards = treasure_cards()
+        for cid in sorted(set(state.treasures[r])):
+            out.extend(_plays(state, r, cid, tcards[cid].get("power", [])))
     return out
+
+
+def _plays(state: "NerathState", realm: int, cid: str, effects: Any) -> list[tuple]:
+    kind = targeted(effects)
+    if kind is None:
+        return [("play", cid)]
+    return [("play", cid, space, piece) for space, piece in removal_targets(state, realm, kind)]
 
 
 def instant(state: "NerathState", realm: int, verb: str, value: int, piece: str) -> None:
@@ -120,6 +158,8 @@ def instant(state: "NerathState", realm: int, verb: str, value: int, piece: str)
         state.gold[realm] += value
     elif verb == "vp":
         state.vp[realm] += value
+    elif verb == "remove_piece":
+        pass  # needs its target: see play()
     elif verb == "place_pieces":
         from conquest.rulesets.nerath.data import TYPE_INDEX
         from conquest.rulesets.nerath.rules import CAPITAL
@@ -149,12 +189,29 @@ def battle_cards(state: "NerathState", realm: int) -> list[str]:
 def play(state: "NerathState", action: tuple, realm: int | None = None) -> None:
     r = state.realm if realm is None else realm
     cid = action[1]
+    if len(action) == 4:
+        remove_piece(state, r, action[2], action[3], cid)
     if cid in state.treasures[r]:
         play_treasure(state, r, cid)
         return
     state.hands[r].remove(cid)
     apply_card(state, r, event_cards()[cid])
     state.discards[r].append(cid)
+
+
+def remove_piece(state: "NerathState", realm: int, space: str, piece: str, cid: str) -> None:
+    """remove_piece N P: up to N enemy pieces of kind P in the chosen space leave play."""
+    from conquest.rulesets.nerath.data import R, T, TYPE_INDEX
+    from conquest.rulesets.nerath.dungeons import treasure_cards
+    from conquest.rulesets.nerath.rules import IX
+    card = event_cards().get(cid) or treasure_cards()[cid]
+    n = sum(v for verb, v, _p in card.get("effects", card.get("power", [])) if verb == "remove_piece")
+    s, t = IX[space], TYPE_INDEX[piece]
+    for e in range(R):
+        if state.team[e] != state.team[realm] and n > 0:
+            k = min(n, state.n[(s * R + e) * T + t])
+            state.n[(s * R + e) * T + t] -= k
+            n -= k
 
 
 def play_treasure(state: "NerathState", realm: int, cid: str) -> None:
