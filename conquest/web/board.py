@@ -91,7 +91,9 @@ def _complete_map(map_text: str) -> str:
             cells = voronoi([(float(r["center"][0]), float(r["center"][1])) for r in need], box)
             for r, cell in zip(need, cells):
                 r["polygon"] = [list(p) for p in cell]
-        m["viewbox"] = [box[0], box[1], box[2] - box[0], box[3] - box[1]]
+        margin = span * 0.03  # room for the labels of regions on the edge
+        m["viewbox"] = [round(box[0] - margin, 2), round(box[1] - margin, 2),
+                        round(box[2] - box[0] + 2 * margin, 2), round(box[3] - box[1] + 2 * margin, 2)]
     else:
         m["viewbox"] = [0, 0, 100, 100]
     return json.dumps(m)

@@ -210,7 +210,8 @@ async function listMine() {
 function drawBoard(board, opts) {
   const m = board.map;
   const vb = m.viewbox || [0, 0, 100, 100];
-  const unit = Math.max(vb[2], vb[3]) / 100;
+  const drawn = (m.regions || []).filter(r => r.polygon).length || 1;
+  const unit = Math.sqrt(vb[2] * vb[3] / drawn) / 22; // text and pieces scale with a typical region
   const svg = s("svg", { class: "board", viewBox: vb.join(" "), role: "group", "aria-label": `Board: ${m.name || m.id}` });
   const places = opts.places || new Set();
   const selected = opts.selected || [];
