@@ -4,7 +4,8 @@
 
 const COLORS = ["#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#795548", "#ad1457"];
 const KIND_FILL = { land: "#efe6cf", sea: "#b9d3e6", lake: "#cfe3ef", water: "#b9d3e6", mountain: "#d8cbb5",
-  forest: "#cfe0bf", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4" };
+  forest: "#cfe0bf", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
+  hill: "#e3d6b8", swamp: "#c9d3b4", farmland: "#efe3a8" };
 const SVGNS = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
 
