@@ -17,6 +17,7 @@ stored beside the action when it is committed:
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 
+log = logging.getLogger("conquest.web")
 MAX_ALTERNATIVES = 64
 MAX_UNDO = 50
 
@@ -181,6 +183,9 @@ class Games:
             state = rs.new_game(n, options, seed)
         except ConquestError as e:
             raise WebError(422, str(e)) from None
+        except (ValueError, TypeError, KeyError) as e:  # options a ruleset did not expect
+            log.exception("%s could not start a game with %r", rs.id, options)
+            raise WebError(422, f"{rs.id} cannot start a game with these settings: {e}") from None
         if not seats:
             seats = [("human", name) for name in rs.seat_names(n, state.options)]
         hidden = hidden_parts(state)
@@ -325,6 +330,10 @@ class Games:
                 raise WebError(422, str(e)) from None
             except ConquestError as e:
                 raise WebError(422, f"'{text.strip()}' is not an action here: {e}") from None
+            except Exception:  # noqa: BLE001 - a ruleset that trips over odd input: still the input's fault
+                log.exception("%s could not read the action %r", live.ruleset.id, text)
+                raise WebError(422, f"'{text.strip()}' is not an action here (the ruleset cannot read it)"
+                               ) from None
             try:
                 self._commit(live, action, new)
             except Conflict:

@@ -149,7 +149,11 @@ class Advancer:
         row = self.games.seat_row(live, seat)
         if row is None or row.kind == "human":
             return False
-        agent = get_agent(row.kind)
+        try:
+            agent = get_agent(row.kind)
+        except Exception:  # noqa: BLE001 - an agent this process does not know: play for it at random
+            log.warning("game %s: unknown agent '%s'; a random agent plays its turns", gid, row.kind)
+            agent = get_agent("random")
         rng = self.games.agent_rng(live)
         revision = live.revision
         self.thinking[gid] = seat
@@ -162,6 +166,10 @@ class Advancer:
                 action = fut.result(timeout=self.think_limit)
             except FutureTimeout:
                 log.warning("game %s: %s went over its thinking limit; playing a random action", gid, row.kind)
+                acts = list(state.legal_actions())
+                action = acts[rng.randrange(len(acts))]
+            except Exception:  # noqa: BLE001 - a failing agent must not stall the game
+                log.exception("game %s: agent %s failed; playing a random action", gid, row.kind)
                 acts = list(state.legal_actions())
                 action = acts[rng.randrange(len(acts))]
         finally:

@@ -264,6 +264,23 @@ def test_agents_play_their_turns_and_a_slow_agent_is_cut_short(make_client: Any)
         del AGENTS["sleepy"]
 
 
+def test_a_failing_agent_does_not_stall_the_game(client: TestClient) -> None:
+    class Broken(Agent):
+        id = "broken"
+
+        def choose(self, state: Any, rng: random.Random) -> Any:
+            raise RuntimeError("bug in an agent")
+
+    AGENTS["broken"] = Broken
+    try:
+        made = create(client, seats=[{"kind": "human"}, {"kind": "broken"}])
+        gid, t0 = made["game"]["id"], made["seats"][0]["token"]
+        client.post(f"/api/games/{gid}/actions", json={"action": "end"}, headers=tok(t0))
+        wait_for(lambda: state_of(client, gid, t0)["game"]["to_move"] == 0, timeout=10)
+    finally:
+        del AGENTS["broken"]
+
+
 def test_computer_against_computer_plays_to_the_end_by_itself(client: TestClient) -> None:
     made = create(client, seats=[{"kind": "random"}, {"kind": "greedy"}], options={"rounds": 2})
     gid, spec = made["game"]["id"], made["spectator"]["token"]
@@ -402,7 +419,12 @@ def test_schema_version_is_recorded(db: str) -> None:
     store.close()
 
 
-@pytest.mark.parametrize("rid", ["kingdom", "narby", "nerath", "smallworld"])
+def _ruleset_ids() -> list[str]:
+    from conquest.web.server import available_rulesets
+    return sorted(set(available_rulesets()) | {"kingdom", "narby", "nerath", "smallworld"})
+
+
+@pytest.mark.parametrize("rid", _ruleset_ids())
 def test_every_ruleset_is_playable_through_the_api(client: TestClient, rid: str) -> None:
     """Only the contract is used: a game of each ruleset, a person against the computer, for some moves."""
     data = client.get("/api/rulesets").json()
