@@ -145,6 +145,11 @@ class Actor:
     name: str
 
 
+def clean(text: str) -> str:
+    """Text from outside without control characters."""
+    return "".join(ch for ch in str(text) if ch >= " " and ch != "\x7f").strip()
+
+
 def _as_list(t: tuple[float, ...] | None) -> list[float] | None:
     return [float(x) for x in t] if t is not None else None
 
@@ -196,6 +201,49 @@ class Games:
         live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [])
         with self._cache_lock:
             self._cache[row.id] = live
+        return row
+
+    def import_record(self, doc: Any) -> GameRow:
+        """A finished (or unfinished) game from its ``conquest-record/1`` document, for watching and
+        replaying: its seats are played by nobody (kind ``record``)."""
+        try:
+            rec = Record.from_json(doc)
+        except ConquestError as e:
+            raise WebError(422, f"not a record: {e}") from None
+        rs = self.ruleset(rec.ruleset)
+        if rec.rules_version and rec.rules_version != rs.rules_version:
+            raise WebError(422, f"the record is for {rs.id} rules {rec.rules_version}; this server plays "
+                                f"{rs.rules_version}")
+        if len(rec.actions) > 100_000:
+            raise WebError(422, "the record is too long (100000 actions at most)")
+        try:
+            state = rs.new_game(rec.players, rec.options, rec.seed)
+        except ConquestError as e:
+            raise WebError(422, f"the record's settings: {e}") from None
+        if len(rec.seats) != state.players:
+            raise WebError(422, f"the record names {len(rec.seats)} seats for {state.players} players")
+        hidden = hidden_parts(state)
+        has_secrets = any(hidden.values())
+        rows: list[ActionRow] = []
+        for i, text in enumerate(rec.actions):
+            try:
+                action = rs.parse_action(text)
+                new = state.apply(action)
+            except ConquestError as e:
+                raise WebError(422, f"the record's step {i + 1} ('{text}'): {e}") from None
+            hidden_after = hidden_parts(new)
+            hidden_from, barrier = action_visibility(state, action, new, hidden, hidden_after)
+            seat = state.to_move if state.to_move is not None else -1
+            rows.append(ActionRow(i, seat, rs.format_action(action), hidden_from, barrier))
+            has_secrets = has_secrets or bool(hidden_from) or any(hidden_after.values())
+            state, hidden = new, hidden_after
+        res = state.result()
+        names = [clean(n)[:40] or f"Player {k + 1}" for k, n in enumerate(rec.seats)]
+        row = self.store.create_game(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
+                                     options=dict(state.options), seed=rec.seed, seed_chosen=True,
+                                     seats=[("record", n) for n in names], to_move=state.to_move,
+                                     has_secrets=has_secrets, actions=rows, result=_as_list(res),
+                                     scores=_as_list(state.scores()) if res is not None else None)
         return row
 
     # ---- loading (replay of the log, cached) -----------------------------------------------------

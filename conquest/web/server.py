@@ -32,6 +32,7 @@ from conquest.web.storage import Store
 log = logging.getLogger("conquest.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+MAX_RECORD = 4 * 1024 * 1024  # a record file (POST /api/records)
 MAX_LEGAL = 3000
 TOKEN_HEADER = "X-Conquest-Token"
 
@@ -147,7 +148,7 @@ class Advancer:
         if seat is None or seat == CHANCE:
             return False
         row = self.games.seat_row(live, seat)
-        if row is None or row.kind == "human":
+        if row is None or row.kind in ("human", "record"):
             return False
         try:
             agent = get_agent(row.kind)
@@ -228,14 +229,15 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = MAX_RECORD if scope.get("path") == "/api/records" else MAX_BODY
         for k, v in scope.get("headers", []):
             if k == b"content-length":
                 try:
-                    too_big = int(v) > MAX_BODY
+                    too_big = int(v) > limit
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await JSONResponse({"error": f"request body too large ({MAX_BODY} bytes at most)"},
+                    await JSONResponse({"error": f"request body too large ({limit} bytes at most)"},
                                        status_code=413)(scope, receive, send)
                     return
         api = scope.get("path", "").startswith("/api/")
@@ -253,8 +255,8 @@ class BodyLimit:
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
-                if seen > MAX_BODY:
-                    raise WebError(413, f"request body too large ({MAX_BODY} bytes at most)")
+                if seen > limit:
+                    raise WebError(413, f"request body too large ({limit} bytes at most)")
             return msg
 
         await self.app(scope, limited, send_with_headers)
@@ -555,6 +557,14 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
         doc = games.record(live, who)
         return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{live.ruleset.id}-{gid}.json"'})
+
+    @app.post("/api/records", status_code=201)
+    def import_record(body: dict[str, Any]) -> dict[str, Any]:
+        """Watch and replay a game from its record file (the ``conquest replay`` format)."""
+        row = games.import_record(body.get("record", body))
+        return {"game": games.summary(games.load(row.id)),
+                "spectator": {"token": row.spectator_token, "link": f"/game/{row.id}#t={row.spectator_token}",
+                              "replay": f"/game/{row.id}/replay#t={row.spectator_token}"}}
 
     @app.post("/api/my-games")
     def my_games(body: MyGames) -> dict[str, Any]:

@@ -230,21 +230,27 @@ class Store:
     # ---- games -----------------------------------------------------------------------------------
     def create_game(self, *, ruleset: str, rules_version: str, players: int, options: dict[str, Any],
                     seed: int, seed_chosen: bool, seats: list[tuple[str, str]], to_move: int | None,
-                    has_secrets: bool) -> GameRow:
-        """Insert a game with its seats; human seats get a fresh secret token each."""
+                    has_secrets: bool, actions: list[ActionRow] | None = None,
+                    result: list[float] | None = None, scores: list[float] | None = None) -> GameRow:
+        """Insert a game with its seats (and, for an imported record, its actions) in one transaction;
+        human seats get a fresh secret token each."""
         now = _now()
         gid = secrets.token_urlsafe(9)
         seat_rows = [SeatRow(i, kind, name, new_token() if kind == "human" else None)
                      for i, (kind, name) in enumerate(seats)]
         values = dict(id=gid, ruleset=ruleset, rules_version=rules_version, players=players, options=options,
                       seed=seed, seed_chosen=seed_chosen, chance_seed=secrets.token_hex(16),
-                      spectator_token=new_token(), next_step=0, revision=0, last_undo_revision=0,
+                      spectator_token=new_token(), next_step=len(actions or ()), revision=0, last_undo_revision=0,
                       to_move=to_move, status="playing" if to_move is not None else "over",
-                      has_secrets=has_secrets, result=None, scores=None, created_at=now, updated_at=now)
+                      has_secrets=has_secrets, result=result, scores=scores, created_at=now, updated_at=now)
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(insert(games_table).values(**values))
             conn.execute(insert(seats_table), [dict(game_id=gid, seat=s.seat, kind=s.kind, name=s.name,
                                                     token=s.token) for s in seat_rows])
+            if actions:
+                conn.execute(insert(actions_table), [
+                    dict(game_id=gid, step=a.step, seat=a.seat, text=a.text, hidden_from=a.hidden_from,
+                         barrier=a.barrier, revision=0, created_at=now) for a in actions])
         return GameRow(seats=seat_rows, **values)  # type: ignore[arg-type]
 
     def get_game(self, gid: str) -> GameRow | None:
@@ -276,7 +282,8 @@ class Store:
                 select(games_table.c.id, games_table.c.to_move).where(games_table.c.status == "playing")
             ).all()
             agent_seats = {(g, s) for g, s in conn.execute(
-                select(seats_table.c.game_id, seats_table.c.seat).where(seats_table.c.kind != "human")).all()}
+                select(seats_table.c.game_id, seats_table.c.seat)
+                .where(seats_table.c.kind != "human", seats_table.c.kind != "record")).all()}
         return [g for g, tm in rows if tm == -1 or (g, tm) in agent_seats]
 
     def games_by_ids(self, ids: Iterable[str]) -> dict[str, GameRow]:

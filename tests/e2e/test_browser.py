@@ -4,6 +4,7 @@ the list), reload and continue, finish, replay — for every ruleset. Screenshot
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,19 @@ def test_play_a_whole_game_against_the_computer(page: Any, server: Any, screensh
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('step 2 /')")
     page.screenshot(path=str(screenshots / f"{rid}-replay.png"), full_page=True)
+
+    # download the record, and watch it again from the file in the lobby
+    with page.expect_download() as dl:
+        page.click("text=Download record")
+    saved = screenshots / f"{rid}-record.json"
+    dl.value.save_as(str(saved))
+    record = json.loads(saved.read_text())
+    assert record["format"] == "conquest-record/1" and record["ruleset"] == rid and record["result"]
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(saved))
+    page.wait_for_url("**/replay**")
+    page.wait_for_selector("#replay-pos")
+    assert page.inner_text("#replay-pos") == f"step 0 / {len(record['actions'])}"
 
 
 def test_toy_typed_notation_refusal_undo_record_and_keyboard(page: Any, server: Any, screenshots: Path) -> None:

@@ -320,6 +320,32 @@ def test_record_download_replays_and_is_withheld_while_secrets_are_in_play(clien
     assert len(rec.actions) == end["game"]["step"]
 
 
+def test_a_record_file_can_be_imported_and_replayed(client: TestClient) -> None:
+    made = create(client, seed=21, options={"rounds": 1})
+    gid = made["game"]["id"]
+    tokens = [s["token"] for s in made["seats"]]
+    play_to_end(client, gid, tokens, random.Random(5))
+    record = client.get(f"/api/games/{gid}/record", headers=tok(tokens[0])).json()
+    r = client.post("/api/records", json={"record": record})
+    assert r.status_code == 201, r.text
+    imported = r.json()
+    new_id, spec = imported["game"]["id"], imported["spectator"]["token"]
+    assert imported["game"]["over"] and imported["game"]["step"] == len(record["actions"])
+    assert imported["spectator"]["replay"] == f"/game/{new_id}/replay#t={spec}"
+    assert [x["kind"] for x in imported["game"]["seats"]] == ["record", "record"]
+    mid = client.get(f"/api/games/{new_id}/replay?step=3", headers=tok(spec))
+    assert mid.status_code == 200 and "zq0x" not in mid.text and "zq1x" not in mid.text  # spectators' view
+    assert client.get(f"/api/games/{new_id}/record", headers=tok(spec)).json()["actions"] == record["actions"]
+    # bad records are refused with the reason and make nothing
+    before = count_games(client)
+    broken = dict(record, actions=record["actions"][:2] + ["place nowhere"])
+    assert "step 3" in refused(client.post("/api/records", json={"record": broken}), 422)
+    assert "format" in refused(client.post("/api/records", json={"record": {"format": "x"}}), 422)
+    assert "unknown ruleset" in refused(client.post("/api/records", json=dict(record, ruleset="chess")), 422)
+    refused(client.post("/api/records", json=[1]), 422)
+    assert count_games(client) == before
+
+
 def test_record_of_a_game_without_secrets_is_available_during_play(client: TestClient) -> None:
     made = create(client, ruleset="kingdom", seats=[{"kind": "human"}, {"kind": "human"}], seed=3)
     gid = made["game"]["id"]

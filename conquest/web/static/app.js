@@ -86,7 +86,10 @@ async function lobby() {
     h("section", { class: "card lobby-new", "aria-labelledby": "newgame" }, h("h2", { id: "newgame", text: "New game" }),
       h("div", { id: "newform", text: "Loading the rulesets…" })),
     h("section", { class: "card lobby-mine", "aria-labelledby": "mine" }, h("h2", { id: "mine", text: "Your games" }),
-      h("div", { id: "mylist" }))));
+      h("div", { id: "mylist" }),
+      h("h2", { text: "Replay a record" }),
+      h("p", { class: "help", text: "A record file (conquest-record/1, from “Download record” or conquest play) is shown step by step." }),
+      h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "Record file", onchange: importRecord }))));
   listMine();
   let data;
   try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(e.message); return; }
@@ -181,6 +184,17 @@ function newGameForm(data) {
       humans.length > 1 ? h("p", { class: "help", text: "Playing hot-seat on this computer? Open any seat: the page follows the turn and hides each player's secrets until they take the device." }) : null);
     listMine();
   });
+}
+
+async function importRecord(ev) {
+  const file = ev.target.files && ev.target.files[0];
+  if (!file) return;
+  let record;
+  try { record = JSON.parse(await file.text()); } catch (e) { toast("This file is not JSON."); return; }
+  let made;
+  try { made = await api("POST", "/api/records", { record }); } catch (e) { toast(e.message); return; }
+  remember({ id: made.game.id, token: made.spectator.token, seat: null, name: "spectator", title: made.game.title, created: made.game.created_at });
+  location.assign(made.spectator.replay);
 }
 
 async function copy(text) {
@@ -402,6 +416,7 @@ function turnText(d) {
   const g = d.game;
   if (g.over) return "The game is over.";
   if (d.you.seat !== null && g.to_move === d.you.seat) return "Your turn.";
+  if (g.to_move_kind === "record") return "A recorded game: it stops here.";
   if (g.to_move_kind && g.to_move_kind !== "human" && g.to_move_kind !== "chance")
     return `${g.to_move_name} (computer, ${g.to_move_kind}) is ${d.thinking === g.to_move ? "thinking…" : "to move."}`;
   if (g.to_move === "chance") return "Rolling / drawing…";
