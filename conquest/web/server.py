@@ -192,7 +192,7 @@ class Hub:
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.subs: dict[str, set[asyncio.Queue[str]]] = {}
+        self.subs: dict[str, set[asyncio.Queue[int | None]]] = {}
 
     def publish(self, gid: str, revision: int | None = None) -> None:
         loop = self.loop
@@ -543,9 +543,10 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
         assert state is not None
         view, board, text = draw(live, state, who.seat)
         tm = state.to_move
+        res = state.result()
         return {"step": step, "total": total, "view": view, "board": board, "text_board": text,
                 "to_move": tm if tm is None or tm >= 0 else "chance", "to_move_name": games.seat_name(live, tm),
-                "result": list(state.result()) if state.result() is not None else None,
+                "result": list(res) if res is not None else None,
                 "log": games.log_for(live, who.seat, upto=step), "game": games.summary(live),
                 "you": {"seat": who.seat, "name": who.name}}
 
@@ -568,7 +569,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
 
     @app.post("/api/my-games")
     def my_games(body: MyGames) -> dict[str, Any]:
-        out = []
+        out: list[dict[str, Any]] = []
         for ref in body.games:
             try:
                 live = games.load(ref.id)
@@ -600,7 +601,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
             return
         q: asyncio.Queue[int | None] = asyncio.Queue()
         hub.subs.setdefault(gid, set()).add(q)
-        last = (live.revision, advancer.thinking.get(gid))
+        last: tuple[int | None, int | None] = (live.revision, advancer.thinking.get(gid))
         await websocket.send_json({"type": "update", "revision": live.revision, "thinking": last[1]})
 
         async def reader() -> None:
@@ -622,7 +623,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                     rev = q.get_nowait()
                 if rev is None:  # a periodic look, for writes made by other server processes
                     rev = await asyncio.to_thread(store.get_revision, gid)
-                if rev is not None and rev < last[0]:
+                if rev is not None and last[0] is not None and rev < last[0]:
                     rev = last[0]
                 now = (rev, advancer.thinking.get(gid))
                 if now != last and not rtask.done():

@@ -103,7 +103,7 @@ class ToyState(State):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(sum(1 for o in self.owner if o == p) + self.points[p]
-                           + (int(self.secret[p].split("x")[1]) if self.secret[p] else 0))
+                           + int((self.secret[p] or "x0").split("x")[1]))
                      for p in range(self.players))
 
     def view(self, seat: int | None) -> dict[str, Any]:
