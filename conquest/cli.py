@@ -69,7 +69,8 @@ def _prompt(text: str) -> str | None:
 @app.command()
 def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rulesets`)"),
          players: Optional[int] = typer.Option(None, "--players", "-p", help="number of players"),
-         seats: str = typer.Option("human,greedy", "--seats", help="comma-separated: human, random, greedy"),
+         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat: human, random, "
+                                             "greedy, mcts (default: human, then greedy; one name: every seat)"),
          seed: Optional[int] = typer.Option(None, "--seed", help="seed for dice and agents (default: random)"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
          save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here")) -> None:
@@ -81,10 +82,10 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
 
     rs = get_ruleset(ruleset)
     opts = parse_option_pairs(option)
-    seat_list = _seats(seats)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     state = rs.new_game(players, opts, seed)
+    seat_list = _seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1)
     if len(seat_list) == 1:
         seat_list = seat_list * state.players
     if len(seat_list) != state.players:
@@ -96,8 +97,9 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
                     options=dict(state.options), seats=seat_list, seed=seed)
     out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_list)),
               markup=False)
-    out.print("Type an action in notation or its number; 'board' shows the board, 'help' lists commands, "
-              "'quit' ends.", markup=False)
+    out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
+              "last action, 'help' lists commands, 'quit' ends.", markup=False)
+    history: list[tuple[Any, int | None]] = []  # (state before, seat) of each step, for undo
 
     def finish(note: str | None = None) -> None:
         if note:
@@ -115,6 +117,7 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
     shown_for: int | None = None
     while state.to_move is not None:
         seat = state.to_move
+        a: Any
         if seat == CHANCE:
             a = sample_chance(state, rng)
             out.print(f"  chance: {rs.format_action(a)}", markup=False)
@@ -145,7 +148,17 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
                     out.print(rs.render_text(state, seat), markup=False)
                     continue
                 if line == "help":
-                    out.print("commands: an action in notation, the number of a listed action, board, quit",
+                    out.print("commands: an action in notation, the number of a listed action, board, undo, quit",
+                              markup=False)
+                    continue
+                if line == "undo":
+                    # only your own steps since the last die roll or other seat's action can be taken back
+                    if history and history[-1][1] == seat:
+                        state = history.pop()[0]
+                        record.actions.pop()
+                        out.print("  taken back", markup=False)
+                        break
+                    out.print("  nothing of yours to take back (a die roll or another seat acted since)",
                               markup=False)
                     continue
                 try:
@@ -159,7 +172,11 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
                 except ConquestError as e:
                     out.print(f"  refused: {e}", markup=False)
                     a = None
+        if a is None:  # undo
+            shown_for = None
+            continue
         record.actions.append(rs.format_action(a))
+        history.append((state, seat))
         state = state.apply(a)
     out.print("", markup=False)
     out.print(rs.render_text(state, None), markup=False)
@@ -355,7 +372,8 @@ def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # returns the exit code of typer.Exit instead of raising it
+        sys.exit(code if isinstance(code, int) else 0)
     except ConquestError as e:
         err.print(f"error: {e}", markup=False)
         sys.exit(2)

@@ -233,6 +233,9 @@ class Ruleset(ABC):
         except OptionError as e:
             raise StateFormatError("options", str(e)) from None
         state = self.state_class._from_body(data, players, options)
+        unknown = sorted(set(data) - set(state.to_json()))
+        if unknown:
+            raise StateFormatError(unknown[0], "unknown field (not part of this ruleset's state)")
         if "to_move" in data and to_move_from_json(data["to_move"]) != state.to_move:
             raise StateFormatError("to_move", f"{data['to_move']!r} does not match the rest of the state "
                                               f"({to_move_json(state.to_move)!r})")

@@ -41,6 +41,14 @@ def _check_expectations(state: State, items: Any, where: str) -> list[str]:
         if not isinstance(item, dict):
             failures.append(f"{w}: each expectation must be a mapping")
             continue
+        unknown = sorted(set(item) - EXPECT_KEYS)
+        if unknown:
+            failures.append(f"{w}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                            f"(an expectation has: {', '.join(sorted(EXPECT_KEYS))})")
+            continue
+        if "at" in item and not {"equals", "contains", "exists"} & set(item):
+            failures.append(f"{w}: 'at' needs 'equals', 'contains' or 'exists'")
+            continue
         if "at" in item:
             ptr = item["at"]
             if not isinstance(ptr, str):
@@ -77,12 +85,21 @@ def _check_expectations(state: State, items: Any, where: str) -> list[str]:
     return failures
 
 
+SCENARIO_KEYS = {"name", "rule", "description", "ruleset", "players", "options", "seed", "setup", "steps", "expect"}
+EXPECT_KEYS = {"at", "equals", "contains", "exists", "legal", "illegal", "result"}
+
+
 def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:
     name = data.get("name", Path(path).stem) if isinstance(data, dict) else Path(path).stem
     res = ScenarioResult(path=path, name=str(name))
     fail = res.failures.append
     if not isinstance(data, dict):
         fail("a scenario must be a mapping")
+        return res
+    unknown = sorted(set(data) - SCENARIO_KEYS)
+    if unknown:
+        fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+             f"(a scenario has: {', '.join(sorted(SCENARIO_KEYS))})")
         return res
     try:
         rs = get_ruleset(str(data.get("ruleset")))

@@ -132,3 +132,28 @@ def test_mcts_agent_plays_legal_moves_and_is_reproducible():
     a1 = MCTSAgent(iterations=40).choose(s, random.Random(3))
     a2 = MCTSAgent(iterations=40).choose(s, random.Random(3))
     assert a1 == a2 and s.is_legal(a1)
+
+
+def test_cli_check_exits_non_zero_on_failures(tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text("ruleset: kingdom\nplayers: 2\nexpect:\n  - {at: /reserve, equals: [8, 8]}\n")
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("ruleset: kingdom\nplayers: 2\nexpect:\n  - {at: /reserve, equals: [7, 8]}\n")
+    typo = tmp_path / "typo.yaml"
+    typo.write_text("ruleset: kingdom\nplayers: 2\nexpects:\n  - {at: /reserve, equals: [7, 8]}\n")
+    assert _cli("check", str(good)).returncode == 0
+    for bad in (wrong, typo):
+        r = _cli("check", str(bad))
+        assert r.returncode == 1, bad
+        assert "FAIL" in r.stderr and "0 passed, 1 failed" in r.stdout
+
+
+def test_cli_undo_takes_back_your_own_step_only():
+    r = _cli("play", "kingdom", "--seed", "3", input_text="move stonegate\nundo\nundo\n" + "1\n" * 400)
+    assert r.returncode == 0
+    assert "taken back" in r.stdout and "nothing of yours to take back" in r.stdout
+
+
+def test_default_seats_fill_every_player():
+    r = _cli("play", "narby", "--players", "3", "--seed", "1", input_text="")
+    assert "Player 2: greedy, Player 3: greedy" in r.stdout

@@ -82,7 +82,7 @@ def test_move_needs_more_armies_than_the_enemy():
     s = play(s, "move greatlake")
     with pytest.raises(IllegalAction):
         s.apply("from southbay 2")
-    with pytest.raises(IllegalAction, match="greater than the number of enemy armies"):
+    with pytest.raises(IllegalAction, match="choose the armies that move first"):
         s.apply("go")
     equal = state_with({**CONQUEST_RED, "soldiers": [5, 0], "reserve": [6, 6],
                         "armies": {"southbay": [2, 0], "greatlake": [0, 2]}})
@@ -261,3 +261,16 @@ def test_companion_mode_takes_soldier_tokens_from_the_players():
     assert s.to_move == 0
     s = play(s, "soldiers 2", "soldiers 5")
     assert s.soldiers == [2, 5] and s.to_move == 1 and s.points == [0, 0]
+
+
+def test_companion_entry_replaces_the_count():
+    """Companion mode: the Soldier tokens a player enters are those in front of them (docs/rules/kingdom.md)."""
+    s = play(state_with({"round": 2, "phase": "income", "current": 0, "soldiers": [3, 3]}, mode="companion"),
+             "soldiers 1", "soldiers 1")
+    assert s.soldiers == [1, 1]
+
+
+def test_unknown_state_fields_are_refused():
+    doc = state_with().to_json()
+    with pytest.raises(ValueError, match="soldierz"):
+        KINGDOM.state_from_json({**doc, "soldierz": [1, 1]})

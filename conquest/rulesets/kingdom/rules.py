@@ -341,6 +341,8 @@ class KingdomState(State):
         if phase == MOVE:
             dest = self.move_to
             need = self.enemy_armies(dest, me)
+            if word == "go" and not self.move_from:
+                return "choose the armies that move first ('from TERRITORY N')"
             if word == "go":
                 return ("You can only move into the territory if the number of armies you move into it is "
                         f"greater than the number of enemy armies already there ({need}); moving "
@@ -375,6 +377,8 @@ class KingdomState(State):
         if word == "roll":
             self._income(self.options["soldier_base"] + action[1])
         elif word == "soldiers":
+            # companion: the player enters the Soldier tokens in front of them, which replace the count
+            self.soldiers[self.current] = 0
             self._income(action[1])
         elif word == "recruit":
             self.recruit(action[1])
@@ -400,7 +404,7 @@ class KingdomState(State):
         if not self.companion():
             for p in (0, 1):
                 self.points[p] += self.production_points(p)
-        if not self.options["keep_soldiers"]:
+        if not self.options["keep_soldiers"] and not self.companion():
             self.soldiers = [0, 0]
         self.phase = INCOME
         self.current = 0

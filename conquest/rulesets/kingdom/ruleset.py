@@ -32,8 +32,8 @@ class KingdomRuleset(Ruleset):
                    type=int, minimum=0, maximum=20),
             Option("soldier_die", eco["die"], "standalone: sides of the die added to the Soldier income "
                    "(0 for none)", type=int, choices=(0, 3, 4, 6, 8, 10, 12, 20)),
-            Option("keep_soldiers", True, "Soldier tokens not spent in a Conquest phase are kept for the next "
-                   "round (false: they are lost)", type=bool),
+            Option("keep_soldiers", True, "standalone: Soldier tokens not spent in a Conquest phase are kept for "
+                   "the next round (false: they are lost)", type=bool),
             Option("double_move_via", "friendly_or_empty", "Double move: the territory an army passes "
                    "through may be empty or yours (friendly_or_empty) or must be yours (own); never the "
                    "opponent's", choices=("friendly_or_empty", "own")),
@@ -102,14 +102,18 @@ class KingdomRuleset(Ruleset):
         w = action[0]
         me = state.current
         if w == "recruit":
-            return f"recruit {action[1]} (spend {action[1]} Soldier tokens; armies to your castle)"
+            n = action[1]
+            return (f"recruit {n} ({n} Soldier token{'s' if n > 1 else ''}; "
+                    f"{'armies' if n > 1 else 'an army'} to your castle)")
         if w == "move":
             t = b.index[action[1]]
             e = state.enemy_armies(t, me)
-            return (f"move armies into {b.map.regions[t].name}"
-                    + (f" ({e} enemy armies there)" if e else ""))
+            own = t == b.castles[me]
+            return (f"move armies into {b.map.regions[t].name}" + (" (your castle)" if own else "")
+                    + (f" ({e} enemy arm{'ies' if e > 1 else 'y'} there)" if e else ""))
         if w == "from":
-            return f"move {action[2]} armies from {b.map.by_id[action[1]].name}"
+            n = action[2]
+            return f"move {n} arm{'ies' if n > 1 else 'y'} from {b.map.by_id[action[1]].name}"
         if w == "go":
             return f"go: {state.moved_total()} armies into {b.map.regions[state.move_to].name}"
         if w in ("vacate", "place"):
