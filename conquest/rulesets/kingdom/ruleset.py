@@ -10,6 +10,10 @@ from conquest.rulesets.kingdom.rules import (CONQUEST, COLORS, INCOME, MOVE, OVE
                                              economy)
 
 
+LOCATION_CODES = {"trap": "Tr", "spy": "Sp", "destroy": "De", "double_move": "2M", "krystallium": "Kr",
+                  "material": "Ma", "energy": "En", "science": "Sc", "gold": "Go", "exploration": "Ex"}
+
+
 class KingdomRuleset(Ruleset):
     id = "kingdom"
     title = "It's a Wonderful Kingdom: Conquest"
@@ -66,17 +70,16 @@ class KingdomRuleset(Ruleset):
                     cell["pieces"].append({"seat": p, "count": n, "kind": "army" if n == 1 else "armies"})
             for l in board.territory_locs[t]:
                 holder = view["locations"][board.loc_ids[l]]
-                kind = board.loc_kind[l].replace("_", " ")
-                cell["markers"].append(kind if holder is None else f"{kind} ({COLORS[holder]})")
-            region = board.map.regions[t]
+                code = LOCATION_CODES[board.loc_kind[l]]
+                cell["markers"].append(code if holder is None else f"{code}:{COLORS[holder][0].upper()}")
             if t in board.castles:
-                cell["markers"].append("castle of " + COLORS[board.castles.index(t)])
-                label = region.name
+                cell["label"] = "castle"
             else:
-                label = f"{region.name} {board.vp[t][0]}/{board.vp[t][1]}"
-            cell["label"] = label
+                cell["label"] = f"{board.vp[t][0]}/{board.vp[t][1]} VP"
             regions[tid] = cell
-        notes = [f"Round {view['round']} of {view['options']['rounds']}, phase {view['phase']}."]
+        notes = [f"Round {view['round']} of {view['options']['rounds']}, phase {view['phase']}. "
+                 "Bonus locations: " + ", ".join(f"{c} {k.replace('_', ' ')}" for k, c in LOCATION_CODES.items())
+                 + " (:R / :B who holds it); VP red/blue."]
         for p in (0, 1):
             tok = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view["derived"]["tokens"][p].items() if v)
             notes.append(f"{COLORS[p].capitalize()}: {view['soldiers'][p]} Soldier tokens, {view['reserve'][p]} "
