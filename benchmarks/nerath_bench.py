@@ -55,6 +55,9 @@ def playouts(players: int, options: dict, seconds: float, checked: bool = False)
 
 def pieces_cost(reps: int = 300) -> dict:
     st = RULESET.new_game(4, {}, 0)
+    rng = random.Random(0)
+    while st.to_move == CHANCE:          # the set-up draws (Guardians) come first
+        st = st.apply(sample_chance(st, rng))
     t0 = time.perf_counter()
     for _ in range(reps):
         acts = st.legal_actions()
