@@ -922,7 +922,9 @@ class NerathState(State):
                 for g in self.guardians[x]:
                     del g[2:]
                     g.extend(full_strength(g[0]))
-            elif bt["tiles"]:
+            else:
+                # (an entrance left empty - its Guardians and the Heroes who fought them destroyed together -
+                # holds no one to defeat: the next Heroes to enter plunder it)
                 self.plunder(x)
                 return
         self.bt = None
