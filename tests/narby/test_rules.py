@@ -89,9 +89,68 @@ def test_move_flies_over_but_lands_clear():
     moves = [a for a in st.legal_actions() if a[0] == "move"]
     assert moves
     for _, b in moves:
-        assert all(occ[q] in (0, 30) for q in B.FOOT[b])
+        assert all(occ[q] in (0, 30, 4) for q in B.FOOT[b])  # empty, red itself, or the chest (R33)
         assert B.dist(b, st.dpos[0], 8) <= 3
     assert ("move", B.sq(8, 5)) in moves  # over the town at 7,5
+    assert ("move", B.sq(7, 7)) in moves  # over the chest at 8,7: it is not in the Move row's list
+    assert ("move", B.sq(7, 4)) not in moves  # onto the town at 7,5
+
+
+def test_a_dragon_may_land_on_the_chest():
+    """Move: "cannot land on a settlement, cave, or place of power, or another dragon" — the thief's chest is
+    not in the list, so (reading R33, default chest_blocks=false) a dragon may stand over it; the chest stays
+    on its square beneath the dragon, and shows again when the dragon leaves."""
+    st = position({"chest": "8,6"})
+    st = play(st, "move 7,5")
+    doc = st.to_json()
+    assert doc["dragon_at"][0] == "7,5" and doc["chest"] == "8,6"
+    assert st.chest_under() == 0
+    again = RULESET.state_from_json(st.to_json())  # the state document may put a dragon over the chest
+    assert again.to_json() == doc
+    st = play(st, "move 10,5")
+    assert st.chest_under() == -1 and st.occ[B.sq(8, 6)] == 4 and st.to_json()["chest"] == "8,6"
+
+
+def test_the_chest_beneath_a_dragon_can_be_robbed():
+    """Steal from thief's chest: "Dragon must be adjacent to thief's treasure chest" — beneath a dragon the
+    chest can still be robbed by a dragon adjacent to its square, and by the dragon standing over it (R33)."""
+    st = position({"chest": "6,6", "dragon_at": ["5,5", "7,7"]})  # red over the chest; blue beside its square
+    assert st.chest_under() == 0
+    assert "steal chest" in legal_texts(st)
+    blue = position({"chest": "6,6", "dragon_at": ["5,5", "7,7"], "seat": 1})
+    assert "steal chest" in legal_texts(blue)
+    far = position({"chest": "6,6", "dragon_at": ["5,5", "9,9"], "seat": 1})
+    assert "steal chest" not in legal_texts(far)
+    st = play(st, "steal chest", "roll 12")  # Fair Theft: 1 coin
+    assert st.coins[0] == 11 and st.chest_coins == 2
+
+
+def test_moving_the_chest_from_under_a_dragon():
+    """"Roll two d20 to determine treasure chest location, move the treasure chest miniature": a square under
+    a dragon is occupied and is rolled again; the chest's own square keeps it where it is (still beneath the
+    dragon); moved elsewhere, the dragon stays and the chest leaves from under it (R12, R33)."""
+    base = {"chest": "6,6", "node": "chest_x", "seat": None, "step": 2, "phase": "populate"}
+    st = play(position(base), "roll 16", "roll 16")  # 16,16 is under blue (15,15): rolled again
+    assert st.node == "chest_x" and st.to_json()["chest"] == "6,6"
+    st = play(st, "roll 6", "roll 6")  # its own square: it stays, still beneath red
+    assert st.to_json()["chest"] == "6,6" and st.chest_under() == 0 and st.chest_coins == 6
+    st = play(position(base), "roll 12", "roll 13")
+    assert st.to_json()["chest"] == "12,13" and st.occ[B.sq(6, 6)] == 30 and st.occ[B.sq(12, 13)] == 4
+    st = position({"chest": "6,6", "places": {"darkheart_cottage": "2,8"}, "claims": {"darkheart_cottage": 0}})
+    st = play(st, "power darkheart_cottage", "place 9,9")  # "Move thief's treasure 5 spaces"
+    assert st.to_json()["chest"] == "9,9" and st.to_json()["dragon_at"][0] == "5,5"
+    assert st.occ[B.sq(6, 6)] == 30 and st.occ[B.sq(9, 9)] == 4
+
+
+def test_option_chest_blocks():
+    """Option chest_blocks=true, the other reading of "cannot land on a settlement, cave, or place of power, or
+    another dragon": the chest keeps dragons off its square; the refusal names the option, not the list."""
+    st = position({"chest": "8,6"}, options={"chest_blocks": True})
+    assert "move 7,5" not in legal_texts(st)
+    with pytest.raises(IllegalAction, match="chest_blocks"):
+        st.apply("move 7,5")
+    with pytest.raises(StateFormatError, match="dragon_at/0"):
+        position({"chest": "6,6"}, options={"chest_blocks": True})
 
 
 def test_place_of_power_footprint_from_the_rolled_quarter():

@@ -57,13 +57,14 @@ def key_parse(text: str) -> int | str:
 
 
 class NarbyState(State):
-    __slots__ = ("players", "options", "adj", "node", "who", "k", "die", "die2", "round", "phase", "dragon",
-                 "dpos", "cave", "home", "occ", "places", "claims", "chest", "chest_coins", "coins",
+    __slots__ = ("players", "options", "adj", "cblk", "node", "who", "k", "die", "die2", "round", "phase",
+                 "dragon", "dpos", "cave", "home", "occ", "places", "claims", "chest", "chest_coins", "coins",
                  "tok_sum", "tok_n", "rings_left", "hand", "played", "used", "order", "turn", "acts",
                  "bonus", "ev")
     players: int
     options: dict[str, Any]
     adj: int                       # 8 or 4 (option adjacency)
+    cblk: bool                     # option chest_blocks: the thief's chest keeps dragons off its square
     node: str                      # the decision or chance point (docs/rules/narby.md §6)
     who: int                       # the deciding seat at a decision node, -1 otherwise
     k: int                         # "step": the seat / repetition the phase is at
@@ -100,6 +101,7 @@ class NarbyState(State):
         s.players = players
         s.options = dict(options)
         s.adj = int(options["adjacency"])
+        s.cblk = bool(options["chest_blocks"])
         s.round = 0
         s.phase = "setup"
         s.k = 0
@@ -136,6 +138,7 @@ class NarbyState(State):
         n.players = self.players
         n.options = self.options
         n.adj = self.adj
+        n.cblk = self.cblk
         n.node = self.node
         n.who = self.who
         n.k = self.k
@@ -207,13 +210,33 @@ class NarbyState(State):
         return (self.cave[seat],) if self.cave[seat] >= 0 else ()
 
     def clear_for(self, seat: int, a: int) -> bool:
+        """Can the dragon of ``seat`` stand on the footprint anchored at ``a``? Move: "cannot land on a
+        settlement, cave, or place of power, or another dragon" — the thief's chest is not in that list, so a
+        dragon may stand over it (reading R33) unless option ``chest_blocks`` says otherwise."""
         me = DRAGON0 + seat
         occ = self.occ
+        chest_ok = not self.cblk
         for q in B.FOOT[a]:
             c = occ[q]
-            if c != EMPTY and c != me:
+            if c != EMPTY and c != me and not (c == CHEST and chest_ok):
                 return False
         return True
+
+    def chest_under(self) -> int:
+        """The seat whose dragon stands over the thief's chest (-1: the chest is uncovered or off the board)."""
+        if self.chest < 0:
+            return -1
+        c = self.occ[self.chest]
+        return c - DRAGON0 if DRAGON0 <= c < PLACE0 else -1
+
+    def near_chest(self, seat: int) -> bool:
+        """"Dragon must be adjacent to thief's treasure chest" — a dragon standing over it is as near as can
+        be, and may steal from it too (reading R33)."""
+        q = self.chest
+        if q < 0:
+            return False
+        a = self.dpos[seat]
+        return q in B.RINGSET[self.adj][a] or q in B.FOOT[a]
 
     def adjacent_to_dragon(self, seat: int, key: int | str) -> bool:
         ring = B.RINGSET[self.adj][self.dpos[seat]]
@@ -293,6 +316,10 @@ class NarbyState(State):
         if node == "act":
             if kind in ("move", "claim", "claim2", "destroy", "steal", "attack", "abandon") and self.acts < 1:
                 return "the dragon has no actions left this turn (\"Each turn a Dragon has 3 actions\")"
+            if kind == "move" and isinstance(action[1], int):
+                why = self._move_reason(action[1])
+                if why:
+                    return why
             reasons = {
                 "move": "Move: \"Move up to 3 spaces\" and \"cannot land on a settlement, cave, or place of "
                         "power, or another dragon\"",
@@ -312,6 +339,48 @@ class NarbyState(State):
             return reasons.get(str(kind), f"it is {self.dragon_id(self.who)}'s turn to act")
         return f"it is not among the legal actions at this point ({node}, {_seat_text(self, self.who)})"
 
+    # ---------------------------------------------------------------- why a move is refused
+    def _what_is_on(self, q: int) -> str:
+        c = self.occ[q]
+        if c == EMPTY:
+            return "nothing"
+        if c <= RUIN:
+            return f"a {KIND_NAME[c]}"
+        if c == CHEST:
+            return "the thief's treasure chest"
+        if c < DRAGON0:
+            return f"the cave of {_seat_text(self, c - CAVE0)}"
+        if c < PLACE0:
+            return f"the dragon of {_seat_text(self, c - DRAGON0)}"
+        return T.places[c - PLACE0].name
+
+    def _move_reason(self, b: int) -> str:
+        s = self.who
+        a = self.dpos[s]
+        x, y = B.xy(b)
+        if not B.is_anchor(b):
+            return (f"\"Dragons take up 4 spaces in a 2x2 arrangement\": a dragon is named by its top-left square, "
+                    f"and {x},{y} would put it off the board (columns and rows 1-19)")
+        if b == a:
+            return f"Move: the dragon is already at {x},{y}"
+        rng = T.speedster_range if self.bonus[0] else T.move_range
+        d = B.dist(a, b, self.adj)
+        if d > rng:
+            return (f"Move: \"Move up to {T.move_range} spaces\"" + (" (Speedster: 4)" if self.bonus[0] else "")
+                    + f" — {x},{y} is {d} spaces away" + (" counting side steps only (adjacency=4)"
+                                                           if self.adj == 4 else ""))
+        for q in B.FOOT[b]:
+            c = self.occ[q]
+            if c == EMPTY or c == DRAGON0 + s:
+                continue
+            what = self._what_is_on(q)
+            if c == CHEST:
+                return (f"the thief's chest at {B.sq_text(q)} keeps dragons off its square (option "
+                        f"chest_blocks=true; the Move row itself does not name the chest)")
+            return (f"Move: \"You may fly over settlements but cannot land on a settlement, cave, or place of "
+                    f"power, or another dragon\" — {B.sq_text(q)} holds {what}")
+        return ""
+
     # ---------------------------------------------------------------- the action phase choices
     def act_actions(self) -> list[Any]:
         s = self.who
@@ -326,7 +395,7 @@ class NarbyState(State):
         place_t: list[str] = []
         caves: list[int] = []
         dragons: list[int] = []
-        chest = False
+        chest = self.near_chest(s)
         for q in B.RING[self.adj][a]:
             c = occ[q]
             if c == EMPTY:
@@ -334,7 +403,7 @@ class NarbyState(State):
             elif c <= RUIN:
                 settles.append(q)
             elif c == CHEST:
-                chest = True
+                pass
             elif c < DRAGON0:
                 caves.append(c - CAVE0)
             elif c < PLACE0:
@@ -646,9 +715,7 @@ class NarbyState(State):
                     self._remove_claim(r)
             self.places[BABA] = q
         else:
-            occ[self.chest] = EMPTY
-            occ[q] = CHEST
-            self.chest = q
+            self._set_chest(q)
         then = ev["then"]
         self.ev = None
         if then == "setup":
@@ -661,14 +728,28 @@ class NarbyState(State):
             self._back_to_act()
 
     def _move_dragon(self, seat: int, b: int) -> None:
+        """The dragon leaves its footprint (a thief's chest it stood over shows again) and covers another
+        (a chest there stays beneath it: reading R33)."""
         occ = self.occ
         code = DRAGON0 + seat
         if self.dpos[seat] >= 0:
             for r in B.FOOT[self.dpos[seat]]:
                 occ[r] = EMPTY
+            if self.chest >= 0 and occ[self.chest] == EMPTY:
+                occ[self.chest] = CHEST
         for r in B.FOOT[b]:
             occ[r] = code
         self.dpos[seat] = b
+
+    def _set_chest(self, q: int) -> None:
+        """Move the thief's chest to square ``q`` (-1: off the board); a dragon standing over either square
+        stays where it is, the chest beneath it."""
+        occ = self.occ
+        if self.chest >= 0 and occ[self.chest] == CHEST:
+            occ[self.chest] = EMPTY
+        if q >= 0 and occ[q] == EMPTY:
+            occ[q] = CHEST
+        self.chest = q
 
     # ---------------------------------------------------------------- round: draw
     def start_round(self) -> None:
@@ -821,11 +902,7 @@ class NarbyState(State):
                 self.node = "chest_x"
                 return
             q = self.chest  # a full board: the chest stays where it is (or off the board)
-        if self.chest >= 0:
-            self.occ[self.chest] = EMPTY
-        if q >= 0:
-            self.occ[q] = CHEST
-        self.chest = q
+        self._set_chest(q)
         self.chest_coins += T.chest_refill
         if self.options["populate_repeat"] == "all" and self.k + 1 < self.players:
             self.k += 1
@@ -1459,6 +1536,7 @@ def _state_from_json(cls: type[NarbyState], d: dict[str, Any], players: int,
     s.players = players
     s.options = dict(options)
     s.adj = int(options["adjacency"])
+    s.cblk = bool(options["chest_blocks"])
     s.round = as_int("round", 0)
     if d.get("phase") not in PHASES:
         raise StateFormatError("phase", f"one of {', '.join(PHASES)}")
@@ -1529,6 +1607,8 @@ def _state_from_json(cls: type[NarbyState], d: dict[str, Any], players: int,
     for i, a in enumerate(s.dpos):
         if a >= 0:
             for q in B.FOOT[a]:
+                if q == s.chest and occ[q] == CHEST and not s.cblk:
+                    occ[q] = EMPTY  # a dragon may stand over the thief's chest (reading R33)
                 put(f"dragon_at/{i}", q, DRAGON0 + i)
     s.occ = occ
     cl = need("claims")

@@ -47,6 +47,9 @@ class NarbyRuleset(Ruleset):
                    choices=("upgrade", "beside")),
             Option("adjacency", "8", "adjacent squares: 8 = sides and corners, 4 = sides only; movement "
                    "counts spaces the same way", choices=("8", "4")),
+            Option("chest_blocks", False, "Move: \"cannot land on a settlement, cave, or place of power, or "
+                   "another dragon\" does not name the thief's chest: false = a dragon may stand over the chest "
+                   "(it stays beneath, still robbable); true = the chest keeps dragons off its square", type=bool),
             Option("turnabout", "chest", "Steal Chart Turnabout: the thief's lost coin goes to the thief's "
                    "treasure chest (chest) or to the dragon it tried to rob (target)",
                    choices=("chest", "target")),
