@@ -222,6 +222,47 @@ def test_illegal_action_names_the_rule():
         st.apply("move 12,12")
 
 
+def refusal(st, text: str) -> str:
+    with pytest.raises(IllegalAction) as e:
+        st.apply(text)
+    return str(e.value)
+
+
+def test_steal_from_own_cave_says_why():
+    """"Dragons may steal from other dragon caverns or the thief's treasure chest" — red next to its own cave is
+    refused for that reason, not for adjacency."""
+    msg = refusal(position(), "steal red")  # red at 5,5 is adjacent to its cave at 4,4
+    assert "own cave" in msg and "other dragon caverns" in msg and "adjacent" not in msg
+
+
+def test_refusals_explain_the_rule_that_refuses():
+    """Each refusal names the rule that stops this very action, not its row's whole note: the Move row's list
+    ("cannot land on a settlement, cave, or place of power, or another dragon") only for what is in it,
+    "Move up to 3 spaces" for distance, "Dragons may attack each other" for attacking oneself, "Take one of
+    your colored claim rings" for another's ring, "Shall not destroy settlements" for Gold and Copper."""
+    st = position({"settlements": {"7,5": "town", "3,3": "town", "8,3": "city"},
+                   "claims": {"3,3": 0, "8,3": 1}, "hands": ["guardian", None]})
+    assert "holds a town" in refusal(st, "move 7,4") and "another dragon" in refusal(st, "move 7,4")
+    assert "7 spaces away" in refusal(st, "move 12,12")
+    assert "off the board" in refusal(st, "move 20,5")
+    assert "itself" in refusal(st, "attack red")
+    assert "not adjacent" in refusal(st, "attack blue")
+    assert "no gold dragon" in refusal(st, "attack gold")
+    assert "own claim" in refusal(st, "destroy 3,3")
+    assert "already has your claim ring" in refusal(st, "claim 3,3")
+    assert "cave of Seat 1 (red)" in refusal(st, "claim 4,4")
+    assert "Seat 2 (blue)'s" in refusal(st, "abandon 8,3")
+    assert "not in your hand" in refusal(st, "play vigor")
+    assert "declares a steal" in refusal(st, "play guardian")
+    assert "not on the board" in refusal(st, "power soul_mine")
+    gold = position({"dragons": ["gold", "blue"], "settlements": {"7,5": "town"}})
+    assert "Shall not destroy settlements" in refusal(gold, "destroy 7,5")
+    two = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}, "actions_left": 1})
+    assert "costs 2 actions" in refusal(two, "claim 7,5")
+    blank = position({"claims": {"7,5": 1}})
+    assert "blank space claimed by Seat 2 (blue)" in refusal(blank, "claim 7,5")
+
+
 def test_state_json_errors_name_the_field():
     with pytest.raises(StateFormatError, match="settlements/3,3"):
         position({"settlements": {"3,3": "castle"}})

@@ -316,30 +316,20 @@ class NarbyState(State):
         if node == "act":
             if kind in ("move", "claim", "claim2", "destroy", "steal", "attack", "abandon") and self.acts < 1:
                 return "the dragon has no actions left this turn (\"Each turn a Dragon has 3 actions\")"
-            if kind == "move" and isinstance(action[1], int):
-                why = self._move_reason(action[1])
-                if why:
-                    return why
-            reasons = {
-                "move": "Move: \"Move up to 3 spaces\" and \"cannot land on a settlement, cave, or place of "
-                        "power, or another dragon\"",
-                "claim": "Claim: \"Dragon has to be adjacent with target of claim\" (2 actions for a settlement "
-                         "claimed by an opponent; a claim ring must be left)",
-                "claim2": "Citadel of Torture: claim two unclaimed settlements adjacent to the dragon, once per "
-                          "round, by the dragon that claimed the Citadel",
-                "destroy": "Destroy: the target must be adjacent and not your own claim; Gold and Copper "
-                           "\"Shall not destroy settlements\"",
-                "steal": "Steal: \"Dragon must be adjacent\" to the cave or the thief's treasure chest",
-                "attack": "Attack: \"When dragons are adjacent they can attack\"",
-                "abandon": "Abandon Claim: only your own claim rings",
-                "play": "that card is not in your hand or cannot be played now",
-                "power": "you do not control that place of power, its power was used this round, or it "
-                         "cannot be used now",
-            }
-            return reasons.get(str(kind), f"it is {self.dragon_id(self.who)}'s turn to act")
-        return f"it is not among the legal actions at this point ({node}, {_seat_text(self, self.who)})"
+            why = self._act_reason(action)
+            if why:
+                return why
+            return f"it is {seat_label(self, self.who)}'s turn to act"
+        if node == "place" and kind == "place" and self.ev is not None:
+            ev = self.ev
+            what = ("Baba Yaga's Hut" if ev["piece"] == "hut" else "the thief's chest" if ev["piece"] == "chest"
+                    else f"the {self.dragon_id(ev['dragon'])} dragon")
+            where = {"home": "a free 2x2 place adjacent to its home cave", "claims": "a free 2x2 place adjacent "
+                     "to one of its claims", "near": f"a free place at most {ev['range']} spaces away"}[ev["mode"]]
+            return f"{what} must go to {where}: 'place x,y' among the legal actions"
+        return f"it is not among the legal actions at this point ({node}, {seat_label(self, self.who)})"
 
-    # ---------------------------------------------------------------- why a move is refused
+    # ---------------------------------------------------------------- why an action is refused (own turn)
     def _what_is_on(self, q: int) -> str:
         c = self.occ[q]
         if c == EMPTY:
@@ -349,10 +339,55 @@ class NarbyState(State):
         if c == CHEST:
             return "the thief's treasure chest"
         if c < DRAGON0:
-            return f"the cave of {_seat_text(self, c - CAVE0)}"
+            return f"the cave of {seat_label(self, c - CAVE0)}"
         if c < PLACE0:
-            return f"the dragon of {_seat_text(self, c - DRAGON0)}"
+            return f"the dragon of {seat_label(self, c - DRAGON0)}"
         return T.places[c - PLACE0].name
+
+    def _act_reason(self, action: Any) -> str:
+        """The rule that refuses ``action`` at node act, named for this very case (not the action's whole
+        row): the message a player reads when the engine says no."""
+        s = self.who
+        kind = action[0]
+        try:
+            if kind == "move":
+                return self._move_reason(action[1])
+            if kind == "claim":
+                return self._claim_reason(action[1])
+            if kind == "claim2":
+                if not self.power_ready(s, "citadel_of_torture"):
+                    return ("Citadel of Torture: \"May claim two settlements adjacent to dragon as a single "
+                            "action\" — only for the dragon whose ring is on the Citadel, once per round")
+                if self.rings_left[s] < 2:
+                    return "Citadel of Torture: two claim rings are needed"
+                return ("Citadel of Torture: both squares must be unclaimed settlements adjacent to the dragon "
+                        "(\"Dragon has to be adjacent with target of claim\")")
+            if kind == "destroy":
+                return self._destroy_reason(action[1])
+            if kind == "steal":
+                return self._steal_reason(action[1])
+            if kind == "attack":
+                t = self.seat_of(action[1])
+                if t < 0:
+                    return f"there is no {action[1]} dragon in this game"
+                if t == s:
+                    return "Attack: \"Dragons may attack each other\" — a dragon cannot attack itself"
+                return (f"Attack: \"When dragons are adjacent they can attack\" — the {action[1]} dragon is not "
+                        f"adjacent to yours")
+            if kind == "abandon":
+                key = action[1]
+                o = self.claims.get(key, -1)
+                if o < 0:
+                    return f"Abandon Claim: there is no claim ring on {key_text(key)}"
+                return (f"Abandon Claim: \"Take one of your colored claim rings\" — the ring on {key_text(key)} "
+                        f"is {seat_label(self, o)}'s")
+            if kind == "play":
+                return self._card_reason(action[1])
+            if kind == "power":
+                return self._power_reason(action[1])
+        except (KeyError, IndexError, TypeError, ValueError):
+            return ""
+        return ""
 
     def _move_reason(self, b: int) -> str:
         s = self.who
@@ -380,6 +415,130 @@ class NarbyState(State):
             return (f"Move: \"You may fly over settlements but cannot land on a settlement, cave, or place of "
                     f"power, or another dragon\" — {B.sq_text(q)} holds {what}")
         return ""
+
+    def _claim_reason(self, key: int | str) -> str:
+        s = self.who
+        if isinstance(key, str) and key not in self.places:
+            return f"{T.places[PIDX[key]].name} is not on the board"
+        if isinstance(key, int) and (self.occ[key] == CHEST or CAVE0 <= self.occ[key] < PLACE0):
+            return (f"Claim: only a settlement, a place of power or a blank space can be claimed — "
+                    f"{key_text(key)} holds {self._what_is_on(key)}")
+        o = self.claims.get(key, -1)
+        if o == s:
+            return f"Claim: {key_text(key)} already has your claim ring"
+        if self.rings_left[s] < 1:
+            return "Claim: you have no claim ring left (every ring is on the board; Abandon Claim frees one)"
+        if not self.adjacent_to_dragon(s, key):
+            hut = (self.controller(BABA) == s and isinstance(key, int)
+                   and key in B.RINGSET[self.adj][self.places[BABA]])
+            if not hut:
+                return (f"Claim: \"Dragon has to be adjacent with target of claim\" — {key_text(key)} is not "
+                        f"adjacent to your dragon")
+            if not TOWN <= self.occ[key] <= RUIN:
+                return ("Baba Yaga's Hut: \"Claimed Dragon can use an action to claim adjacent settlement\" — "
+                        "settlements only, not blank spaces")
+        if o >= 0:
+            if isinstance(key, int) and self.occ[key] == EMPTY:
+                return (f"Claim Settlement: \"Remove opponents claim and put a claim ring on adjacent settlement "
+                        f"or place of power\" — a blank space claimed by {seat_label(self, o)} cannot be taken "
+                        f"(reading R14)")
+            if self.acts < 2:
+                return (f"Claim Settlement: taking {seat_label(self, o)}'s claim costs 2 actions, you have "
+                        f"{self.acts}")
+        return ""
+
+    def _destroy_reason(self, key: int | str) -> str:
+        s = self.who
+        if isinstance(key, str):
+            if key not in self.places:
+                return f"{T.places[PIDX[key]].name} is not on the board"
+        elif not TOWN <= self.occ[key] <= RUIN:
+            return (f"\"Dragons may destroy settlements or places of power\" — {key_text(key)} holds "
+                    f"{self._what_is_on(key)}")
+        if self.claims.get(key, -1) == s:
+            return (f"Destroy: {key_text(key)} is your own claim; a dragon does not destroy its own claims "
+                    f"(reading R14; Abandon Claim takes a ring back)")
+        if isinstance(key, int) and self.dragon[s] in NO_DESTROY:
+            return f"the {self.dragon_id(s)} dragon \"Shall not destroy settlements\""
+        if not self.adjacent_to_dragon(s, key):
+            return (f"Destroy: the target must be adjacent to your dragon, as for Claim and Attack (reading "
+                    f"R14) — {key_text(key)} is not")
+        return ""
+
+    def _steal_reason(self, target: str) -> str:
+        s = self.who
+        if target == "chest":
+            if self.chest < 0:
+                return "Steal from thief's chest: the chest is not on the board yet"
+            return (f"Steal from thief's chest: \"Dragon must be adjacent to thief's treasure chest\" — the chest "
+                    f"at {B.sq_text(self.chest)} is not adjacent to your dragon")
+        t = self.seat_of(target)
+        if t < 0:
+            return f"there is no {target} dragon in this game"
+        if t == s:
+            return ("Steal from Dragon cave: \"Dragons may steal from other dragon caverns\" — a dragon cannot "
+                    "rob its own cave")
+        if self.dragon[t] == UNDEAD:
+            if self.options["undead_steal"] == "never":
+                return ("the Undead \"Does not place home cave\": it has no cave to steal from (option "
+                        "undead_steal=never)")
+            if RESTING not in self.places:
+                return ("the Undead \"Does not place home cave\": it can be robbed only beside the Immortals "
+                        "Resting Place, its home, which is not on the board (reading R5)")
+            return ("the Undead \"Does not place home cave\": it is robbed beside the Immortals Resting Place "
+                    "(reading R5), which is not adjacent to your dragon")
+        return (f"Steal from Dragon cave: the cave must be adjacent to your dragon, as for the thief's chest "
+                f"(reading R14) — the {target} cave at {B.sq_text(self.cave[t])} is not")
+
+    def _card_reason(self, card: str) -> str:
+        s = self.who
+        if self.hand[s] != card:
+            held = self.hand[s]
+            return (f"the {T.cards[T.card_ids.index(card)].name} card is not in your hand"
+                    + (f" (you hold the {T.cards[T.card_ids.index(held)].name})" if held else " (you hold no card)"))
+        why = {
+            "speedster": "before a Move, with an action left, once",
+            "fighter": "before an attack: a dragon must be adjacent and an action left",
+            "sneaker": "before a steal: a cave or the chest must be in reach and an action left",
+            "destroyer": "before a destroy: a target must be in reach and an action left",
+            "jumper": "when there is a free 2x2 place adjacent to one of your claims",
+            "robber": "naming an opponent",
+            "horror": "naming a dragon that has a free 2x2 place beside its cave",
+            "confuser": "naming an opponent that has a free place within 3 spaces",
+            "guardian": "when another dragon declares a steal from a cave",
+            "peacemaker": "when a dragon declares an attack",
+            "defender": "when you are attacked",
+            "inciter": "when another dragon declares a destroy on a claimed settlement",
+            "leader": "when another dragon declares a claim on a settlement",
+            "procreator": "after the two dice of a settlement are rolled",
+            "governor": "before your tribute roll",
+            "sheriff": "before your tribute roll",
+            "mayor": "before your tribute roll",
+        }.get(card, "")
+        return f"the {T.cards[T.card_ids.index(card)].name} card is played {why}, not like this now"
+
+    def _power_reason(self, pid: str) -> str:
+        s = self.who
+        name = T.places[PIDX[pid]].name
+        if pid not in self.places:
+            return f"{name} is not on the board"
+        o = self.controller(pid)
+        if o != s:
+            return (f"{name}: its power is for the dragon whose claim ring is on it (\"Power once per round\"), "
+                    + ("nobody's" if o < 0 else f"{seat_label(self, o)}'s") + " now")
+        if not self.power_ready(s, pid):
+            return f"{name}: \"Power once per round\" — used already this round"
+        special = {
+            "pearlthorn_castle": "is used when another dragon declares a destroy of a claim",
+            "blade_miller": "is used when another dragon declares a destroy",
+            "soulwash_temple": "is used when another dragon declares an attack",
+            "soul_mine": "applies by itself to your tribute roll",
+            "immortals_resting_place": "has no power (\"Home of Undead Dragon\")",
+            "citadel_of_torture": "is used by claiming two settlements at once: 'claim x,y x,y'",
+        }
+        if pid in special:
+            return f"{name} {special[pid]}"
+        return f"{name}: {T.places[PIDX[pid]].power} — not possible now (see the legal actions)"
 
     # ---------------------------------------------------------------- the action phase choices
     def act_actions(self) -> list[Any]:
@@ -1418,11 +1577,13 @@ def _chance_name(node: str) -> str:
     return {"draw": "a card dealt: card ID", "token": "a treasure token: token N"}.get(node, "a d20: roll N")
 
 
-def _seat_text(s: NarbyState, seat: int) -> str:
+def seat_label(s: NarbyState, seat: int) -> str:
+    """A seat as players read it (the CLI's seat names, the text board): "Seat 1 (red)" is seat 0 of the
+    state JSON."""
     if seat < 0:
         return "chance"
     d = s.dragon[seat]
-    return f"seat {seat} ({T.dragon_ids[d]})" if d >= 0 else f"seat {seat}"
+    return f"Seat {seat + 1} ({T.dragon_ids[d]})" if d >= 0 else f"Seat {seat + 1}"
 
 
 _KEY_FIELDS = {"targets", "target", "towns"}
