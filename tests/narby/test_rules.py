@@ -290,7 +290,28 @@ def test_view_hides_other_hands():
 def test_render_text_shows_the_pieces():
     st = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}, "places": {"soul_mine": "12,2"}})
     text = RULESET.render_text(st, 0)
-    assert "D0" in text and "t1" in text and "$$" in text and "Soul Mine" in text and "c1" in text
+    assert "D1" in text and "t2" in text and "$$" in text and "Soul Mine" in text and "c2" in text
+
+
+def test_seats_have_one_name_on_the_board_and_in_the_cli():
+    """The CLI's seat names ("Seat 1", from seat_names) are the board's: Seat 1 is seat 0 of the state JSON,
+    drawn D1 / c1 and listed as "Seat 1 (red)"; the JSON keeps 0-based seats."""
+    assert RULESET.seat_names(3, RULESET.options().resolve({})) == ["Seat 1", "Seat 2", "Seat 3"]
+    st = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}, "chest": "6,6"})
+    text = RULESET.render_text(st, 0)
+    assert "Seat 1 (red)" in text and "Seat 2 (blue)" in text and "seat 0" not in text.lower()
+    assert " D1 D1 t2" in text and " c1" in text and "D0" not in text
+    assert "beneath the dragon of Seat 1 (red)" in text  # R33: the chest under red
+    assert st.to_json()["claims"] == {"7,5": 1}
+    ten = position({"dragons": ["white", "black", "green", "blue", "red", "purple", "iron", "gold", "copper",
+                                "undead"], "dragon_at": ["1,1", "15,15", "1,4", "1,7", "1,10", "1,13", "1,16",
+                                                         "4,1", "7,1", "10,1"],
+                    "caves": ["3,3", "17,17", "3,6", "3,9", "3,12", "3,15", "3,18", "6,3", "9,3", None],
+                    "home": ["3,3", "17,17", "3,6", "3,9", "3,12", "3,15", "3,18", "6,3", "9,3", "12,3"],
+                    "coins": [0] * 10, "tokens": [0] * 10, "token_count": [0] * 10, "hands": [None] * 10,
+                    "order": list(range(10))}, players=10)
+    text = RULESET.render_text(ten, 0)
+    assert "Seat 10 (undead)" in text and " D0 D0" in text and "Seat 10 shows as 0" in text
 
 
 def test_setup_patch_is_forgiving_about_derived_fields():

@@ -8,7 +8,7 @@ from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby import notation
 from conquest.rulesets.narby.rules import (CAVE0, CHEST, CITY, DRAGON0, EMPTY, PLACE0, RUIN, TOWN, NarbyState,
-                                           PIDX)
+                                           PIDX, seat_label)
 from conquest.rulesets.narby.tables import TABLES as T
 
 # Expected coins of one claim per tribute, from the Tribute Chart (d20 uniform): town .9, city 1.75, ...
@@ -77,6 +77,11 @@ class NarbyRuleset(Ruleset):
 
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
+
+    def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
+        """"Seat 1" ... "Seat N", as the text board and the refusals name them (the dragons are not known
+        before the setup); the state JSON numbers the same seats from 0."""
+        return [f"Seat {i + 1}" for i in range(players)]
 
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:
@@ -186,10 +191,17 @@ def _position(s: NarbyState, seat: int) -> float:
 PLACE_LETTERS = "ABEFGHIJKLMNOP"  # no C, D, R, T: those mean city, dragon, ruin, town
 
 
+def seat_mark(seat: int) -> str:
+    """The one character that stands for a seat on the grid: its number as the seat names count (Seat 1 is
+    "1"), and "0" for Seat 10."""
+    return str((seat + 1) % 10)
+
+
 def render(s: NarbyState, seat: int | None) -> str:
-    """The grid, two characters a square: dragons D + seat, caves C + seat, towns t, cities C, ruins r (a claim
-    shows the claimant's seat number next to it), places of power a letter and the claimant's seat
-    (or the letter twice when unclaimed), the chest $$."""
+    """The grid, two characters a square: dragons D and the seat's mark (Seat 1 is D1), caves c and the mark,
+    towns t, cities C, ruins r (a claim shows the claimant's mark next to it), places of power a letter and the
+    claimant's mark (or the letter twice when unclaimed), the chest $$. Seats are named as ``seat_names``
+    names them ("Seat 1" is seat 0 of the state JSON)."""
     occ = s.occ
     homes = {s.home[t]: t for t in range(s.players) if s.cave[t] < 0 and s.home[t] >= 0}
     lines = [f"Narby Conquest — round {s.round}, phase {s.phase}, win above {s.options['win']} coins"]
@@ -201,28 +213,29 @@ def render(s: NarbyState, seat: int | None) -> str:
             q = B.sq(x, y)
             c = occ[q]
             o = s.claims.get(q, -1)
-            mark = str(o) if o >= 0 else " "
+            mark = seat_mark(o) if o >= 0 else " "
             if c == EMPTY:
                 cell = " ." if o < 0 else f" {mark}"
                 if q in homes:
-                    cell = f"h{homes[q]}"
+                    cell = f"h{seat_mark(homes[q])}"
             elif c in (TOWN, CITY, RUIN):
-                cell = {TOWN: "t", CITY: "C", RUIN: "r"}[c] + (mark if o >= 0 else " ")
+                cell = {TOWN: "t", CITY: "C", RUIN: "r"}[c] + mark
             elif c == CHEST:
                 cell = "$$"
             elif c < DRAGON0:
-                cell = f"c{c - CAVE0}"
+                cell = f"c{seat_mark(c - CAVE0)}"
             elif c < PLACE0:
-                cell = f"D{c - DRAGON0}"
+                cell = f"D{seat_mark(c - DRAGON0)}"
             else:
                 pid = T.place_ids[c - PLACE0]
                 po = s.claims.get(pid, -1)
-                cell = PLACE_LETTERS[c - PLACE0] + (str(po) if po >= 0 else PLACE_LETTERS[c - PLACE0].lower())
+                cell = PLACE_LETTERS[c - PLACE0] + (seat_mark(po) if po >= 0 else PLACE_LETTERS[c - PLACE0].lower())
             row.append(f" {cell}")
         lines.append("".join(row))
     lines.append("")
-    lines.append("  legend: D# dragon of seat #, c# its cave, t town, C city, r ruin (a digit after it: claimed "
-                 "by that seat; a lone digit: a claimed blank square), $$ thief's chest, h# the Undead's home square;")
+    lines.append("  legend: D1 the dragon of Seat 1, c1 its cave, t town, C city, r ruin (a digit after it: claimed "
+                 "by that seat; a lone digit: a claimed blank square), $$ thief's chest, h1 the Undead's home square"
+                 + (" (Seat 10 shows as 0)" if s.players >= 10 else "") + ";")
     lines.append("          places of power: their letter and the claimant's seat, or the letter twice when "
                  "unclaimed")
     for pid, a in sorted(s.places.items(), key=lambda x: PIDX[x[0]]):
@@ -230,15 +243,16 @@ def render(s: NarbyState, seat: int | None) -> str:
         o = s.claims.get(pid, -1)
         used = " (used this round)" if (s.used >> PIDX[pid]) & 1 else ""
         lines.append(f"  {PLACE_LETTERS[PIDX[pid]]} {p.name} at {B.sq_text(a)}"
-                     f"{' claimed by seat ' + str(o) if o >= 0 else ''}: {p.power}{used}")
-    lines.append(f"  thief's chest: {s.chest_coins} coins" + (f" at {B.sq_text(s.chest)}" if s.chest >= 0 else ""))
+                     f"{' claimed by ' + seat_label(s, o) if o >= 0 else ''}: {p.power}{used}")
+    under = s.chest_under()
+    lines.append(f"  thief's chest: {s.chest_coins} coins" + (f" at {B.sq_text(s.chest)}" if s.chest >= 0 else "")
+                 + (f", beneath the dragon of {seat_label(s, under)}" if under >= 0 else ""))
     for t in range(s.players):
-        d = s.dragon_id(t) if s.dragon[t] >= 0 else "?"
         h = s.hand[t]
         hand = (h or "no card") if t == seat else ("a card" if h else "no card")
         turn = " <" if s.to_move == t else ""
-        lines.append(f"  seat {t} {d:<7} coins {s.coins[t]:>3}  tokens "
+        lines.append(f"  {seat_label(s, t):<18} coins {s.coins[t]:>3}  tokens "
                      f"{s.tok_sum[t]:>2} ({s.tok_n[t]})  rings left {s.rings_left[t]:>2}  hand: {hand}{turn}")
     if s.phase == "action" and s.node == "act":
-        lines.append(f"  {s.dragon_id(s.who)} to act, {s.acts} action(s) left")
+        lines.append(f"  {seat_label(s, s.who)} to act, {s.acts} action(s) left")
     return "\n".join(lines)
