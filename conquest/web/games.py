@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -30,6 +31,7 @@ from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 
 log = logging.getLogger("conquest.web")
 MAX_ALTERNATIVES = 64
+SEARCH_BUDGET = 0.05  # seconds per action for the visibility search
 MAX_UNDO = 50
 
 
@@ -97,28 +99,52 @@ def _alternatives(before: State, action: Action) -> list[Action]:
 
 def action_visibility(before: State, action: Action, after: State,
                       hidden_before: dict[int | None, frozenset[Any]],
-                      hidden_after: dict[int | None, frozenset[Any]]) -> tuple[list[int | None], bool]:
-    """(seats the action is hidden from, whether it is an undo barrier)."""
+                      hidden_after: dict[int | None, frozenset[Any]],
+                      budget: float = SEARCH_BUDGET) -> tuple[list[int | None], bool]:
+    """(seats the action is hidden from, whether it is an undo barrier).
+
+    A ruleset may answer for itself with ``log_visible(before, action, after, seat) -> bool | None``
+    (``None``: let the server search). The search stops after ``budget`` seconds; the seats still
+    undecided then are counted as not seeing the action (a hidden entry is safe, a leak is not)."""
     actor = before.to_move
     barrier = actor == CHANCE or any(hidden_before[s] != hidden_after[s] for s in hidden_before)
     hidden_from: list[int | None] = []
     to_check = [s for s in viewers(before.players)
                 if s != actor and (hidden_before[s] or hidden_after[s])]
+    hook = getattr(before.ruleset, "log_visible", None)
+    if hook is not None and to_check:
+        undecided_by_hook = []
+        for s in to_check:
+            answer = hook(before, action, after, s)
+            if answer is None:
+                undecided_by_hook.append(s)
+            elif not answer:
+                hidden_from.append(s)
+        to_check = undecided_by_hook
     if to_check:
+        deadline = time.perf_counter() + budget
         mine = {s: after.view(s) for s in to_check}
         full = after.to_json()
         undecided = set(to_check)
         for alt in _alternatives(before, action):
             if not undecided:
                 break
+            if time.perf_counter() > deadline:
+                log.info("%s: visibility search of '%s' over budget; hidden from %s",
+                         before.ruleset.id, before.ruleset.format_action(action), sorted(map(str, undecided)))
+                hidden_from.extend(undecided)
+                break
             try:
                 other = before.apply_unchecked(alt)
             except Exception:  # an alternative the ruleset cannot apply unchecked: no information
                 continue
-            if other.to_json() == full:
-                continue  # not even the referee's state tells them apart (a die the state does not keep)
+            other_full: Any = None
             for s in list(undecided):
                 if other.view(s) == mine[s]:
+                    if other_full is None:
+                        other_full = other.to_json()
+                    if other_full == full:
+                        break  # not even the referee's state tells them apart (a die the state does not keep)
                     hidden_from.append(s)
                     undecided.discard(s)
     return sorted(hidden_from, key=lambda s: -1 if s is None else s), barrier

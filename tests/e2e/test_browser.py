@@ -43,7 +43,10 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
     regions = page.query_selector_all("svg.board .region.can")
     if prefer_board and regions:
         rng.choice(regions).click()
-        page.wait_for_timeout(50)
+        # either the click played the only action there, or it narrowed the list to the actions there
+        page.wait_for_function(
+            f"() => document.getElementById('app').dataset.revision !== '{before}'"
+            " || document.querySelector('.region.sel') !== null", timeout=20_000)
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
             matches = page.query_selector_all(".actions li.match button")
             (matches[0] if matches else page.query_selector_all("#actions button")[0]).click()
@@ -61,6 +64,7 @@ def create_in_lobby(page: Any, base: str, rid: str, opponents: str = "random") -
     page.select_option("#ruleset", rid)
     for name, value in SHORT.get(rid, {}).items():
         page.fill(f"#opt-{name}", str(value))
+    page.select_option("#players", index=0)  # the fewest players: the shortest game
     n = int(page.eval_on_selector("#players", "s => s.value"))
     page.fill("#seat-0-name", "Tester")
     for i in range(1, n):

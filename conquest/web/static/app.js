@@ -353,8 +353,16 @@ async function gamePage(gid) {
 function seatNamer(game) { return seat => { const x = game.seats.find(q => q.seat === seat); return x ? x.name : "chance"; }; }
 
 async function refresh() {
+  // one request at a time; updates that arrive meanwhile are folded into one more request
   const me = live;
   if (!me) return;
+  if (me.refreshing) { me.again = true; return; }
+  me.refreshing = true;
+  try { await refreshOnce(me); } finally { me.refreshing = false; }
+  if (me.again && me === live) { me.again = false; await refresh(); }
+}
+
+async function refreshOnce(me) {
   let fresh;
   try { fresh = await api("GET", `/api/games/${me.gid}`, undefined, me.token); }
   catch (e) { app.replaceChildren(h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" }))); return; }
