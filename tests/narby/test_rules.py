@@ -293,6 +293,28 @@ def test_render_text_shows_the_pieces():
     assert "D1" in text and "t2" in text and "$$" in text and "Soul Mine" in text and "c2" in text
 
 
+def test_blank_square_claims_come_last_and_say_they_earn_nothing():
+    """"Dragons may claim a blank space on the board" (R9: it earns nothing at tribute) — every blank square next
+    to the dragon stays a legal claim, but the list offers the useful actions first: claims of settlements and
+    places, steals, attacks, destroys, cards, moves, and the blank claims at the end."""
+    st = position({"settlements": {"7,5": "town"}, "places": {"soul_mine": "3,6"}, "chest": "7,7",
+                   "dragon_at": ["5,5", "7,3"], "hands": ["vigor", None]})
+    acts = [RULESET.format_action(a) for a in st.legal_actions()]
+    blank = [i for i, a in enumerate(acts) if a.startswith("claim") and a not in ("claim 7,5", "claim soul_mine")]
+    assert len(blank) == 6  # 12 squares around red, less a town, the chest, the cave, 2 of the Soul Mine, blue
+    useful = [acts.index(a) for a in ("claim 7,5", "claim soul_mine", "steal chest", "attack blue", "destroy 7,5",
+                                      "play vigor", "move 8,8")]
+    assert max(useful) < min(blank)
+    assert acts[0] == "end"
+    assert acts.index("claim 7,5") < acts.index("steal chest") < acts.index("attack blue") < acts.index("move 8,8")
+    assert RULESET.describe_action(st, RULESET.parse_action("claim 5,4")) == ("claim 5,4  — claim the blank square "
+                                                                             "5,4 (earns nothing at tribute), 1 action")
+    assert "claim the town at 7,5" in RULESET.describe_action(st, RULESET.parse_action("claim 7,5"))
+    taken = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}})
+    assert "take the town at 7,5 from Seat 2 (blue), 2 actions" in RULESET.describe_action(
+        taken, RULESET.parse_action("claim 7,5"))
+
+
 def test_seats_have_one_name_on_the_board_and_in_the_cli():
     """The CLI's seat names ("Seat 1", from seat_names) are the board's: Seat 1 is seat 0 of the state JSON,
     drawn D1 / c1 and listed as "Seat 1 (red)"; the JSON keeps 0-based seats."""

@@ -581,11 +581,16 @@ class NarbyState(State):
             if u >= 0 and u != s:
                 steal_t.append("undead")
         destroy_t: list[int | str] = []
+        # The order of the list is for the players (the CLI numbers it): end, then claims of settlements and
+        # places, steals, attacks, destroys, cards, powers, moves, abandons, and last the claims of blank
+        # squares, which earn nothing at tribute.
+        moves: list[Any] = []
+        late: list[Any] = []
         if acts >= 1:
             rng = T.speedster_range if self.bonus[0] else T.move_range
             for b in B.near_anchors(a, rng, self.adj):
                 if self.clear_for(s, b):
-                    out.append(("move", b))
+                    moves.append(("move", b))
             if self.rings_left[s] >= 1:
                 cl = settles
                 if self.power_ready_control(s, BABA):
@@ -602,7 +607,7 @@ class NarbyState(State):
                         out.append(("claim", p))
                 for q in blanks:
                     if q not in claims:
-                        out.append(("claim", q))
+                        late.append(("claim", q))
                 if self.rings_left[s] >= 2 and self.power_ready(s, "citadel_of_torture"):
                     free = [q for q in settles if q not in claims]
                     for i in range(len(free)):
@@ -611,15 +616,14 @@ class NarbyState(State):
             if me_dragon not in NO_DESTROY:
                 destroy_t.extend(q for q in settles if claims.get(q, -1) != s)
             destroy_t.extend(p for p in place_t if claims.get(p, -1) != s)
-            for target in destroy_t:
-                out.append(("destroy", target))
             for victim in steal_t:
                 out.append(("steal", victim))
             for t in dragons:
                 out.append(("attack", T.dragon_ids[self.dragon[t]]))
-            for key in claims:
-                if claims[key] == s:
-                    out.append(("abandon", key))
+            for target in destroy_t:
+                out.append(("destroy", target))
+            abandons = [("abandon", key) for key in claims if claims[key] == s]
+            late[:0] = abandons
         # ---- cards (no action spent): "Possible Cards, discarded after use"
         card = self.hand[s]
         if card is not None:
@@ -686,6 +690,8 @@ class NarbyState(State):
                 elif pid == "darkheart_cottage":
                     if self.chest >= 0 and self.place_options_for("chest", -1, "near", 5):
                         out.append(("power", pid))
+        out.extend(moves)
+        out.extend(late)
         return out
 
     def power_ready_control(self, seat: int, pid: str) -> bool:

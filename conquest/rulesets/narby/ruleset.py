@@ -7,8 +7,8 @@ from conquest.core.game import State, Ruleset
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby import notation
-from conquest.rulesets.narby.rules import (CAVE0, CHEST, CITY, DRAGON0, EMPTY, PLACE0, RUIN, TOWN, NarbyState,
-                                           PIDX, seat_label)
+from conquest.rulesets.narby.rules import (CAVE0, CHEST, CITY, DRAGON0, EMPTY, KIND_NAME, PLACE0, RUIN, TOWN,
+                                           NarbyState, PIDX, seat_label)
 from conquest.rulesets.narby.tables import TABLES as T
 
 # Expected coins of one claim per tribute, from the Tribute Chart (d20 uniform): town .9, city 1.75, ...
@@ -115,9 +115,23 @@ class NarbyRuleset(Ruleset):
                 return f"{text}  (the thief's chest goes to {x},{y})"
             what = "Baba Yaga's Hut" if piece == "hut" else f"the {state.dragon_id(state.ev['dragon'])} dragon"
             return f"{text}  ({what} covers {x}-{x + 1}, {y}-{y + 1})"
+        if w == "move" and state.chest >= 0 and state.chest in B.FOOT[action[1]]:
+            return f"{text}  (move the dragon (1 action), landing over the thief's chest)"
         if w == "claim" and state.node == "act":
-            cost = 2 if state.claims.get(action[1], -1) not in (-1, state.who) else 1
-            return f"{text}  (put a claim ring, {cost} action{'s' if cost > 1 else ''})"
+            key = action[1]
+            o = state.claims.get(key, -1)
+            cost = 2 if o not in (-1, state.who) else 1
+            acts = f"{cost} action{'s' if cost > 1 else ''}"
+            if isinstance(key, str):
+                what = f"{T.places[PIDX[key]].name} (place of power)"
+            else:
+                c = state.occ[key]
+                if c == EMPTY:
+                    return f"{text}  — claim the blank square {B.sq_text(key)} (earns nothing at tribute), {acts}"
+                what = f"the {KIND_NAME.get(c, 'square')} at {B.sq_text(key)}"
+            if o >= 0 and o != state.who:
+                return f"{text}  — take {what} from {seat_label(state, o)}, {acts}"
+            return f"{text}  — claim {what}, {acts}"
         if w == "play":
             card = T.cards[T.card_ids.index(action[1])]
             return f"{text}  ({card.name}: {card.text})"
