@@ -17,6 +17,7 @@ stored beside the action when it is committed:
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import random
 import threading
@@ -367,11 +368,15 @@ class Games:
             live.row.id, seen_revision=live.revision, step=live.next_step, seat=seat, text=text,
             hidden_from=hidden_from, barrier=barrier, to_move=new.to_move, has_secrets=has_secrets,
             result=_as_list(res), scores=_as_list(new.scores()) if res is not None else None)
+        # readers without the lock trust the cache when its revision matches the database's: so the
+        # revision is written last
         live.log.append(ActionRow(live.next_step, seat, text, hidden_from, barrier))
-        live.state, live.hidden, live.revision = new, hidden_after, revision
+        live.state, live.hidden = new, hidden_after
         live.next_step += 1
         live.row.has_secrets = has_secrets
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
+        live.row.updated_at = dt.datetime.now(dt.timezone.utc)
+        live.revision = revision
         for f in self.listeners:
             f(live.row.id, revision)
         if new.to_move is not None and new.to_move >= 0 and self._kind(live, new.to_move) != "human":
