@@ -365,3 +365,17 @@ def test_a_square_of_a_place_is_not_the_place():
     assert not st.is_legal(RULESET.parse_action("claim 8,6"))
     with pytest.raises(IllegalAction, match="claim soul_mine"):
         st.apply("claim 8,6")
+
+
+def test_baba_yaga_once_per_round_or_each_turn():
+    """Baba Yaga's Hut: "Power once per round" (the table's column) against "Moves 3 spaces each turn for free"
+    (its text), reading R34. Default baba_yaga_uses=round: a Hut walked this round stays used when blue takes
+    it over; with baba_yaga_uses=turn the power is back at the start of blue's turn."""
+    patch = {"places": {"baba_yaga_hut": "10,10"}, "chest": "1,20", "claims": {"baba_yaga_hut": 1},
+             "powers_used": ["baba_yaga_hut"]}
+    st = play(position(patch), "end")
+    assert st.who == 1 and "power baba_yaga_hut" not in legal_texts(st)
+    st = play(position(patch, options={"baba_yaga_uses": "turn"}), "end")
+    assert st.who == 1 and "power baba_yaga_hut" in legal_texts(st)
+    st = play(st, "power baba_yaga_hut", "place 12,10")
+    assert st.to_json()["places"]["baba_yaga_hut"] == "12,10" and "power baba_yaga_hut" not in legal_texts(st)

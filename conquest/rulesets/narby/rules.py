@@ -1087,6 +1087,8 @@ class NarbyState(State):
         self._start_turn()
 
     def _start_turn(self) -> None:
+        if self.options["baba_yaga_uses"] == "turn":
+            self.used &= ~(1 << PIDX[BABA])  # "Moves 3 spaces each turn" (reading R34)
         self.acts = T.actions_per_turn
         self.bonus = [0, 0, 0, 0]
         self.node, self.who = "act", self.order[self.turn]

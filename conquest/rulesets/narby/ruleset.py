@@ -59,6 +59,10 @@ class NarbyRuleset(Ruleset):
             Option("baba_yaga", "hut", "Baba Yaga's Hut \"Moves 3 spaces each turn for free\": hut = the "
                    "controller moves the Hut itself up to 3 spaces once a round; dragon = the controller's dragon "
                    "makes a free move of up to 3 spaces once a round", choices=("hut", "dragon")),
+            Option("baba_yaga_uses", "round", "Baba Yaga's Hut: the table's column says \"Power once per round\", "
+                   "its text \"Moves 3 spaces each turn\": round = once a round (a use stays used for a new "
+                   "controller); turn = once in each dragon's turn (the power refreshes at every turn)",
+                   choices=("round", "turn")),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
