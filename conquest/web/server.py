@@ -160,7 +160,11 @@ class Advancer:
         self.thinking[gid] = seat
         self.notify(gid, None)
         try:
-            if self.delay and self.stopped.wait(self.delay):
+            # a pause a person can follow: the whole delay before an agent's first action in a row,
+            # a quarter of it before the next ones (a long turn of small decisions stays watchable)
+            last = live.log[-1] if live.log else None
+            pause = self.delay if last is None or last.seat != seat else self.delay / 4
+            if pause and self.stopped.wait(pause):
                 return False
             fut = self.think_pool.submit(agent.choose, state, rng)
             try:
