@@ -798,6 +798,7 @@ class NerathState(State):
             g.pop(g.index(action[3], 2))
             if len(g) == 2:
                 self.guardians[x].pop(action[2] - 1)
+                self.return_guardian(g[0])
         elif what == "dragon":
             bt["hurt"][r] += 1
             bt["hitnow"] += 1
@@ -831,6 +832,8 @@ class NerathState(State):
         assert bt is not None
         x = bt["space"]
         if r == GUARDIANS:
+            for g in self.guardians[x]:
+                self.return_guardian(g[0])
             self.guardians[x] = []
             return
         base = (x * R + r) * T
@@ -922,12 +925,24 @@ class NerathState(State):
                 for g in self.guardians[x]:
                     del g[2:]
                     g.extend(full_strength(g[0]))
+                if not self.guardians[x] and bt["tiles"] and self.guardian_pile:
+                    # Guardians and Heroes destroyed each other: "After you defeat all a dungeon's inhabitants,
+                    # place 2 facedown Dungeon Guardian tokens on the entrance" - but no plunder, no Reward
+                    bt["restock"] = 2
+                    bt["step"] = "restock"
+                    return
             else:
                 # (an entrance left empty - its Guardians and the Heroes who fought them destroyed together -
                 # holds no one to defeat: the next Heroes to enter plunder it)
                 self.plunder(x)
                 return
         self.bt = None
+
+    def return_guardian(self, tile: str) -> None:
+        """A defeated Guardian's tile goes back into the facedown pile (our reading: the document does not say,
+        and the pile must keep restocking the entrances)."""
+        self.guardian_pile.append(tile)
+        self.guardian_pile.sort()
 
     def place_guardian(self, x: int, tile: str) -> None:
         self.guardian_pile.remove(tile)
