@@ -431,7 +431,7 @@ class NarbyState(State):
         if not self.adjacent_to_dragon(s, key):
             hut = (self.controller(BABA) == s and isinstance(key, int)
                    and key in B.RINGSET[self.adj][self.places[BABA]])
-            if not hut:
+            if not hut or not isinstance(key, int):
                 return (f"Claim: \"Dragon has to be adjacent with target of claim\" — {key_text(key)} is not "
                         f"adjacent to your dragon")
             if not TOWN <= self.occ[key] <= RUIN:
