@@ -10,18 +10,28 @@ from typing import Any, Iterator
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CONQUEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
-                allow_module_level=True)
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover
-    pytest.skip("browser tests need the playwright package (pip install playwright; no browser download)",
-                allow_module_level=True)
+
+def _missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser tests need the playwright package (pip install playwright; no browser download)"
+    return None
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    reason = _missing()
+    if reason:
+        here = Path(__file__).parent
+        for item in items:
+            if here in Path(str(item.fspath)).parents:
+                item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +42,8 @@ def screenshots() -> Path:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator["Browser"]:
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
@@ -49,7 +60,7 @@ def server(tmp_path_factory: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: "Browser") -> Iterator["Page"]:
+def page(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     pg = ctx.new_page()
     errors: list[str] = []

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
+
+PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
 from conquest.web.server import available_rulesets as rulesets
 
