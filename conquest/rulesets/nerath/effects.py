@@ -22,9 +22,11 @@ from conquest.rulesets.nerath.data import COUNTED, REALMS, DataError
 if TYPE_CHECKING:  # pragma: no cover
     from conquest.rulesets.nerath.rules import NerathState
 
-VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces", "remove_piece")
-INSTANT = ("gain_gold", "vp", "place_pieces", "remove_piece")
-WHEN = ("move", "fight", "reinforce", "any", "battle")
+VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces", "remove_piece",
+         "reroll", "cancel_hits")
+INSTANT = ("gain_gold", "vp", "place_pieces", "remove_piece", "reroll", "cancel_hits")
+WHEN = ("move", "fight", "reinforce", "any", "battle", "roll", "damage")
+WINDOWS = ("battle", "roll", "damage")   # moments inside a battle, in anyone's turn
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +43,10 @@ def event_cards() -> dict[str, dict[str, Any]]:
             if c.get("when") not in WHEN:
                 raise DataError(f"events.yaml: {cid}: when must be one of {', '.join(WHEN)}")
             check_effects(f"events.yaml: {cid}", c.get("effects", []))
-            if targeted(c.get("effects", [])) and (c.get("immediate") or c.get("when") == "battle"):
+            verbs = {e[0] for e in c.get("effects", [])}
+            if "reroll" in verbs and c["when"] != "roll" or "cancel_hits" in verbs and c["when"] != "damage":
+                raise DataError(f"events.yaml: {cid}: reroll is a 'roll' card, cancel_hits a 'damage' card")
+            if targeted(c.get("effects", [])) and (c.get("immediate") or c.get("when") in WINDOWS):
                 raise DataError(f"events.yaml: {cid}: a card that removes a piece is played by choice, on its "
                                 f"realm's turn (not immediate, not a battle card)")
             out[cid] = {**c, "realm": realm}
@@ -158,8 +163,8 @@ def instant(state: "NerathState", realm: int, verb: str, value: int, piece: str)
         state.gold[realm] += value
     elif verb == "vp":
         state.vp[realm] += value
-    elif verb == "remove_piece":
-        pass  # needs its target: see play()
+    elif verb in ("remove_piece", "reroll", "cancel_hits"):
+        pass  # they act on a target or on the battle: see play() and the rules' card windows
     elif verb == "place_pieces":
         from conquest.rulesets.nerath.data import TYPE_INDEX
         from conquest.rulesets.nerath.rules import CAPITAL
@@ -169,7 +174,7 @@ def instant(state: "NerathState", realm: int, verb: str, value: int, piece: str)
 
 
 def apply_card(state: "NerathState", realm: int, card: dict[str, Any]) -> None:
-    until = "battle" if card.get("when") == "battle" else "turn"
+    until = "battle" if card.get("when") in WINDOWS else "turn"
     for verb, value, piece in card.get("effects", []):
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
@@ -177,13 +182,19 @@ def apply_card(state: "NerathState", realm: int, card: dict[str, Any]) -> None:
             state.effects.append([realm, verb, value, piece, until])
 
 
-def battle_cards(state: "NerathState", realm: int) -> list[str]:
-    """Event cards the realm may play before a battle it fights, attacking or defending ("when required")."""
+def window_cards(state: "NerathState", realm: int, kind: str = "battle") -> list[str]:
+    """Event cards the realm may play at a moment of a battle it fights, attacking or defending ("kept in hand
+    until required"): before the battle (``battle``), after its own roll (``roll``), when it takes damage
+    (``damage``)."""
     hand = state.hands[realm]
     if not hand:
         return []
     cards = event_cards()
-    return sorted({c for c in hand if c in cards and cards[c]["when"] == "battle"})
+    return sorted({c for c in hand if c in cards and cards[c]["when"] == kind})
+
+
+def battle_cards(state: "NerathState", realm: int) -> list[str]:
+    return window_cards(state, realm, "battle")
 
 
 def play(state: "NerathState", action: tuple, realm: int | None = None) -> None:

@@ -194,6 +194,7 @@ class NerathState(State):
             bt["defs"] = bt["defs"][:]
             bt["tiles"] = bt["tiles"][:]
             bt["window"] = bt["window"][:]
+            bt["offered"] = bt["offered"][:]
         c.bt = bt
         c.decks = [d[:] for d in self.decks]
         c.hands = [h[:] for h in self.hands]
@@ -556,7 +557,7 @@ class NerathState(State):
         if step == "landing":
             return self.landing_actions() + [("done",)]
         if step == "window":
-            return [("play", c) for c in fx.battle_cards(self, bt["window"][0])] + [("pass",)]
+            return [("play", c) for c in fx.window_cards(self, bt["window"][0], bt["wkind"])] + [("pass",)]
         return []
 
     def battle_realms(self, side: str) -> list[int]:
@@ -581,7 +582,8 @@ class NerathState(State):
                 defs.insert(0, self.ctrl[x])
         self.bt = {"space": x, "kind": kind, "att": r, "defs": defs, "round": 1, "step": "fs_a",
                    "ha": 0, "hd": 0, "queue": [], "hitnow": 0, "after": "", "castle_out": 0,
-                   "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0, "window": []}
+                   "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0, "window": [], "wkind": "",
+                   "wstep": "", "rolled": 0, "offered": []}
         if kind == "dungeon":
             self.explore(x)
             if not self.guardians[x]:
@@ -601,7 +603,39 @@ class NerathState(State):
         realms = [bt["att"]] + [d for d in bt["defs"] if d >= 0]
         bt["window"] = [r for r in realms if fx.battle_cards(self, r)]
         if bt["window"]:
+            bt["wkind"] = "battle"
             bt["step"] = "window"
+
+    def close_window(self) -> None:
+        bt = self.bt
+        assert bt is not None
+        kind = bt["wkind"]
+        bt["window"] = []
+        if kind == "battle":
+            bt["step"] = "fs_a"
+        elif kind == "roll":
+            k = bt["rolled"]
+            bt["rolled"] = 0
+            self.take_roll(bt["wstep"], k)
+        else:
+            bt["step"] = "assign"
+
+    def take_roll(self, step: str, k: int) -> None:
+        """The hits of a side's roll are scored (and taken together once both sides of the phase rolled)."""
+        bt = self.bt
+        assert bt is not None
+        if step == "fs_a":
+            bt["hd"] += k
+            bt["step"] = "fs_d"
+        elif step == "fs_d":
+            bt["ha"] += k
+            self.begin_damage("roll_a")
+        elif step == "roll_a":
+            bt["hd"] += k
+            bt["step"] = "roll_d"
+        elif step == "roll_d":
+            bt["ha"] += k
+            self.begin_damage("end")
 
     def explore(self, x: int) -> None:
         """"Heroes that move into a dungeon entrance explore the dungeon; flip over all the facedown Dungeon
@@ -855,6 +889,7 @@ class NerathState(State):
         hd, ha = bt["hd"], bt["ha"]
         bt["hd"] = bt["ha"] = 0
         bt["after"] = after
+        bt["offered"] = []
         queue: list[list[int]] = []
         if bt["kind"] == "dungeon":
             defs = [GUARDIANS] if self.guardians[bt["space"]] else []
@@ -1375,7 +1410,20 @@ class NerathState(State):
         elif verb == "play":
             bt = self.bt
             if bt is not None and bt["step"] == "window":
-                fx.play(self, action, bt["window"][0])
+                realm = bt["window"][0]
+                fx.play(self, action, realm)
+                verbs = {e[0]: e[1] for e in fx.event_cards()[action[1]].get("effects", [])}
+                if "reroll" in verbs:
+                    # "reroll": the roll is made again (a new chance node); its first result is void
+                    bt.update(rolled=0, window=[], step=bt["wstep"])
+                elif "cancel_hits" in verbs:
+                    q = bt["queue"][0]
+                    q[1] -= min(q[1], verbs["cancel_hits"])
+                    if q[1] <= 0:
+                        bt["queue"].pop(0)
+                        bt["hitnow"] = 0
+                    bt["window"] = []
+                    bt["step"] = "assign"
             else:
                 fx.play(self, action)
         elif ph == "move":
@@ -1421,18 +1469,13 @@ class NerathState(State):
         step = bt["step"]
         if verb == "hits":
             k = action[1]
-            if step == "fs_a":
-                bt["hd"] += k
-                bt["step"] = "fs_d"
-            elif step == "fs_d":
-                bt["ha"] += k
-                self.begin_damage("roll_a")
-            elif step == "roll_a":
-                bt["hd"] += k
-                bt["step"] = "roll_d"
-            elif step == "roll_d":
-                bt["ha"] += k
-                self.begin_damage("end")
+            side = "a" if step in ("fs_a", "roll_a") else "d"
+            realms = [r for r in self.battle_realms(side) if r >= 0 and fx.window_cards(self, r, "roll")]
+            if realms:
+                # a card "when rolling": the side that rolled may reroll before the hits count
+                bt.update(rolled=k, wstep=step, wkind="roll", window=realms, step="window")
+            else:
+                self.take_roll(step, k)
         elif verb == "treasure":
             self.treasure_deck.remove(action[1])
             self.treasures[bt["att"]].append(action[1])
@@ -1486,7 +1529,7 @@ class NerathState(State):
         elif verb == "pass":
             bt["window"].pop(0)
             if not bt["window"]:
-                bt["step"] = "fs_a"
+                self.close_window()
         elif verb == "debark":
             self.debark(action[1], IX[action[2]], TYPE_INDEX[action[3]])
             if not self.landing_actions():
@@ -1523,10 +1566,10 @@ class NerathState(State):
                 continue
             if step == "window":
                 w = bt["window"]
-                while w and not fx.battle_cards(self, w[0]):
+                while w and not fx.window_cards(self, w[0], bt["wkind"]):
                     w.pop(0)
                 if not w:
-                    bt["step"] = "fs_a"
+                    self.close_window()
                     continue
                 return
             if step == "assign":
@@ -1539,6 +1582,11 @@ class NerathState(State):
                         bt["step"] = bt["after"]
                     continue
                 r, h = q[0]
+                if r >= 0 and h > 0 and r not in bt["offered"] and fx.window_cards(self, r, "damage"):
+                    # a card "when taking damage", before the hits are assigned
+                    bt["offered"].append(r)
+                    bt.update(window=[r], wkind="damage", step="window")
+                    return
                 cap = self.capacity(r)[0]
                 if h >= cap:
                     self.destroy_all(r)
@@ -1583,7 +1631,9 @@ class NerathState(State):
                   "wounded_dragons": {REALMS[r]: b["hurt"][r] for r in range(R) if b["hurt"][r]},
                   "split_hits": b.get("pending_split", 0), "guardian_seat": b["gseat"],
                   "guardian_tiles": b["tiles"], "restock": b["restock"],
-                  "window": [REALMS[r] for r in b["window"]]}
+                  "window": [REALMS[r] for r in b["window"]], "window_kind": b["wkind"],
+                  "window_step": b["wstep"], "rolled": b["rolled"],
+                  "offered": [REALMS[r] for r in b["offered"]]}
         return {
             "round": self.round, "realm": REALMS[self.realm], "phase": self.phase,
             "gold": {REALMS[r]: self.gold[r] for r in range(R)},
@@ -1731,7 +1781,10 @@ class NerathState(State):
                          "pending_split": int(b.get("split_hits", 0)),
                          "gseat": int(b.get("guardian_seat", -1)), "tiles": list(b.get("guardian_tiles", [])),
                          "restock": int(b.get("restock", 0)),
-                         "window": [_realm_ix(r, "battle/window") for r in b.get("window", [])]}
+                         "window": [_realm_ix(r, "battle/window") for r in b.get("window", [])],
+                         "wkind": str(b.get("window_kind", "")), "wstep": str(b.get("window_step", "")),
+                         "rolled": int(b.get("rolled", 0)),
+                         "offered": [_realm_ix(r, "battle/offered") for r in b.get("offered", [])]}
             except KeyError as e:
                 raise StateFormatError(f"battle/{e.args[0]}", "missing") from None
             if st.bt["kind"] not in ("land", "sea", "dungeon"):
