@@ -480,3 +480,15 @@ def test_every_ruleset_is_playable_through_the_api(client: TestClient, rid: str)
     d = state_of(client, gid, t0)
     assert d["board"] is None or d["board"]["map"]["regions"]
     assert client.get(f"/api/games/{gid}/replay?step=3", headers=tok(t0)).status_code == 200
+
+
+def test_database_location_from_argument_environment_or_user_data_dir(monkeypatch: Any, tmp_path: Any) -> None:
+    from conquest.web.storage import normalise_url
+    monkeypatch.setenv("CONQUEST_DB", "sqlite:///from-env.sqlite3")
+    assert normalise_url(None) == "sqlite:///from-env.sqlite3"
+    assert normalise_url(str(tmp_path / "g.db")) == f"sqlite:///{tmp_path / 'g.db'}"
+    monkeypatch.delenv("CONQUEST_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert normalise_url(None) == f"sqlite:///{tmp_path / 'data' / 'conquest' / 'games.sqlite3'}"
+    url = normalise_url("postgresql://u@h/db")
+    assert url in ("postgresql+psycopg://u@h/db", "postgresql://u@h/db")

@@ -38,6 +38,8 @@ def test_kill_minus_nine_loses_no_acknowledged_action(tmp_path: Path) -> None:
     db = str(tmp_path / "games.sqlite3")
     port = free_port()
     proc = start(db, port)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().decode().startswith(f"Conquest is served at http://127.0.0.1:{port}/")
     base = f"http://127.0.0.1:{port}"
     acked: list[tuple[str, int, str]] = []  # (game, step, action) answered with 200
     games = []
