@@ -391,7 +391,7 @@ class Games:
         if len(text) > 500:
             raise WebError(422, "the action text is too long (500 characters at most)")
         with live.lock:
-            live = self.load(gid)
+            live = self._cached(gid)  # just checked against the database; a stale one fails at commit
             state = live.state
             if who.seat is None:
                 raise WebError(403, "spectators cannot act")
@@ -420,14 +420,20 @@ class Games:
                 raise WebError(409, "another action was accepted for this step first; yours was not "
                                     "played (reload to see the game as it is)") from None
             self.resolve_chance(gid)
-            return self.load(gid)
+            return self._cached(gid)
+
+    def _cached(self, gid: str) -> Live:
+        """The cached game without asking the database (for use under the game's lock, right after a
+        load; the revision check of the commit catches any other writer)."""
+        live = self._cache.get(gid)
+        return live if live is not None else self.load(gid)
 
     def resolve_chance(self, gid: str) -> None:
         """Draw every pending chance outcome with the game's secret seeded generator and commit it."""
         from conquest.analysis.runner import sample_chance
         for _ in range(10_000):
             with self._lock_for(gid):
-                live = self.load(gid)
+                live = self._cached(gid)
                 if live.state.to_move != CHANCE:
                     return
                 rng = random.Random(f"{live.row.chance_seed}:chance:{live.revision}")

@@ -139,8 +139,10 @@ class Advancer:
     def _step(self, gid: str) -> bool:
         from conquest.agents.base import get_agent
         try:
-            self.games.resolve_chance(gid)
             live = self.games.load(gid)
+            if live.state.to_move == CHANCE:  # left by a process that stopped before drawing it
+                self.games.resolve_chance(gid)
+                live = self.games.load(gid)
         except WebError:
             return False
         state = live.state
