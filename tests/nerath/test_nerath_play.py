@@ -235,3 +235,27 @@ def test_board_for_the_web_app_uses_only_the_view() -> None:
     assert "capital" in board["regions"]["k07"]["markers"]
     assert any(p["kind"] == "dragon" for p in board["regions"]["k07"]["pieces"])
     assert all("facedown" in board["regions"][f"d{i}"]["markers"][0] for i in range(1, 7))
+
+
+def test_free_for_all_is_for_four_players() -> None:
+    """"4 player free-for-all game: each player controls one realm"."""
+    from conquest.core.errors import OptionError
+    with pytest.raises(OptionError):
+        RULESET.new_game(2, {"mode": "free-for-all"}, 0)
+    with pytest.raises(OptionError):
+        RULESET.new_game(3, {"mode": "free-for-all"}, 0)
+
+
+def test_seats_and_sides() -> None:
+    """"2 player alliance game: the allied realms of Karkoth and the Iron Circle vs. the allied realms of Vailin
+    and Nerath." / 3 players: "the allied realms of Vailin and Nerath vs. the realm of Karkoth vs. the realm of
+    the Iron Circle." / "If you play 2 allied realms, take each realm's turn in the normal order.\""""
+    two = RULESET.new_game(2, {"board_setup": "empty"}, 0)
+    assert two.seat_of == (0, 1, 0, 1) and two.team == (0, 1, 0, 1)
+    three = RULESET.new_game(3, {"board_setup": "empty"}, 0)
+    assert three.seat_of == (0, 1, 2, 1) and len(set(three.team)) == 3
+    three_b = RULESET.new_game(3, {"board_setup": "empty", "three_player": "two-sides"}, 0)
+    assert three_b.team[0] == three_b.team[2] != three_b.team[1]
+    ffa = RULESET.new_game(4, {"board_setup": "empty", "mode": "free-for-all"}, 0)
+    assert len(set(ffa.team)) == 4
+    assert RULESET.seat_names(2, {}) == ["Dark Empire of Karkoth & Iron Circle", "Vailin Alliance & Nerathan League"]
