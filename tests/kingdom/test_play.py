@@ -156,4 +156,5 @@ def test_cli_undo_takes_back_your_own_step_only():
 
 def test_default_seats_fill_every_player():
     r = _cli("play", "narby", "--players", "3", "--seed", "1", input_text="")
-    assert "Player 2: greedy, Player 3: greedy" in r.stdout
+    header = r.stdout.splitlines()[0]
+    assert header.count(": human") == 1 and header.count(": greedy") == 2, header
