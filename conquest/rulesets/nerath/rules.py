@@ -139,6 +139,7 @@ class NerathState(State):
         self.guardian_pile: list[str] = sorted(guardian_tiles())
         self.dealing_guardians: list[int] = []   # entrances still to get their set-up tile
         self.dealing: list[int] = []   # realms still to draw a starting Event card (set-up)
+        self.stats: dict[str, int] = {"battles": 0, "explored": 0, "plundered": 0}  # for reports only
         self.winners: list[int] | None = None
         self.end_reason = ""
 
@@ -207,6 +208,7 @@ class NerathState(State):
         c.guardian_pile = self.guardian_pile[:]
         c.dealing_guardians = self.dealing_guardians[:]
         c.dealing = self.dealing[:]
+        c.stats = dict(self.stats)
         c.winners = self.winners
         c.end_reason = self.end_reason
         return c
@@ -568,6 +570,7 @@ class NerathState(State):
     def start_battle(self, x: int) -> None:
         r = self.realm
         self.pending.remove(x)
+        self.stats["battles"] += 1
         k = KIND[x]
         if k == LAND and self.friendly_land(x, r):
             return  # taken meanwhile (a Monster ran amok into it): nothing left to fight
@@ -643,6 +646,7 @@ class NerathState(State):
         turn order played by another seat rolls for them and decides their damage."""
         bt = self.bt
         assert bt is not None
+        self.stats["explored"] += 1
         for g in self.guardians[x]:
             g[1] = 1
         bt["tiles"] = [g[0] for g in self.guardians[x]]
@@ -991,6 +995,7 @@ class NerathState(State):
         bt = self.bt
         assert bt is not None
         tiles = guardian_tiles()
+        self.stats["plundered"] += 1
         self.gold[bt["att"]] += sum(tiles[t].reward for t in bt["tiles"])
         fx.plunder(self, x)
         bt["restock"] = 2
@@ -1657,6 +1662,7 @@ class NerathState(State):
             "guardian_pile": self.guardian_pile,
             "dealing_guardians": [IDS[d] for d in self.dealing_guardians],
             "dealing": [REALMS[r] for r in self.dealing],
+            "stats": dict(self.stats),
             "winners": self.winners, "end_reason": self.end_reason,
         }
 
@@ -1836,6 +1842,10 @@ class NerathState(State):
         deck = data.get("treasure_deck", [])
         if not isinstance(deck, list) or any(c not in treasure_cards() for c in deck):
             raise StateFormatError("treasure_deck", "a list of cards of treasures.yaml")
+        stats = data.get("stats", {})
+        if not isinstance(stats, dict) or not all(isinstance(v, int) for v in stats.values()):
+            raise StateFormatError("stats", "counters for reports: battles, explored, plundered")
+        st.stats.update(stats)
         w = data.get("winners")
         st.winners = list(w) if w is not None else None
         st.end_reason = str(data.get("end_reason", ""))

@@ -88,6 +88,13 @@ class NerathRuleset(Ruleset):
             names[st.seat_of[r]].append(REALM_TITLES[r])
         return [" & ".join(n) for n in names]
 
+    def game_stats(self, state: State) -> dict[str, Any]:
+        """Figures of one game for simulation reports: how it ended, rounds, battles, dungeons, Treasures."""
+        assert isinstance(state, NerathState)
+        return {"end_reason": state.end_reason, "rounds": state.round, **state.stats,
+                "treasures_won": sum(len(h) + len(p) for h, p in zip(state.treasures, state.treasures_played)),
+                "treasures_played": sum(len(p) for p in state.treasures_played)}
+
     # ------------------------------------------------------------------------------ evaluation
     def evaluate(self, state: State, seat: int) -> float:
         """VP, lands, gold, army strength, and the odds of the declared battles, for the seat's side minus
