@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -667,7 +666,6 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     def health() -> dict[str, Any]:
         return {"ok": True, "schema": store.schema_version(), "rulesets": sorted(games.rulesets())}
 
-    _ = random  # the agents' generators are made by Games.agent_rng
     return app
 
 
