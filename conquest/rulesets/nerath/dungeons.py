@@ -40,6 +40,8 @@ def guardian_tiles() -> dict[str, Guardian]:
             raise DataError(f"guardians.yaml: {g.id}: needs unique id and at least one die")
         if g.heroes_need not in (0, 7, 8):
             raise DataError(f"guardians.yaml: {g.id}: heroes_need is 7 or 8")
+        if not 0 <= g.reward <= 5:
+            raise DataError(f"guardians.yaml: {g.id}: a Reward is 1 to 5 gold")
         out[g.id] = g
     return out
 
