@@ -15,13 +15,13 @@ the start of the turn) lives next to it. ``clone`` copies a few lists.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
-from conquest.core.errors import IllegalAction, StateFormatError
+from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.nerath import effects as fx
 from conquest.rulesets.nerath.data import (
-    DRAGON, DUNGEON, FIGHTER, FLYING_TYPES, FOOT, HEROES, LAND, LAND_TYPES, MONSTER, R, REALM_INDEX, REALMS,
+    DRAGON, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, MONSTER, R, REALM_INDEX, REALMS,
     SEA, SIEGE, STORM, T, TYPE_INDEX, COUNTED, WIZARD, tables,
 )
 from conquest.rulesets.nerath.dice import hit_distribution
@@ -1876,8 +1876,3 @@ class NerathState(State):
                     g["dice"] = []
         return doc
 
-
-def check_sequence(actions: Sequence[Any]) -> None:  # pragma: no cover - debugging helper
-    for a in actions:
-        if not isinstance(a, tuple):
-            raise IllegalAction(str(a), "actions are tuples")

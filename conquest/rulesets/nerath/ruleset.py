@@ -9,7 +9,7 @@ from conquest.core.game import Ruleset, State
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.nerath import notation
 from conquest.rulesets.nerath.data import (
-    COUNTED, DRAGON, DUNGEON, FLYING_TYPES, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
+    COUNTED, DRAGON, DUNGEON, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
 )
 from conquest.rulesets.nerath.dice import hit_chance
 from conquest.rulesets.nerath.dungeons import treasure_cards
@@ -283,10 +283,6 @@ class NerathRuleset(Ruleset):
             names = [board.regions[board.by_id[a].index].name for a in action[1:3] if a in board.by_id]
             return f"{text}  ({' → '.join(names)})"
         return text
-
-
-def flying(t: int) -> bool:
-    return t in FLYING_TYPES
 
 
 _HEX_R = 10 / 3 ** 0.5
