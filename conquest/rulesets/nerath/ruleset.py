@@ -278,10 +278,25 @@ class NerathRuleset(Ruleset):
 
     def describe_action(self, state: State, action: Any) -> str:
         text = self.format_action(action)
-        if action[0] in ("move", "withdraw") and len(action) >= 3:
-            board = tables().board.map
+        board = tables().board.map
+        verb = action[0]
+        if verb in ("move", "withdraw") and len(action) >= 3:
             names = [board.regions[board.by_id[a].index].name for a in action[1:3] if a in board.by_id]
             return f"{text}  ({' → '.join(names)})"
+        if verb == "battle":
+            return f"{text}  (fight the battle in {board.by_id[action[1]].name})"
+        if verb == "buy":
+            cost = tables().pieces[action[1]].cost
+            return f"{text}  ({cost} gold)"
+        if verb in ("sail", "debark") and isinstance(state, NerathState) and action[1] in state.ships:
+            sh = state.ships[action[1]]
+            cargo = [COUNTED[c] for c in (sh[C1], sh[C2]) if c >= 0]
+            return f"{text}  (Warship {action[1]}" + (f" carrying {', '.join(cargo)}" if cargo else "") + ")"
+        if verb == "play":
+            from conquest.rulesets.nerath.effects import event_cards
+            card = event_cards().get(action[1]) or treasure_cards().get(action[1])
+            if card:
+                return f"{text}  ({card['name']})"
         return text
 
 
