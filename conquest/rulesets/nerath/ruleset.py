@@ -33,7 +33,7 @@ class NerathRuleset(Ruleset):
     max_players = 4
     rules_version = "1"
     summary = ("Four realms at war in the Axis & Allies family: mixed dice, first strike, durable dragons, "
-               "castles, sea transport, alliances. Our own board, Guardian tiles and Treasure cards; Event decks as samples.")
+               "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks (option events=decks).")
     state_class = NerathState
 
     def options(self) -> OptionsSpec:
