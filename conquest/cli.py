@@ -228,6 +228,14 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
         table.add_row(str(i), s, str(data["wins"][i]), f"{data['win_rates'][i]:.1%}",
                       f"{data['mean_scores'][i]:.2f}")
     out.print(table)
+    if data["stats"]:
+        st = Table("figure", "mean per game", "total / counts")
+        for k, v in data["stats"].items():
+            if "counts" in v:
+                st.add_row(k, "", ", ".join(f"{name} {n}" for name, n in v["counts"].items()))
+            else:
+                st.add_row(k, f"{v['mean']:g}", f"{v['total']:g}")
+        out.print(st)
     if data["shared_wins"]:
         out.print(f"shared wins (ties): {data['shared_wins']}", markup=False)
     for e in data["error_samples"]:

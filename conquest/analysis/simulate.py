@@ -21,6 +21,7 @@ class GameOutcome:
     actions: int
     error: str | None = None
     record_path: str | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -37,6 +38,9 @@ class Summary:
     score_sum: list[float] = field(default_factory=list)
     error_samples: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    stat_sums: dict[str, float] = field(default_factory=dict)
+    stat_games: dict[str, int] = field(default_factory=dict)
+    stat_counts: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def add(self, o: GameOutcome) -> None:
         self.games += 1
@@ -57,6 +61,15 @@ class Summary:
             self.shared += 1
         for i, sc in enumerate(o.scores or []):
             self.score_sum[i] += sc
+        for key, value in o.stats.items():
+            if isinstance(value, bool):
+                value = int(value)
+            if isinstance(value, (int, float)):
+                self.stat_sums[key] = self.stat_sums.get(key, 0.0) + value
+                self.stat_games[key] = self.stat_games.get(key, 0) + 1
+            else:
+                counts = self.stat_counts.setdefault(key, {})
+                counts[str(value)] = counts.get(str(value), 0) + 1
 
     def to_json(self) -> dict[str, Any]:
         n = max(self.finished, 1)
@@ -68,6 +81,9 @@ class Summary:
             "win_rates": [round(w / n, 4) for w in self.wins] if self.finished else [0.0] * len(self.wins),
             "mean_scores": [round(s / n, 3) for s in self.score_sum],
             "error_samples": self.error_samples, "seconds": round(self.seconds, 3),
+            "stats": {**{k: {"total": round(v, 3), "mean": round(v / self.stat_games[k], 3),
+                             "games": self.stat_games[k]} for k, v in sorted(self.stat_sums.items())},
+                      **{k: {"counts": dict(sorted(c.items()))} for k, c in sorted(self.stat_counts.items())}},
         }
 
 
@@ -81,7 +97,8 @@ def _play_one(args: tuple[str, list[str], int | None, dict[str, Any], int, str |
         if records_dir:
             path = str(Path(records_dir) / f"{ruleset_id}-{seed}.json")
             record.save(path)
-        return GameOutcome(seed, record.result, record.scores, len(record.actions), None, path)
+        return GameOutcome(seed, record.result, record.scores, len(record.actions), None, path,
+                           dict(rs.game_stats(state)))
     except Exception as e:  # a crash in one game is counted and reported, not fatal to the run
         tb = traceback.extract_tb(e.__traceback__)
         where = f" at {tb[-1].filename.split('/')[-1]}:{tb[-1].lineno}" if tb else ""

@@ -254,6 +254,11 @@ class Ruleset(ABC):
         import json
         return json.dumps(state.view(seat), indent=1)
 
+    def game_stats(self, state: State) -> dict[str, Any]:
+        """Figures of one finished game for simulation reports: numbers (summed and averaged) or short
+        strings (counted), e.g. ``{"end": "capitals", "rounds": 9, "battles": 31}``."""
+        return {}
+
     def describe_action(self, state: State, action: Action) -> str:
         """A short human explanation of an action in this state (for menus). Defaults to the notation."""
         return self.format_action(action)

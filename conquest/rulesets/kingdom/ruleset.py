@@ -98,6 +98,15 @@ class KingdomRuleset(Ruleset):
             return float((a - b) if seat == 0 else (b - a))
         return _projection(s, seat) - _projection(s, 1 - seat)
 
+    def game_stats(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, KingdomState)
+        b = state.board
+        held = [sum(1 for t in range(b.territories) if t not in b.castles and state.controller(t) == p)
+                for p in (0, 1)]
+        return {"rounds": state.round, "red_territories": held[0], "blue_territories": held[1],
+                "red_production_points": state.points[0], "blue_production_points": state.points[1],
+                "margin": abs(state.final_scores()[0] - state.final_scores()[1])}
+
     # ------------------------------------------------------------------ text
     def describe_action(self, state: State, action: Any) -> str:
         assert isinstance(state, KingdomState)
