@@ -20,7 +20,7 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios" / "nerath"
 
 
 def make(patch: dict, players: int = 4, **options: object):
-    st = RULESET.new_game(players, {"board_setup": "empty", **options}, 0)
+    st = RULESET.new_game(players, {"board_setup": "empty", "events": "none", **options}, 0)
     doc = st.to_json()
     doc.pop("to_move")
     return RULESET.state_from_json(merge_patch(doc, patch))

@@ -33,7 +33,7 @@ class NerathRuleset(Ruleset):
     max_players = 4
     rules_version = "1"
     summary = ("Four realms at war in the Axis & Allies family: mixed dice, first strike, durable dragons, "
-               "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks (option events=decks).")
+               "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks.")
     state_class = NerathState
 
     def options(self) -> OptionsSpec:
@@ -51,7 +51,7 @@ class NerathRuleset(Ruleset):
                    None, bool),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
-            Option("events", "none", "Event decks: none, or our own decks of events.yaml (one per realm)",
+            Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is played), or none (a designer's option)",
                    ("none", "decks")),
         ))
 
