@@ -29,6 +29,17 @@ def wait_my_turn_or_end(page: Any) -> bool:
     return page.eval_on_selector("#app", "a => a.dataset.mine === 'true' && a.dataset.over !== 'true'")
 
 
+FIND_SPOT = """g => {
+  const r = g.getBoundingClientRect();
+  for (let i = 1; i < 12; i++) for (let j = 1; j < 12; j++) {
+    const x = r.left + r.width * i / 12, y = r.top + r.height * j / 12;
+    const el = document.elementFromPoint(x, y);
+    if (el && el.closest("g.region") === g) return [x, y];
+  }
+  return null;
+}"""
+
+
 def click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
     for attempt in range(5):
         try:
@@ -42,12 +53,27 @@ def click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
 def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
     before = page.eval_on_selector("#app", "a => a.dataset.revision")
     regions = page.query_selector_all("svg.board .region.can")
+    spot = None
     if prefer_board and regions:
-        rng.choice(regions).click()
-        # either the click played the only action there, or it narrowed the list to the actions there
-        page.wait_for_function(
-            f"() => document.getElementById('app').dataset.revision !== '{before}'"
-            " || document.querySelector('.region.sel') !== null", timeout=20_000)
+        # a point of the region that is really under the pointer (regions made of several cells are not
+        # convex: their middle may be another region)
+        spot = rng.choice(regions).evaluate(FIND_SPOT)
+    if spot:
+        # either the click plays the only action there, or it narrows the list to the actions there; a live
+        # update that redraws the board between press and release swallows the click: then click again
+        for attempt in range(3):
+            page.mouse.click(spot[0], spot[1])
+            try:
+                page.wait_for_function(
+                    f"() => document.getElementById('app').dataset.revision !== '{before}'"
+                    " || document.querySelector('.region.sel') !== null"
+                    " || !document.getElementById('toast').hidden", timeout=5_000)
+                break
+            except PlaywrightError:
+                if attempt == 2:
+                    raise
+        toast = page.query_selector("#toast:not([hidden])")
+        assert toast is None, f"a click on the board was refused: {toast.inner_text() if toast else ''}"
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
             matches = page.query_selector_all(".actions li.match button")
             (matches[0] if matches else page.query_selector_all("#actions button")[0]).click()
