@@ -23,10 +23,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from conquest.rulesets.nerath.rules import NerathState
 
 VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces", "remove_piece",
-         "reroll", "cancel_hits")
-INSTANT = ("gain_gold", "vp", "place_pieces", "remove_piece", "reroll", "cancel_hits")
-WHEN = ("move", "fight", "reinforce", "any", "battle", "roll", "damage")
+         "reroll", "cancel_hits", "tax")
+INSTANT = ("gain_gold", "vp", "place_pieces", "remove_piece", "reroll", "cancel_hits", "tax")
+WHEN = ("move", "fight", "reinforce", "any", "battle", "roll", "damage", "income", "enemy_move", "enemy_income")
 WINDOWS = ("battle", "roll", "damage")   # moments inside a battle, in anyone's turn
+REACTIONS = ("income", "enemy_move", "enemy_income")   # moments outside battles, offered as card windows
 
 
 @lru_cache(maxsize=1)
@@ -46,9 +47,14 @@ def event_cards() -> dict[str, dict[str, Any]]:
             verbs = {e[0] for e in c.get("effects", [])}
             if "reroll" in verbs and c["when"] != "roll" or "cancel_hits" in verbs and c["when"] != "damage":
                 raise DataError(f"events.yaml: {cid}: reroll is a 'roll' card, cancel_hits a 'damage' card")
-            if targeted(c.get("effects", [])) and (c.get("immediate") or c.get("when") in WINDOWS):
+            if targeted(c.get("effects", [])) and (c.get("immediate") or c["when"] in WINDOWS + (
+                    "income", "enemy_income")):
                 raise DataError(f"events.yaml: {cid}: a card that removes a piece is played by choice, on its "
-                                f"realm's turn (not immediate, not a battle card)")
+                                f"realm's turn or when an enemy moves in (not immediate, not a battle card)")
+            if "tax" in verbs and c["when"] != "enemy_income":
+                raise DataError(f"events.yaml: {cid}: tax is an 'enemy_income' card")
+            if c["when"] in REACTIONS and c.get("immediate"):
+                raise DataError(f"events.yaml: {cid}: a card kept for a moment is not Play Immediately")
             out[cid] = {**c, "realm": realm}
     return out
 
@@ -163,8 +169,8 @@ def instant(state: "NerathState", realm: int, verb: str, value: int, piece: str)
         state.gold[realm] += value
     elif verb == "vp":
         state.vp[realm] += value
-    elif verb in ("remove_piece", "reroll", "cancel_hits"):
-        pass  # they act on a target or on the battle: see play() and the rules' card windows
+    elif verb in ("remove_piece", "reroll", "cancel_hits", "tax"):
+        pass  # they act on a target or on the battle: see play(), play_reaction() and the rules' card windows
     elif verb == "place_pieces":
         from conquest.rulesets.nerath.data import TYPE_INDEX
         from conquest.rulesets.nerath.rules import CAPITAL
@@ -193,6 +199,59 @@ def window_cards(state: "NerathState", realm: int, kind: str = "battle") -> list
     return sorted({c for c in hand if c in cards and cards[c]["when"] == kind})
 
 
+def reaction_kind(state: "NerathState", realm: int) -> str:
+    """The kind of card a realm may play in the open reaction window: at income its own ``income`` cards (the
+    collecting realm) or ``enemy_income`` cards (its enemies); in movement ``enemy_move`` cards."""
+    react = state.react
+    assert react is not None
+    if react["kind"] == "income":
+        return "income" if realm == react["mover"] else "enemy_income"
+    return "enemy_move"
+
+
+def reaction_plays(state: "NerathState", realm: int) -> list[tuple]:
+    """The plays a realm has in the open reaction window: ``play CARD`` (a card that removes a piece names its
+    target among the moving realm's pieces in the space just entered: ``play CARD SPACE PIECE``)."""
+    react = state.react
+    assert react is not None
+    out: list[tuple] = []
+    for cid in window_cards(state, realm, reaction_kind(state, realm)):
+        kind = targeted(event_cards()[cid].get("effects", []))
+        if kind is None:
+            out.append(("play", cid))
+            continue
+        from conquest.rulesets.nerath.data import R, T
+        s, mover = react["space"], react["mover"]
+        base = (s * R + mover) * T
+        for t in range(T):
+            if state.n[base + t] and (kind == "*" or COUNTED[t] == kind):
+                out.append(("play", cid, _space_id(s), COUNTED[t]))
+    return out
+
+
+def _space_id(s: int) -> str:
+    from conquest.rulesets.nerath.rules import IDS
+    return IDS[s]
+
+
+def play_reaction(state: "NerathState", realm: int, action: tuple) -> None:
+    """A card played in a reaction window: its effects act for its holder, except ``tax N`` (the realm
+    collecting income collects N less, this turn) and ``remove_piece`` (the moving realm's pieces)."""
+    react = state.react
+    assert react is not None
+    cid = action[1]
+    card = event_cards()[cid]
+    state.hands[realm].remove(cid)
+    mover = react["mover"]
+    if len(action) == 4:
+        remove_piece(state, realm, action[2], action[3], cid, victim=mover)
+    apply_card(state, realm, card)
+    for verb, value, _piece in card.get("effects", []):
+        if verb == "tax":
+            state.effects.append([mover, "income_bonus", -value, "*", "turn"])
+    state.discards[realm].append(cid)
+
+
 def battle_cards(state: "NerathState", realm: int) -> list[str]:
     return window_cards(state, realm, "battle")
 
@@ -210,8 +269,10 @@ def play(state: "NerathState", action: tuple, realm: int | None = None) -> None:
     state.discards[r].append(cid)
 
 
-def remove_piece(state: "NerathState", realm: int, space: str, piece: str, cid: str) -> None:
-    """remove_piece N P: up to N enemy pieces of kind P in the chosen space leave play."""
+def remove_piece(state: "NerathState", realm: int, space: str, piece: str, cid: str,
+                 victim: int | None = None) -> None:
+    """remove_piece N P: up to N enemy pieces of kind P in the chosen space leave play (only the ``victim``
+    realm's, when the card reacts to that realm's movement)."""
     from conquest.rulesets.nerath.data import R, T, TYPE_INDEX
     from conquest.rulesets.nerath.dungeons import treasure_cards
     from conquest.rulesets.nerath.rules import IX
@@ -219,7 +280,7 @@ def remove_piece(state: "NerathState", realm: int, space: str, piece: str, cid: 
     n = sum(v for verb, v, _p in card.get("effects", card.get("power", [])) if verb == "remove_piece")
     s, t = IX[space], TYPE_INDEX[piece]
     for e in range(R):
-        if state.team[e] != state.team[realm] and n > 0:
+        if state.team[e] != state.team[realm] and n > 0 and (victim is None or e == victim):
             k = min(n, state.n[(s * R + e) * T + t])
             state.n[(s * R + e) * T + t] -= k
             n -= k

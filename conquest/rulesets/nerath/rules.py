@@ -127,6 +127,8 @@ class NerathState(State):
         self.placed: dict[int, int] = {}
         self.built: list[int] = []
         self.bt: dict[str, Any] | None = None
+        # a card window outside battles: {kind: move|income, realms: [...], space, mover}
+        self.react: dict[str, Any] | None = None
         self.decks: list[list[str]] = [[] for _ in range(R)]
         self.hands: list[list[str]] = [[] for _ in range(R)]
         self.discards: list[list[str]] = [[] for _ in range(R)]
@@ -197,6 +199,11 @@ class NerathState(State):
             bt["window"] = bt["window"][:]
             bt["offered"] = bt["offered"][:]
         c.bt = bt
+        react = self.react
+        if react is not None:
+            react = dict(react)
+            react["realms"] = react["realms"][:]
+        c.react = react
         c.decks = [d[:] for d in self.decks]
         c.hands = [h[:] for h in self.hands]
         c.discards = [d[:] for d in self.discards]
@@ -274,6 +281,8 @@ class NerathState(State):
             return None
         if ph in ("draw", "deal"):
             return CHANCE
+        if self.react is not None:
+            return self.seat_of[self.react["realms"][0]]
         bt = self.bt
         if ph == "fight" and bt is not None:
             step = bt["step"]
@@ -306,6 +315,8 @@ class NerathState(State):
             return []
         if self.to_move == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
+        if self.react is not None:
+            return fx.reaction_plays(self, self.react["realms"][0]) + [("pass",)]
         if ph == "move":
             return self.move_actions()
         if ph == "fight":
@@ -329,6 +340,9 @@ class NerathState(State):
         step = STEP_TITLES.get(ph, ph)
         if self.to_move == CHANCE:
             return "a chance outcome is due here (a die roll or a draw), not a decision"
+        if self.react is not None:
+            return ("a card window is open (an enemy moved in, or income is collected): the realm asked plays a "
+                    "card it holds for this moment, or passes")
         bt = self.bt
         if ph == "fight" and bt is not None:
             s = bt["step"]
@@ -506,6 +520,59 @@ class NerathState(State):
         self.add(y, r, t, k)
         if self.phase == "move":
             self.declare_attack(y)
+            self.open_move_reaction(y)
+
+    def open_move_reaction(self, y: int) -> None:
+        """Cards that react to another realm's movement ("when required"): when the realm to move enters a
+        space an enemy controls or holds pieces in, each such enemy holding an ``enemy_move`` card may play
+        it or pass, in turn order from the moving realm."""
+        if y not in self.pending or KIND[y] == DUNGEON:
+            return
+        r = self.realm
+        realms = []
+        for k in range(1, R):
+            e = (r + k) % R
+            if self.team[e] == self.team[r] or not self.hands[e]:
+                continue
+            if (KIND[y] == LAND and self.ctrl[y] == e) or any(self.n[(y * R + e) * T:(y * R + e) * T + T]) or \
+                    any(sh[SPACE] == y and sh[OWNER] == e for sh in self.ships.values()):
+                if fx.window_cards(self, e, "enemy_move"):
+                    realms.append(e)
+        if realms:
+            self.react = {"kind": "move", "realms": realms, "space": y, "mover": r}
+
+    def open_income_window(self) -> bool:
+        """At income: the realm collecting it may play an ``income`` card, then each enemy realm holding an
+        ``enemy_income`` card may play it, or pass. False when nobody holds such a card."""
+        r = self.realm
+        realms = [r] if fx.window_cards(self, r, "income") else []
+        for k in range(1, R):
+            e = (r + k) % R
+            if self.team[e] != self.team[r] and fx.window_cards(self, e, "enemy_income"):
+                realms.append(e)
+        if realms:
+            self.react = {"kind": "income", "realms": realms, "space": -1, "mover": r}
+        return bool(realms)
+
+    def apply_reaction(self, action: tuple) -> None:
+        react = self.react
+        assert react is not None
+        realms = react["realms"]
+        if action[0] == "play":
+            fx.play_reaction(self, realms[0], action)
+            if react["kind"] == "move":
+                y, r = react["space"], react["mover"]
+                if y in self.pending and not any(self.n[(y * R + r) * T:(y * R + r) * T + T]) and \
+                        not any(sh[SPACE] == y and sh[OWNER] == r for sh in self.ships.values()):
+                    self.pending.remove(y)   # nothing of the mover is left there: no battle
+        else:
+            realms.pop(0)
+        while realms and not fx.reaction_plays(self, realms[0]):
+            realms.pop(0)
+        if not realms:
+            self.react = None
+            if react["kind"] == "income":
+                self.end_turn()
 
     def sail(self, sid: int, y: int) -> None:
         sh = self.ships[sid]
@@ -515,6 +582,7 @@ class NerathState(State):
             # "A Warship must stop moving and triggers a battle when it enters an enemy sea space."
             sh[FLAGS] |= F_STOPPED
             self.declare_attack(y)
+            self.open_move_reaction(y)
 
     def embark(self, land: int, sid: int, t: int) -> None:
         sh = self.ships[sid]
@@ -540,6 +608,8 @@ class NerathState(State):
         self.add(y, self.realm, t, 1)
         if self.phase in ("move", "fight"):
             self.declare_attack(y)
+        if self.phase == "move":
+            self.open_move_reaction(y)
 
     # =============================================================================== Fight Battles
     def fight_actions(self) -> list[tuple]:
@@ -1395,6 +1465,7 @@ class NerathState(State):
         self.end_reason = reason
         self.phase = "over"
         self.bt = None
+        self.react = None
         self.movable = {}
         self.pending = []
 
@@ -1412,6 +1483,8 @@ class NerathState(State):
                     self.start_turn()
             else:
                 fx.resolve_deal(self, action[1])
+        elif self.react is not None:
+            self.apply_reaction(action)
         elif verb == "play":
             bt = self.bt
             if bt is not None and bt["step"] == "window":
@@ -1454,7 +1527,8 @@ class NerathState(State):
                 self.move_pieces(IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
         elif ph == "reinforce":
             if verb == "done":
-                self.end_turn()
+                if not self.open_income_window():
+                    self.end_turn()
             elif verb == "buy":
                 self.buy(action)
             elif verb == "move":
@@ -1648,6 +1722,10 @@ class NerathState(State):
             "castles": [IDS[s] for s in LANDS if self.castle[s]],
             "pieces": pieces, "ships": ships, "next_ship": self.next_ship,
             "movable": movable, "battles": [IDS[s] for s in self.pending], "battle": bt,
+            "reaction": None if self.react is None else {
+                "kind": self.react["kind"], "realms": [REALMS[r] for r in self.react["realms"]],
+                "space": IDS[self.react["space"]] if self.react["space"] >= 0 else None,
+                "mover": REALMS[self.react["mover"]]},
             "placed": {IDS[s]: c for s, c in sorted(self.placed.items())},
             "built": [IDS[s] for s in self.built],
             "event_decks": {REALMS[r]: self.decks[r] for r in range(R)},
@@ -1767,6 +1845,16 @@ class NerathState(State):
         st.dealing = [_realm_ix(x, "dealing") for x in data.get("dealing", [])]
         st.placed = {_ix(sp, "placed"): int(c) for sp, c in data.get("placed", {}).items()}
         st.built = [_ix(sp, "built") for sp in data.get("built", [])]
+        rc = data.get("reaction")
+        if rc is not None:
+            if not isinstance(rc, dict) or rc.get("kind") not in ("move", "income") or \
+                    not isinstance(rc.get("realms"), list) or not rc["realms"]:
+                raise StateFormatError("reaction", "null, or {kind: move|income, realms: [...], space, mover}")
+            st.react = {"kind": rc["kind"], "realms": [_realm_ix(x, "reaction/realms") for x in rc["realms"]],
+                        "space": _ix(rc["space"], "reaction/space") if rc.get("space") is not None else -1,
+                        "mover": _realm_ix(rc.get("mover"), "reaction/mover")}
+            if st.react["kind"] == "move" and st.react["space"] < 0:
+                raise StateFormatError("reaction/space", "a movement window names the space entered")
         b = data.get("battle")
         if b is not None:
             if not isinstance(b, dict):
