@@ -1712,7 +1712,11 @@ class NerathState(State):
                   "guardian_tiles": b["tiles"], "restock": b["restock"],
                   "window": [REALMS[r] for r in b["window"]], "window_kind": b["wkind"],
                   "window_step": b["wstep"], "rolled": b["rolled"],
-                  "offered": [REALMS[r] for r in b["offered"]]}
+                  "offered": [REALMS[r] for r in b["offered"]],
+                  # derived, for readers (ignored when a state is read): the dice of the side about to roll
+                  "rolling": [list(d) for d in self.battle_dice(
+                      "a" if b["step"].endswith("a") else "d", b["step"].startswith("fs"))]
+                  if b["step"] in ("fs_a", "fs_d", "roll_a", "roll_d") else []}
         return {
             "round": self.round, "realm": REALMS[self.realm], "phase": self.phase,
             "gold": {REALMS[r]: self.gold[r] for r in range(R)},
