@@ -250,6 +250,7 @@ def play_reaction(state: "NerathState", realm: int, action: tuple) -> None:
         if verb == "tax":
             state.effects.append([mover, "income_bonus", -value, "*", "turn"])
     state.discards[realm].append(cid)
+    count_play(state, realm)
 
 
 def battle_cards(state: "NerathState", realm: int) -> list[str]:
@@ -267,6 +268,15 @@ def play(state: "NerathState", action: tuple, realm: int | None = None) -> None:
     state.hands[r].remove(cid)
     apply_card(state, r, event_cards()[cid])
     state.discards[r].append(cid)
+    count_play(state, r)
+
+
+def count_play(state: "NerathState", realm: int) -> None:
+    """Report counters: Event cards played, and those played in another seat's turn."""
+    st = state.stats
+    st["events_played"] = st.get("events_played", 0) + 1
+    if state.seat_of[realm] != state.seat_of[state.realm]:
+        st["events_out_of_turn"] = st.get("events_out_of_turn", 0) + 1
 
 
 def remove_piece(state: "NerathState", realm: int, space: str, piece: str, cid: str,

@@ -141,7 +141,8 @@ class NerathState(State):
         self.guardian_pile: list[str] = sorted(guardian_tiles())
         self.dealing_guardians: list[int] = []   # entrances still to get their set-up tile
         self.dealing: list[int] = []   # realms still to draw a starting Event card (set-up)
-        self.stats: dict[str, int] = {"battles": 0, "explored": 0, "plundered": 0}  # for reports only
+        self.stats: dict[str, int] = {"battles": 0, "explored": 0, "plundered": 0, "events_played": 0,
+                                      "events_out_of_turn": 0}  # for reports only
         self.winners: list[int] | None = None
         self.end_reason = ""
 

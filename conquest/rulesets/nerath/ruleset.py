@@ -91,9 +91,28 @@ class NerathRuleset(Ruleset):
     def game_stats(self, state: State) -> dict[str, Any]:
         """Figures of one game for simulation reports: how it ended, rounds, battles, dungeons, Treasures."""
         assert isinstance(state, NerathState)
-        return {"end_reason": state.end_reason, "rounds": state.round, **state.stats,
+        return {"end_reason": state.end_reason or "unfinished", "rounds": state.round, **state.stats,
                 "treasures_won": sum(len(h) + len(p) for h, p in zip(state.treasures, state.treasures_played)),
                 "treasures_played": sum(len(p) for p in state.treasures_played)}
+
+    def log_visible(self, before: State, action: Any, after: State, seat: int | None) -> bool | None:
+        """Whether a seat may see this entry of the game log (the web app's hook): an Event card drawn is seen by
+        its realm's seat only (unless it is Play Immediately, played face up at once), a Treasure card drawn by
+        the plundering realm's seat, a Guardian tile placed facedown by nobody; everything else by all."""
+        assert isinstance(before, NerathState)
+        if seat is None or not isinstance(action, tuple) or not action:
+            return True
+        verb = action[0]
+        if verb == "draw":
+            from conquest.rulesets.nerath.effects import event_cards
+            realm = before.dealing[0] if before.phase == "deal" else before.realm
+            card = event_cards().get(action[1], {})
+            return bool(card.get("immediate")) or before.seat_of[realm] == seat
+        if verb == "treasure":
+            return before.bt is not None and before.seat_of[before.bt["att"]] == seat
+        if verb == "guardian":
+            return False
+        return True
 
     # ------------------------------------------------------------------------------ evaluation
     def evaluate(self, state: State, seat: int) -> float:
