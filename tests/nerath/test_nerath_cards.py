@@ -76,6 +76,7 @@ def test_view_hides_hands_decks_and_facedown_tiles_from_other_seats() -> None:
                         hidden.update(st.hands[r])
                         hidden.update(st.treasures[r])
                         assert doc["event_hands"][REALMS[r]] == len(st.hands[r])
+                        assert doc["event_discards"][REALMS[r]] == len(st.discards[r])   # "facedown"
                         assert doc["treasure_hands"][REALMS[r]] == len(st.treasures[r])
                     else:
                         assert doc["event_hands"][REALMS[r]] == st.hands[r]

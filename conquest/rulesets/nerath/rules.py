@@ -1952,13 +1952,16 @@ class NerathState(State):
 
     # =============================================================================== view
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Event and Treasure hands, and the order of every deck, are hidden from other seats."""
+        """Event and Treasure hands and Event discards (face down) are hidden from other seats, every deck and
+        pile from everyone, facedown Guardians too."""
         doc = self.to_json()
         for r in range(R):
             name = REALMS[r]
             doc["event_decks"][name] = len(self.decks[r])
             if seat is None or self.seat_of[r] != seat:
                 doc["event_hands"][name] = len(self.hands[r])
+                # "discard it facedown beside the Event deck": seen when played, then face down
+                doc["event_discards"][name] = len(self.discards[r])
                 doc["treasure_hands"][name] = len(self.treasures[r])
         doc["treasure_deck"] = len(self.treasure_deck)
         doc["guardian_pile"] = len(self.guardian_pile)
