@@ -49,19 +49,33 @@ def _check_expectations(state: State, items: Any, where: str) -> list[str]:
         if "at" in item and not {"equals", "contains", "exists"} & set(item):
             failures.append(f"{w}: 'at' needs 'equals', 'contains' or 'exists'")
             continue
+        if "view" in item and "at" not in item:
+            failures.append(f"{w}: 'view' goes with 'at'")
+            continue
         if "at" in item:
             ptr = item["at"]
+            target = doc
+            if "view" in item:
+                seat = item["view"]
+                if seat == "spectator":
+                    seat = None
+                elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+                    failures.append(f"{w}: view must be a seat number from 0 to {state.players - 1} or "
+                                    f"\"spectator\", got {item['view']!r}")
+                    continue
+                target = state.view(seat)
             if not isinstance(ptr, str):
                 failures.append(f"{w}: 'at' must be a JSON pointer string")
                 continue
             if "exists" in item:
-                if pointer_exists(doc, ptr) != bool(item["exists"]):
+                if pointer_exists(target, ptr) != bool(item["exists"]):
                     failures.append(f"{w}: {ptr} {'does not exist' if item['exists'] else 'exists'}")
                 continue
-            if not pointer_exists(doc, ptr):
-                failures.append(f"{w}: {ptr} does not exist in the state")
+            if not pointer_exists(target, ptr):
+                where_ = "the state" if target is doc else f"the view of {item['view']}"
+                failures.append(f"{w}: {ptr} does not exist in {where_}")
                 continue
-            got = resolve_pointer(doc, ptr)
+            got = resolve_pointer(target, ptr)
             if "equals" in item and got != item["equals"]:
                 failures.append(f"{w}: {ptr} is {got!r}, expected {item['equals']!r}")
             if "contains" in item and item["contains"] not in got:
@@ -86,7 +100,7 @@ def _check_expectations(state: State, items: Any, where: str) -> list[str]:
 
 
 SCENARIO_KEYS = {"name", "rule", "description", "ruleset", "players", "options", "seed", "setup", "steps", "expect"}
-EXPECT_KEYS = {"at", "equals", "contains", "exists", "legal", "illegal", "result"}
+EXPECT_KEYS = {"at", "equals", "contains", "exists", "legal", "illegal", "result", "view"}
 
 
 def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:

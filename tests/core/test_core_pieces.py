@@ -71,3 +71,12 @@ def test_scenario_runner_reports_failures():
     assert not bad_setup.ok and "soldiers" in bad_setup.failures[0]
     not_chance = run_scenario({**base, "steps": [{"chance": "roll 3"}]})
     assert not not_chance.ok and "not at a chance node" in not_chance.failures[0]
+
+
+def test_scenario_expectations_can_read_a_seats_view():
+    base = {"ruleset": "kingdom", "players": 2}
+    ok = run_scenario({**base, "expect": [{"at": "/reserve/0", "view": 1, "equals": 8},
+                                          {"at": "/reserve/0", "view": "spectator", "equals": 8}]})
+    assert ok.ok, ok.failures
+    bad = run_scenario({**base, "expect": [{"at": "/reserve/0", "view": 5, "equals": 8}]})
+    assert not bad.ok and "view must be a seat" in bad.failures[0]
