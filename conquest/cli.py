@@ -73,7 +73,10 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
                                              "greedy, mcts (default: human, then greedy; one name: every seat)"),
          seed: Optional[int] = typer.Option(None, "--seed", help="seed for dice and agents (default: random)"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
-         save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here")) -> None:
+         save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here"),
+         start_state: Optional[Path] = typer.Option(None, "--state", help="start from this position "
+                                                    "(conquest-state/1 JSON, e.g. saved by the web app or a "
+                                                    "scenario's set-up)")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
     from conquest.agents.base import get_agent
     from conquest.analysis.runner import sample_chance
@@ -85,6 +88,15 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     state = rs.new_game(players, opts, seed)
+    start_doc = None
+    if start_state is not None:
+        try:
+            start_doc = json.loads(start_state.read_text())
+        except OSError as e:
+            fail(f"cannot read {start_state}: {e.strerror}")
+        except json.JSONDecodeError as e:
+            fail(f"{start_state}: not JSON ({e.msg} at line {e.lineno})")
+        state = rs.state_from_json(start_doc)
     seat_list = _seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1)
     if len(seat_list) == 1:
         seat_list = seat_list * state.players
@@ -94,7 +106,7 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
     names = rs.seat_names(state.players, state.options)
     rng = random.Random(seed)
     record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
-                    options=dict(state.options), seats=seat_list, seed=seed)
+                    options=dict(state.options), seats=seat_list, seed=seed, start=start_doc)
     out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_list)),
               markup=False)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
@@ -363,7 +375,7 @@ def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal
         out.print(f"The web app is at http://{shown}:{port}/ — open it in a browser, or play here.", markup=False)
     code = 0
     try:
-        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None)
+        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None, start_state=None)
     except typer.Exit as e:
         code = e.exit_code or 0
     if server is not None and thread is not None:

@@ -25,12 +25,15 @@ class Record:
     actions: list[str] = field(default_factory=list)
     result: list[float] | None = None
     scores: list[float] | None = None
+    start: dict[str, Any] | None = None
+    """A game that began from a given position (``conquest play --state``) keeps it here, as state JSON."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": RECORD_FORMAT, "ruleset": self.ruleset, "rules_version": self.rules_version,
             "players": self.players, "options": self.options, "seats": self.seats, "seed": self.seed,
             "actions": self.actions, "result": self.result, "scores": self.scores,
+            **({"start": self.start} if self.start is not None else {}),
         }
 
     @classmethod
@@ -60,9 +63,13 @@ class Record:
         if result is not None and (not isinstance(result, list)
                                    or not all(isinstance(x, (int, float)) for x in result)):
             raise StateFormatError("result", "must be a list of numbers or null")
+        start = data.get("start")
+        if start is not None and not isinstance(start, dict):
+            raise StateFormatError("start", "must be a state JSON object or absent")
         return cls(ruleset=data["ruleset"], rules_version=str(data.get("rules_version", "")),
                    players=data["players"], options=dict(data.get("options", {})), seats=list(seats),
-                   seed=seed, actions=list(data["actions"]), result=result, scores=data.get("scores"))
+                   seed=seed, actions=list(data["actions"]), result=result, scores=data.get("scores"),
+                   start=start)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -82,6 +89,8 @@ class Record:
 
     def new_state(self) -> State:
         rs = get_ruleset(self.ruleset)
+        if self.start is not None:
+            return rs.state_from_json(self.start)
         return rs.new_game(self.players, self.options, self.seed)
 
 

@@ -158,3 +158,16 @@ def test_default_seats_fill_every_player():
     r = _cli("play", "narby", "--players", "3", "--seed", "1", input_text="")
     header = r.stdout.splitlines()[0]
     assert header.count(": human") == 1 and header.count(": greedy") == 2, header
+
+
+def test_cli_play_from_a_given_position_and_its_record_replays(tmp_path):
+    start = KINGDOM.new_game(2, {}).apply("roll 2").apply("roll 3")
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(start.to_json()))
+    rec = tmp_path / "rec.json"
+    r = _cli("play", "kingdom", "--state", str(pos), "--seed", "1", "--save", str(rec), input_text="1\n" * 400)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(rec.read_text())
+    assert data["start"]["soldiers"] == [4, 5]
+    assert not any(a.startswith("roll") for a in data["actions"][:1])
+    assert _cli("replay", str(rec), "--verify").returncode == 0
