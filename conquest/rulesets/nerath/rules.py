@@ -540,7 +540,11 @@ class NerathState(State):
                 if fx.window_cards(self, e, "enemy_move"):
                     realms.append(e)
         if realms:
+            # asked only when the card has something to act on (a removal needs a moving piece of its kind)
             self.react = {"kind": "move", "realms": realms, "space": y, "mover": r}
+            realms[:] = [e for e in realms if fx.reaction_plays(self, e)]
+            if not realms:
+                self.react = None
 
     def open_income_window(self) -> bool:
         """At income: the realm collecting it may play an ``income`` card, then each enemy realm holding an
@@ -608,8 +612,7 @@ class NerathState(State):
         sh[FLAGS] |= F_UNLOADED
         self.add(y, self.realm, t, 1)
         if self.phase in ("move", "fight"):
-            self.declare_attack(y)
-        if self.phase == "move":
+            self.declare_attack(y)   # (in Fight Battles: the landing after a won sea battle)
             self.open_move_reaction(y)
 
     # =============================================================================== Fight Battles
