@@ -49,6 +49,9 @@ class SmallWorldRuleset(Ruleset):
             Option("own_decline_defends", False, "whether your own In Decline tokens add to the cost of "
                    "conquering their region (003 counts only 'other player's' tokens: default false)",
                    type=bool),
+            Option("stout_first_turn", True, "whether a Stout race may go into decline at the end of the turn "
+                   "its combo was chosen (Stout: 'at the end of a normal turn'; the first turn counts as one: "
+                   "default true)", type=bool),
             Option("column", "", "fix the first visible combos, top first, as race:power pairs separated by "
                    "commas (e.g. 'ratmen:flying,elves:hill'); the rest are drawn at random"),
         ))

@@ -604,8 +604,17 @@ class SmallWorldState(State):
                 return "you can only abandon a region your race occupies"
             return "regions are abandoned when troops are readied, before the turn's first conquest"
         if k == "decline":
+            if ph == CONQUER and self.picked:
+                return ("the first turn of a race is 'choose a combo, conquer, score': it cannot go into decline "
+                        "on the turn its combo was chosen (Stout may, after scoring)")
+            if ph == CONQUER and self.rstatus[x] == DECLINED:
+                return ("the declined Ghouls act first (conquests, then redeployment); the active race may go "
+                        "into decline when its part of the turn begins")
+            if ph == CONQUER and self.rstatus[x] == ACTIVE and self.readied:
+                return ("a race goes into decline instead of expanding, before anything else in its turn; "
+                        "its troops are already readied (Stout may decline after scoring)")
             return ("a race goes into decline at the start of its turn instead of conquering (Stout: also at the "
-                    "end of a normal turn), never on the turn its combo was chosen")
+                    "end of a normal turn, after scoring)")
         if k == "end":
             if ph == REDEPLOY and self.amazon_debt:
                 return (f"the Amazons still give back {self.amazon_debt} tokens: abandon regions to take them "
@@ -863,7 +872,9 @@ class SmallWorldState(State):
     def end_of_turn(self) -> None:
         s = self.seat
         self.score(s)
-        if self.power_active(self.cur, STOUT):
+        # Stout "may decline at the end of a normal turn": the first turn (choose, conquer, score) is one too,
+        # unless option stout_first_turn=false (reading 13)
+        if self.power_active(self.cur, STOUT) and (not self.picked or self.options.get("stout_first_turn", True)):
             self.phase = STOUT_CHOICE
             return
         self._after_stout()
