@@ -81,10 +81,12 @@ def test_view_hides_hands_decks_and_facedown_tiles_from_other_seats() -> None:
                     else:
                         assert doc["event_hands"][REALMS[r]] == st.hands[r]
                 hidden.update(st.treasure_deck)
-                # (a Guardian defeated in the battle being fought was shown face up; its tile is back in the pile)
-                hidden.update(set(st.guardian_pile) - set(st.bt["tiles"] if st.bt else ()))
+                hidden.update(st.guardian_pile)
                 for gs in st.guardians.values():
                     hidden.update(g[0] for g in gs if not g[1])
+                # the Guardians of the battle being fought were shown face up (a defeated one's tile is back in
+                # the pile, and may even be drawn again facedown): naming them tells nothing hidden
+                hidden -= set(st.bt["tiles"] if st.bt else ())
                 for cid in hidden:
                     assert f'"{cid}"' not in text, (seat, cid)
                 for gs in doc["guardians"].values():
