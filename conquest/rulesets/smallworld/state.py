@@ -792,9 +792,9 @@ class SmallWorldState(State):
         for g in self.declined_races(s):
             if g == GHOULS and (self.rhand[g] > 0 or GHOULS in self.rrace):
                 # "declined Ghouls still conquer, before your active race"
+                # their troops are readied at their first action, like an active race's (reading 9)
                 self.cur = g
                 self.readied = False
-                self.ready_troops()
                 self.phase = CONQUER
                 return
         self.begin_active_part()
