@@ -227,3 +227,13 @@ def test_mangled_state_documents_fail_cleanly():
             continue
         for a in s2.legal_actions()[:3]:
             s2.apply(a)
+
+
+def test_the_rules_doc_lists_every_race_and_power_id():
+    """The doc's state JSON section lists the ids a scenario writer needs ("Races and powers are written in lower
+    case"): every race id and power id of the tables, e.g. `dragon-master`."""
+    from pathlib import Path
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "smallworld.md").read_text()
+    section = doc[doc.index("**Ids.**"):doc.index("**Writing a scenario.**")]
+    for ident in D.RACE_IDS + D.POWER_IDS:
+        assert f"`{ident}`" in section, ident
