@@ -237,3 +237,30 @@ def test_the_rules_doc_lists_every_race_and_power_id():
     section = doc[doc.index("**Ids.**"):doc.index("**Writing a scenario.**")]
     for ident in D.RACE_IDS + D.POWER_IDS:
         assert f"`{ident}`" in section, ident
+
+
+def test_notation_refusals_say_what_is_missing_or_wrong():
+    """The notation `redeploy rN K` (docs): a missing count or a count below 1 is named as such."""
+    for text, msg in [("redeploy", "the region and the number of tokens are missing"),
+                      ("redeploy r15", "the number of tokens is missing"),
+                      ("redeploy r15 -1", "must be positive"), ("redeploy r15 0", "must be positive"),
+                      ("conquer", "the region is missing"), ("end now", "unexpected 'now'"),
+                      ("pick -1", "0 or more")]:
+        with pytest.raises(NotationError, match=msg):
+            RULESET.parse_action(text)
+
+
+def test_wrong_step_refusals_name_the_rule_of_the_step():
+    """"Redeploy: move active tokens freely between your active regions" comes after the conquests: an action of
+    another step is refused with the rule of the current one, and counts are written in the singular for 1."""
+    st = make(setup={"phase": "redeploy", "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 1}},
+                     "regions": {"r12": {"race": "ratmen", "tokens": 1}},
+                     "turn_state": {"race": "ratmen", "readied": True}})
+    with pytest.raises(IllegalAction, match="you are redeploying: the turn's conquests are over"):
+        st.apply("conquer r13")
+    with pytest.raises(IllegalAction, match="redeploy the 1 token in hand first"):
+        st.apply("end")
+    with pytest.raises(IllegalAction, match="choose a combo first"):
+        make().apply("conquer r12")
+    with pytest.raises(IllegalAction, match="costs 1 coin "):
+        make(setup={"seats": [{"coins": 0}, {"coins": 0}]}).apply("pick 1")

@@ -17,6 +17,19 @@ NOTATION_HELP = (
     "redeploy rN K | camp rN | fortress rN | hero rN | peace SEAT | (chance) race ID, power ID, die D"
 )
 _REGION_ACTIONS = ("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero")
+# every word of the notation, with what follows it: (argument names, the form to write)
+_USAGE: dict[str, tuple[tuple[str, ...], str]] = {
+    "pick": (("the slot",), "pick I — I is the slot, 0 at the top"),
+    "berserk": ((), "berserk"),
+    "decline": ((), "decline"),
+    "end": ((), "end"),
+    "redeploy": (("the region", "the number of tokens"), "redeploy rN K — K tokens from hand into region rN"),
+    "peace": (("the seat",), "peace S — S is the opponent's seat, 0-based"),
+    "die": (("the die face",), "die D — D is 0, 1, 2 or 3"),
+    "race": (("the race id",), "race ID"),
+    "power": (("the power id",), "power ID"),
+    **{k: (("the region",), f"{k} rN") for k in _REGION_ACTIONS},
+}
 
 
 def _parse_region(tok: str, text: str) -> str:
@@ -25,10 +38,15 @@ def _parse_region(tok: str, text: str) -> str:
     return RID[int(tok[1:]) - 1]
 
 
-def _parse_int(tok: str, text: str, what: str) -> int:
-    if not tok.isdigit():
+def _parse_int(tok: str, text: str, what: str, minimum: int = 0) -> int:
+    body = tok[1:] if tok[:1] in "+-" else tok
+    if not body.isdigit():
         raise NotationError(f"'{text}': {what} must be a whole number, got '{tok}'")
-    return int(tok)
+    v = int(tok)
+    if v < minimum:
+        raise NotationError(f"'{text}': {what} must be "
+                            + ("positive (1 or more)" if minimum == 1 else f"{minimum} or more") + f", got {v}")
+    return v
 
 
 class SmallWorldRuleset(Ruleset):
@@ -92,18 +110,28 @@ class SmallWorldRuleset(Ruleset):
             raise NotationError(f"empty action (actions: {NOTATION_HELP})")
         k = parts[0].lower()
         n = len(parts)
-        if k in ("berserk", "decline", "end") and n == 1:
+        if k not in _USAGE:
+            raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
+        names, form = _USAGE[k]
+        if n - 1 < len(names):
+            missing = names[n - 1:]
+            raise NotationError(f"'{text}': {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                                f"missing (write {form})")
+        if n - 1 > len(names):
+            extra = " ".join(parts[len(names) + 1:])
+            raise NotationError(f"'{text}': unexpected '{extra}' (write {form})")
+        if k in ("berserk", "decline", "end"):
             return (k,)
-        if k in _REGION_ACTIONS and n == 2:
+        if k in _REGION_ACTIONS:
             return (k, _parse_region(parts[1], text))
-        if k == "redeploy" and n == 3:
-            return (k, _parse_region(parts[1], text), _parse_int(parts[2], text, "the number of tokens"))
-        if k == "pick" and n == 2:
+        if k == "redeploy":
+            return (k, _parse_region(parts[1], text), _parse_int(parts[2], text, "the number of tokens", 1))
+        if k == "pick":
             return (k, _parse_int(parts[1], text, "the slot"))
-        if k == "peace" and n == 2:
+        if k == "peace":
             return (k, _parse_int(parts[1], text, "the seat"))
-        if k == "die" and n == 2:
-            return (k, _parse_int(parts[1], text, "the die"))
+        if k == "die":
+            return (k, _parse_int(parts[1], text, "the die face"))
         if k == "race" and n == 2:
             if parts[1].lower() not in D.RACE_INDEX:
                 raise NotationError(f"'{text}': unknown race '{parts[1]}'")
@@ -131,11 +159,12 @@ class SmallWorldRuleset(Ruleset):
             if 0 <= r < state.board.n:
                 text += f" ({state.board.names[r]})"
                 if k == "conquer" and state.cur >= 0:
-                    text += f", {state.conquest_cost(state.cur, r)} tokens"
+                    c = state.conquest_cost(state.cur, r)
+                    text += f", {c} token{'' if c == 1 else 's'}"
         elif k == "pick" and action[1] < len(state.col_race):
             i = action[1]
             text += (f" ({D.POWERS[state.col_power[i]]['name']} {D.RACES[state.col_race[i]]['name']}, "
-                     f"costs {i}, {state.col_coins[i]} coins on it)")
+                     f"costs {i}, {state.col_coins[i]} coin{'' if state.col_coins[i] == 1 else 's'} on it)")
         return text
 
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:

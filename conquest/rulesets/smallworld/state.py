@@ -49,6 +49,11 @@ REGION_ACTIONS = frozenset(("conquer", "final", "dragon", "convert", "abandon", 
 REGION_FIELDS = ("rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon")
 
 
+def _n(count: int, noun: str) -> str:
+    """'1 token', '3 tokens'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 class SmallWorldState(State):
     __slots__ = (
         "players", "options", "board", "map_seed", "turns",
@@ -522,6 +527,39 @@ class SmallWorldState(State):
     def _peace_choices(self) -> list[int]:
         return [t for t in range(self.players) if t != self.seat and not self.attacked >> t & 1]
 
+    def _step_rule(self, k: str) -> str:
+        """The rule of the current step, for an action that belongs to another step."""
+        ph = self.phase
+        x = self.cur
+        name = D.RACES[x]["name"] if x >= 0 else ""
+        if k == "pick" and self.active_race(self.seat) >= 0:
+            y = self.active_race(self.seat)
+            return (f"you have an active race ({D.RACES[y]['name']}): you pick a new combo only on the turn after "
+                    "it went into decline")
+        if ph == PICK:
+            return ("you have no active race: choose a combo first (pick I; slot I costs I coins), then conquer "
+                    "with it")
+        if ph == CONQUER:
+            who = f"your declined {name}" if self.rstatus[x] == DECLINED else f"your {name}"
+            return (f"{who} are conquering: conquer rN (or final rN with the reinforcement die), abandon rN before "
+                    "the first conquest, or end; tokens are redeployed after end")
+        if ph == REDEPLOY:
+            if self.amazon_debt:
+                return (f"you are redeploying: the Amazons first give back their 4 extra tokens "
+                        f"({_n(self.amazon_debt, 'token')} left: abandon rN)")
+            return ("you are redeploying: the turn's conquests are over; place the tokens in hand (redeploy rN K"
+                    + (", and markers" if self.rstatus[x] == ACTIVE and self.rpower[x] in (BIVOUACKING, FORTIFIED,
+                                                                                        HEROIC) else "")
+                    + "), then end")
+        if ph == STOUT_CHOICE:
+            return "the turn is scored: Stout may now go into decline (decline) or not (end)"
+        if ph == DIPLOMACY:
+            return "the turn is scored: the Diplomat names an opponent it did not attack this turn (peace S)"
+        if ph == DEFEND:
+            return (f"seat {self.defender} is redeploying the tokens its {name} took back in hand, into regions "
+                    "they still hold (redeploy rN K), as the final action of the turn (003)")
+        return f"'{k}' is not possible in the {PHASE_NAMES[ph]} step"
+
     def illegal_reason(self, action: Any) -> str:  # noqa: C901 - one message per rule
         """Why an action is refused, naming the rule it breaks."""
         ph = self.phase
@@ -544,7 +582,10 @@ class SmallWorldState(State):
         if k not in phase_of:
             return "not a Small World action"
         if ph not in phase_of[k]:
-            return f"'{k}' is not an action of the {PHASE_NAMES[ph]} step"
+            rule = self._step_rule(k)
+            if k == "decline" and ph != PICK:
+                rule += "; a race goes into decline at the start of its turn, instead of conquering"
+            return rule
         n = self.board.n
         if k in REGION_ACTIONS:
             ri = RIDX.get(action[1], n) if len(action) > 1 else n
@@ -555,8 +596,11 @@ class SmallWorldState(State):
         if k == "pick":
             i = action[1]
             if i >= len(self.col_race):
-                return f"only {len(self.col_race)} combos are shown (slots 0 to {len(self.col_race) - 1})"
-            return f"slot {i} costs {i} coins and you have {self.coins[self.seat]}"
+                m = len(self.col_race)
+                return (f"only {_n(m, 'combo')} {'is' if m == 1 else 'are'} shown "
+                        + ("(slot 0)" if m == 1 else f"(slots 0 to {m - 1})"))
+            return (f"the combo in slot {i} costs {_n(i, 'coin')} (1 on each combo above it) and you have "
+                    f"{self.coins[self.seat]}")
         if k in ("conquer", "final", "dragon"):
             r = action[1]
             if self.bdie >= 0 and k != "conquer":
@@ -586,11 +630,11 @@ class SmallWorldState(State):
                 if self.power_active(x, BERSERK):
                     return "Berserk rolls the die before each conquest instead of a final conquest"
                 if c <= hand:
-                    return f"you have the {c} tokens needed: conquer it without the die"
-                return f"the die adds 3 at most: {c} tokens needed, {hand} in hand"
+                    return f"you have the {_n(c, 'token')} needed: conquer it without the die"
+                return f"the die adds 3 at most: {_n(c, 'token')} needed, {hand} in hand"
             if self.bdie >= 0:
                 c = max(1, c - self.bdie)
-            return (f"to conquer it you need {c} tokens (2 + 1 per Encampment, Fortress, Mountain, Troll's Lair, "
+            return (f"to conquer it you need {_n(c, 'token')} (2 + 1 per Encampment, Fortress, Mountain, Troll's Lair, "
                     f"Lost Tribe or enemy token, less discounts, 003) and you have {hand}")
         if k == "convert":
             return ("Sorcerers replace a lone active token of an opponent, once per opponent per turn, in a region "
@@ -617,16 +661,21 @@ class SmallWorldState(State):
                     "end of a normal turn, after scoring)")
         if k == "end":
             if ph == REDEPLOY and self.amazon_debt:
-                return (f"the Amazons still give back {self.amazon_debt} tokens: abandon regions to take them "
+                return (f"the Amazons still give back {_n(self.amazon_debt, 'token')}: abandon regions to take them "
                         "(at least one token stays in each region if possible)")
             if ph == REDEPLOY:
-                return f"redeploy the {self.rhand[x]} tokens in hand first"
+                h = self.rhand[x]
+                return (f"redeploy the {_n(h, 'token')} in hand first "
+                        "(redeploy rN K), then end")
             return "not now"
         if k == "redeploy":
             r, m = action[1], action[2]
             if self.rrace[r] != x:
-                return "tokens are redeployed only into regions the race still occupies"
-            return f"{m} tokens asked, {self.rhand[x]} in hand" if m else "redeploy at least 1 token"
+                return (f"the {D.RACES[x]['name']} redeploy only into regions they still occupy"
+                        + (" (003: 'in any other Region(s) still occupied by his race')" if ph == DEFEND else ""))
+            if m < 1:
+                return "redeploy at least 1 token"
+            return f"{_n(m, 'token')} asked, {self.rhand[x]} in hand"
         if k == "camp":
             return "Bivouacking: 5 Encampments, in your regions, placed during redeployment"
         if k == "fortress":
