@@ -264,3 +264,19 @@ def test_wrong_step_refusals_name_the_rule_of_the_step():
         make().apply("conquer r12")
     with pytest.raises(IllegalAction, match="costs 1 coin "):
         make(setup={"seats": [{"coins": 0}, {"coins": 0}]}).apply("pick 1")
+
+
+def test_text_board_explains_decline_marks_and_names_the_winner_at_the_end():
+    """"End: after the last turn of the turn track, the most coins wins": the finished board says the game is over
+    and who won, not whose turn it is; the legend explains the decline marks used on the board and the table."""
+    rng = random.Random(5)
+    st = RULESET.new_game(2, {}, 5)
+    while st.to_move is not None:
+        st = st.apply(sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions()))
+    text = RULESET.render_text(st, 0)
+    header = text.split("\n")[0]
+    assert "game over" in header and "to play" not in header and "(over)" not in header
+    winner = max(range(2), key=lambda t: st.result()[t])
+    assert f"seat {winner} wins" in header or "share the win" in header
+    assert "* in the table below (Elves*)" in text
+    assert "in decline" in text.split("(Elves*)")[0].split("\n")[-1]

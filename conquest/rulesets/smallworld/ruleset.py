@@ -288,12 +288,19 @@ class SmallWorldRuleset(Ruleset):
     def render_text(self, state: State, seat: int | None = None) -> str:
         assert isinstance(state, SmallWorldState)
         b = state.board
-        lines = [f"Small World — {b.map.name} — turn {state.turn}/{state.turns}, "
-                 f"seat {state.seat} to play ({PHASE_NAMES[state.phase]})"]
+        res = state.result()
+        if res is not None:
+            best = max(res)
+            won = [t for t in range(state.players) if res[t] == best]
+            who = (f"seat {won[0]} wins" if len(won) == 1
+                   else "seats " + ", ".join(str(t) for t in won) + " share the win")
+            lines = [f"Small World — {b.map.name} — game over after turn {state.turns}/{state.turns}: {who}"]
+        else:
+            lines = [f"Small World — {b.map.name} — turn {state.turn}/{state.turns}, "
+                     f"seat {state.seat} to play ({PHASE_NAMES[state.phase]})"]
         for t in range(state.players):
-            coins = state.coins[t] if seat is None or seat == t else "?"
-            if seat is None:
-                coins = "?"
+            # coins are face down during the game (a seat sees its own); they are counted openly at the end
+            coins: Any = state.coins[t] if res is not None or (seat is not None and seat == t) else "?"
             parts = []
             for x in range(NR):
                 if state.rseat[x] == t and state.rstatus[x] != OUT:
@@ -306,6 +313,7 @@ class SmallWorldRuleset(Ruleset):
                 f"{i}: {D.POWERS[p]['name']} {D.RACES[x]['name']} "
                 f"({D.BANNER[x] + D.BADGE[p]}){' +' + str(c) + 'c' if c else ''}"
                 for i, (x, p, c) in enumerate(zip(state.col_race, state.col_power, state.col_coins))))
+            lines.append("  (combos: slot I costs I coins; (N) the tokens it gives; +Nc the coins lying on it)")
         from conquest.rulesets.smallworld.textmap import draw
         labels: list[str] = []
         for i in range(b.n):
@@ -319,7 +327,8 @@ class SmallWorldRuleset(Ruleset):
             else:
                 labels.append("")
         lines.extend("  " + row for row in draw(b, labels))
-        lines.append("  (3Ra1: 3 Ratmen of seat 1; lower case: in decline; LT: Lost Tribe; ~ water, ^ mountain)")
+        lines.append("  (3Ra1: 3 Ratmen of seat 1; in decline: lower case on the map (1gh0), * in the table below "
+                     "(Elves*); LT: Lost Tribe; ~ water, ^ mountain)")
         lines.append("  (edge: touches the edge; shore: on a sea that does; both are border regions for a first conquest)")
         lines.append("  region  name             terrain    marks        occupant")
         for i in range(b.n):
