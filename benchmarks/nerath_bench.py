@@ -33,18 +33,8 @@ def playouts(players: int, options: dict, seconds: float, checked: bool = False)
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         st = RULESET.new_game(players, options, games)
-        if not checked:
-            st, n = random_playout(st, rng)
-            actions += n
-        else:
-            while st.to_move is not None:
-                if st.to_move == CHANCE:
-                    a = sample_chance(st, rng)
-                else:
-                    acts = st.legal_actions()
-                    a = acts[rng.randrange(len(acts))]
-                st = st.apply(a)
-                actions += 1
+        st, n = random_playout(st, rng, checked=checked)
+        actions += n
         games += 1
         rounds += st.round
         ends[st.end_reason] += 1

@@ -164,7 +164,36 @@ def bench(ruleset_id: str, seconds: float = 5.0, players: int | None = None,
         if time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - t0
+    checked_actions = 0
+    t1 = time.perf_counter()
+    while time.perf_counter() - t1 < seconds / 4:
+        _, steps = random_playout(start_state, rng, checked=True)
+        checked_actions += steps
+    checked_elapsed = time.perf_counter() - t1
     return {"ruleset": rs.id, "players": start_state.players, "seconds": round(elapsed, 3), "games": games,
             "actions": actions, "actions_per_second": round(actions / elapsed, 1),
             "games_per_second": round(games / elapsed, 3),
-            "mean_actions_per_game": round(actions / max(games, 1), 1)}
+            "mean_actions_per_game": round(actions / max(games, 1), 1),
+            "checked_actions_per_second": round(checked_actions / checked_elapsed, 1),
+            **pieces_cost(start_state, random.Random(seed))}
+
+
+def pieces_cost(start: Any, rng: Any, reps: int = 300) -> dict[str, Any]:
+    """The cost of the contract's pieces at a mid-game decision: ``legal_actions()`` (uncached, on a fresh
+    clone each time) and ``clone()``, in microseconds."""
+    from conquest.core.chance import random_playout
+    from conquest.core.game import CHANCE
+    _, length = random_playout(start, rng)
+    state, _ = random_playout(start, rng, max_steps=length // 2)
+    while state.to_move is not None and state.to_move == CHANCE:
+        state, _ = random_playout(state, rng, max_steps=1)
+    copies = [state.clone() for _ in range(reps)]
+    t0 = time.perf_counter()
+    for c in copies:
+        n = len(c.legal_actions())
+    t1 = time.perf_counter()
+    for _ in range(reps):
+        state.clone()
+    t2 = time.perf_counter()
+    return {"legal_actions_us": round((t1 - t0) / reps * 1e6, 2), "legal_actions_at_probe": n if reps else 0,
+            "clone_us": round((t2 - t1) / reps * 1e6, 2)}

@@ -22,9 +22,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     return outcomes[-1][0]
 
 
-def random_playout(state: State, rng: random.Random, max_steps: int = 200_000) -> tuple[State, int]:
+def random_playout(state: State, rng: random.Random, max_steps: int = 200_000,
+                   checked: bool = False) -> tuple[State, int]:
     """Uniform random play (chance from its distribution) until the end or ``max_steps``; returns the state
-    reached and the number of steps. Benchmarks, property tests and search rollouts use it."""
+    reached and the number of steps. Benchmarks, property tests and search rollouts use it; ``checked`` plays
+    through the checked ``apply`` (what a server pays) instead of ``apply_unchecked``."""
     steps = 0
     while state.to_move is not None and steps < max_steps:
         if state.to_move == CHANCE:
@@ -32,6 +34,6 @@ def random_playout(state: State, rng: random.Random, max_steps: int = 200_000) -
         else:
             acts = state.legal_actions()
             a = acts[rng.randrange(len(acts))]
-        state = state.apply_unchecked(a)
+        state = state.apply(a) if checked else state.apply_unchecked(a)
         steps += 1
     return state, steps
