@@ -59,19 +59,20 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
         # convex: their middle may be another region)
         spot = rng.choice(regions).evaluate(FIND_SPOT)
     if spot:
-        # either the click plays the only action there, or it narrows the list to the actions there; a live
-        # update that redraws the board between press and release swallows the click: then click again
-        for attempt in range(3):
-            page.mouse.click(spot[0], spot[1])
-            try:
-                page.wait_for_function(
-                    f"() => document.getElementById('app').dataset.revision !== '{before}'"
-                    " || document.querySelector('.region.sel') !== null"
-                    " || !document.getElementById('toast').hidden", timeout=5_000)
-                break
-            except PlaywrightError:
-                if attempt == 2:
-                    raise
+        # either the click plays the only action there, or it narrows the list to the actions there
+        page.mouse.click(spot[0], spot[1])
+        try:
+            page.wait_for_function(
+                f"() => document.getElementById('app').dataset.revision !== '{before}'"
+                " || document.querySelector('.region.sel') !== null"
+                " || !document.getElementById('toast').hidden", timeout=15_000)
+        except PlaywrightError:
+            info = page.evaluate(
+                "([x, y]) => { const e = document.elementFromPoint(x, y); const g = e && e.closest('g');"
+                " return [e && e.tagName, g && g.getAttribute('class'), g && g.dataset.region,"
+                " document.getElementById('turn').textContent]; }", spot)
+            net = page.evaluate("() => (window.__fetches || []).slice(-4)")
+            raise AssertionError(f"a click on the board at {spot} did nothing: {info}; last requests {net}")
         toast = page.query_selector("#toast:not([hidden])")
         assert toast is None, f"a click on the board was refused: {toast.inner_text() if toast else ''}"
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
@@ -86,7 +87,20 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
                            timeout=20_000)
 
 
+TRACE_FETCH = """
+window.__fetches = [];
+const realFetch = window.fetch;
+window.fetch = async (url, opts) => {
+  const rec = [String(url), (opts && opts.method) || 'GET', (opts && opts.body) || null, 'pending'];
+  window.__fetches.push(rec);
+  try { const r = await realFetch(url, opts); rec[3] = r.status; return r; }
+  catch (e) { rec[3] = 'error ' + e; throw e; }
+};
+"""
+
+
 def create_in_lobby(page: Any, base: str, rid: str, opponents: str = "random") -> None:
+    page.add_init_script(TRACE_FETCH)
     page.goto(base + "/")
     page.select_option("#ruleset", rid)
     for name, value in SHORT.get(rid, {}).items():
