@@ -249,7 +249,8 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
                 st.add_row(k, f"{v['mean']:g}", f"{v['total']:g}")
         out.print(st)
     if data["shared_wins"]:
-        out.print(f"shared wins (ties): {data['shared_wins']}", markup=False)
+        out.print(f"games won by several seats together (allies or ties): {data['shared_wins']}, "
+                  f"of which draws (every seat equal): {data['draws']}", markup=False)
     for e in data["error_samples"]:
         err.print(f"error in {e}", markup=False)
     if summary.errors:

@@ -35,6 +35,7 @@ class Summary:
     actions: int = 0
     wins: list[int] = field(default_factory=list)
     shared: int = 0
+    draws: int = 0
     score_sum: list[float] = field(default_factory=list)
     error_samples: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -55,9 +56,12 @@ class Summary:
         self.actions += o.actions
         best = max(o.result)
         top = [i for i, r in enumerate(o.result) if r == best]
-        if len(top) == 1:
-            self.wins[top[0]] += 1
+        if len(top) == len(o.result):
+            self.draws += 1
         else:
+            for i in top:  # allies who win together each count a win
+                self.wins[i] += 1
+        if len(top) > 1:
             self.shared += 1
         for i, sc in enumerate(o.scores or []):
             self.score_sum[i] += sc
@@ -77,7 +81,7 @@ class Summary:
             "ruleset": self.ruleset, "players": self.players, "seats": self.seats, "games": self.games,
             "finished": self.finished, "errors": self.errors,
             "mean_actions": round(self.actions / n, 2) if self.finished else 0.0,
-            "wins": self.wins, "shared_wins": self.shared,
+            "wins": self.wins, "shared_wins": self.shared, "draws": self.draws,
             "win_rates": [round(w / n, 4) for w in self.wins] if self.finished else [0.0] * len(self.wins),
             "mean_scores": [round(s / n, 3) for s in self.score_sum],
             "error_samples": self.error_samples, "seconds": round(self.seconds, 3),
