@@ -29,6 +29,7 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py
+	$(BIN)/python benchmarks/web_latency.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

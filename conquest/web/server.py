@@ -279,34 +279,16 @@ _available: dict[str, Ruleset] | None = None
 
 
 def available_rulesets() -> dict[str, Ruleset]:
-    """The registry's rulesets; if one package fails to import, the others are still served (and the
-    failure is logged) rather than the whole server failing."""
+    """The registry's rulesets; a package that fails to import is left out by the registry (and logged
+    here) rather than the whole server failing."""
     global _available
     if _available is not None:
         return _available
-    from conquest.core.registry import rulesets as registry
-    try:
-        _available = registry()
-        return _available
-    except Exception:  # noqa: BLE001 - a broken ruleset package
-        import importlib
-        import pkgutil
-
-        import conquest.rulesets as pkg
-        found: dict[str, Ruleset] = {}
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if not info.ispkg:
-                continue
-            try:
-                module = importlib.import_module(f"conquest.rulesets.{info.name}")
-            except Exception as e:  # noqa: BLE001
-                log.error("ruleset package %s cannot be loaded: %s", info.name, str(e).splitlines()[0])
-                continue
-            rs = getattr(module, "RULESET", None)
-            if isinstance(rs, Ruleset):
-                found[rs.id] = rs
-        _available = found
-        return found
+    from conquest.core.registry import broken, rulesets as registry
+    _available = registry()
+    for name, problem in broken.items():
+        log.error("ruleset package %s cannot be loaded: %s", name, problem.splitlines()[0])
+    return _available
 
 
 def _one_line(exc: RequestValidationError) -> str:
