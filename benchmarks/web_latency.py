@@ -5,7 +5,7 @@
 The same as `python -m conquest.web.bench`; see its docstring for what is measured.
 """
 
-from conquest.web.bench import main
+from conquest.web.bench import cli
 
 if __name__ == "__main__":
-    main()
+    cli()
