@@ -224,7 +224,7 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     for s in _seats(seats):
         get_agent(s)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as prog:
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
         task = prog.add_task(f"{ruleset}", total=games)
         summary = run(ruleset, games, _seats(seats), players=players, options=opts, seed=seed, jobs=jobs,
                       records_dir=str(records) if records else None,
