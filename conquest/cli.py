@@ -327,19 +327,31 @@ def serve(host: str = typer.Option("127.0.0.1", "--host"), port: int = typer.Opt
         from conquest.web.server import serve as run_server
     except ImportError as e:
         fail(f"the web app is not available: {e}")
+    problem = _bind_problem(host, port)
+    if problem:
+        fail(f"cannot serve on {host}:{port}: {problem}")
     run_server(host, port, db)
 
 
-def _free_port(host: str, first: int) -> int:
+def _bind_problem(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be served on (None when it can)."""
     import socket
-    for port in range(first, first + 50):
+    try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
-            try:
-                sock.bind((host, port))
-            except OSError:
-                continue
+            sock.bind((host, port))
+    except (OSError, OverflowError) as e:
+        return getattr(e, "strerror", None) or str(e)
+    return None
+
+
+def _free_port(host: str, first: int, tries: int = 50) -> int:
+    for port in range(first, first + tries):
+        problem = _bind_problem(host, port)
+        if problem is None:
             return port
-    fail(f"no free port from {first} to {first + 49} on {host}")
+        if "in use" not in problem:
+            fail(f"cannot serve on {host}:{port}: {problem}")
+    fail(f"no free port from {first} to {first + tries - 1} on {host}")
     return first
 
 
