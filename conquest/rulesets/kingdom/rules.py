@@ -624,6 +624,9 @@ class KingdomState(State):
         if phase not in PHASES:
             raise StateFormatError("phase", f"expected one of {', '.join(PHASES)}, got {phase!r}")
         s.phase = phase
+        if phase == INCOME and options["mode"] == "standalone" and options["soldier_die"] == 0:
+            raise StateFormatError("phase", "with soldier_die 0 the income is paid at once: there is no "
+                                            "income phase to be in")
         cur = data.get("current")
         s.current = -1 if phase == OVER and cur is None else integer(cur, "current", 0, 1)
         s.first = integer(need("first_player"), "first_player", 0, 1)
