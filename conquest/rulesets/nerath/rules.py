@@ -28,7 +28,10 @@ from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.dungeons import full_strength, guardian_tiles, treasure_cards
 
 # Warship record fields and flags
-OWNER, SPACE, MOVES, FLAGS, C1, C2 = range(6)
+OWNER, SPACE, MOVES, FLAGS, C1, C2, O1, O2 = range(8)
+# O1/O2: the coastal space the piece in C1/C2 embarked from this turn (-1: aboard since an earlier turn, bought
+# aboard, or none). "The land pieces embark onto the ship from a coastal space and debark into another coastal
+# space": a piece never debarks back into the space it embarked from.
 F_STOPPED = 1    # entered an enemy sea space: must stop and fight
 F_NEW = 2        # bought this turn (Reinforce)
 F_FIXED = 4      # an existing Warship given new land pieces: cannot move
@@ -165,7 +168,7 @@ class NerathState(State):
                     self.n[(IX[s] * R + r) * T + TYPE_INDEX[p]] += int(c)
             for w in d.get("warships", []):
                 cargo = [TYPE_INDEX[p] for p in w[1:]] + [-1, -1]
-                self.ships[self.next_ship] = [r, IX[w[0]], 0, 0, cargo[0], cargo[1]]
+                self.ships[self.next_ship] = [r, IX[w[0]], 0, 0, cargo[0], cargo[1], -1, -1]
                 self.next_ship += 1
         fx.setup_decks(self)
 
@@ -270,6 +273,35 @@ class NerathState(State):
     @staticmethod
     def cargo(sh: list[int]) -> list[int]:
         return [c for c in (sh[C1], sh[C2]) if c >= 0]
+
+    @staticmethod
+    def cargo_add(sh: list[int], t: int, origin: int = -1) -> None:
+        """Put a land piece aboard; ``origin`` is the coastal space it embarked from this turn (-1: none)."""
+        if sh[C1] < 0:
+            sh[C1] = t
+            sh[O1] = origin
+        else:
+            sh[C2] = t
+            sh[O2] = origin
+
+    @staticmethod
+    def cargo_remove(sh: list[int], t: int, into: int = -1) -> None:
+        """Take a ``t`` off the Warship: when it debarks into ``into``, one that did not embark from there
+        (preferring one that embarked this turn, so that the piece left aboard keeps the most freedom)."""
+        slots = [i for i in (0, 1) if sh[C1 + i] == t and (into < 0 or sh[O1 + i] != into)]
+        if not slots:
+            slots = [i for i in (0, 1) if sh[C1 + i] == t]
+        slot = next((i for i in slots if sh[O1 + i] >= 0), slots[0])
+        if slot == 0:
+            sh[C1], sh[O1] = sh[C2], sh[O2]
+        sh[C2] = -1
+        sh[O2] = -1
+
+    @staticmethod
+    def may_debark(sh: list[int], t: int, y: int) -> bool:
+        """"The land pieces embark onto the ship from a coastal space and debark into another coastal space":
+        some carried ``t`` did not embark from ``y`` this turn."""
+        return (sh[C1] == t and sh[O1] != y) or (sh[C2] == t and sh[O2] != y)
 
     def seat_for(self, realm: int) -> int:
         return self.seat_of[realm]
@@ -390,6 +422,14 @@ class NerathState(State):
             return ("a land piece (not a Castle) that has not moved boards your own Warship with room (2 "
                     "pieces) in a sea space next to the coastal space where it began the Move step")
         if verb == "debark":
+            if isinstance(action, tuple) and len(action) == 4 and action[1] in self.ships \
+                    and action[2] in IX and action[3] in TYPE_INDEX:
+                sh = self.ships[action[1]]
+                t, y = TYPE_INDEX[action[3]], IX[action[2]]
+                if t in self.cargo(sh) and not self.may_debark(sh, t, y):
+                    return ("\"The land pieces embark onto the ship from a coastal space and debark into another "
+                            f"coastal space\": that {action[3]} embarked from {action[2]} this turn and cannot "
+                            "debark back into it")
             return ("carried pieces debark only into a coastal space adjacent to the Warship's sea space (a "
                     "Hero also into a dungeon entrance), not from a Warship in an enemy sea space")
         if verb == "buy":
@@ -498,7 +538,7 @@ class NerathState(State):
             if not fl & (F_STOPPED | F_RETREATED):
                 for t in set(self.cargo(sh)):
                     for y in ADJ[s]:
-                        if KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES):
+                        if (KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES)) and self.may_debark(sh, t, y):
                             acts.append(("debark", sid, IDS[y], COUNTED[t]))
         acts.append(("done",))
         acts.extend(fx.playable(self))
@@ -596,19 +636,12 @@ class NerathState(State):
         if not self.movable[key]:
             del self.movable[key]
         self.add(land, self.realm, t, -1)
-        if sh[C1] < 0:
-            sh[C1] = t
-        else:
-            sh[C2] = t
+        self.cargo_add(sh, t, land)
 
     def debark(self, sid: int, y: int, t: int) -> None:
         """Carried pieces land and cannot move any farther; unloading ends the Warship's movement."""
         sh = self.ships[sid]
-        if sh[C1] == t:
-            sh[C1] = sh[C2]
-            sh[C2] = -1
-        else:
-            sh[C2] = -1
+        self.cargo_remove(sh, t, y)
         sh[FLAGS] |= F_UNLOADED
         self.add(y, self.realm, t, 1)
         if self.phase in ("move", "fight"):
@@ -926,10 +959,7 @@ class NerathState(State):
             # "If a Warship takes damage, it is destroyed along with all land pieces it carries."
             del self.ships[action[2]]
         elif len(action) == 3:
-            sh = self.ships[action[2]]
-            if sh[C1] == TYPE_INDEX[what]:
-                sh[C1] = sh[C2]
-            sh[C2] = -1
+            self.cargo_remove(self.ships[action[2]], TYPE_INDEX[what])
         else:
             self.add(x, r, TYPE_INDEX[what], -1)
         q = bt["queue"][0]
@@ -1104,9 +1134,10 @@ class NerathState(State):
         x = bt["space"]
         acts = []
         for sid in self.ships_at(x, bt["att"]):
-            for t in sorted(set(self.cargo(self.ships[sid]))):
+            sh = self.ships[sid]
+            for t in sorted(set(self.cargo(sh))):
                 for y in ADJ[x]:
-                    if KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES):
+                    if (KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES)) and self.may_debark(sh, t, y):
                         acts.append(("debark", sid, IDS[y], COUNTED[t]))
         return acts
 
@@ -1322,7 +1353,7 @@ class NerathState(State):
                         acts.append(("sail", sid, IDS[y]))
             for t in sorted(set(self.cargo(sh))):
                 for y in ADJ[sh[SPACE]]:
-                    if KIND[y] == LAND and self.friendly_land(y, r):
+                    if KIND[y] == LAND and self.friendly_land(y, r) and self.may_debark(sh, t, y):
                         acts.append(("debark", sid, IDS[y], COUNTED[t]))
         acts.append(("done",))
         acts.extend(fx.playable(self))
@@ -1335,11 +1366,7 @@ class NerathState(State):
         if len(action) == 4:
             sid = action[3]
             sh = self.ships[sid]
-            t = TYPE_INDEX[p]
-            if sh[C1] < 0:
-                sh[C1] = t
-            else:
-                sh[C2] = t
+            self.cargo_add(sh, TYPE_INDEX[p])  # bought aboard: it embarked from no coastal space
             cs = self.sea_castle(sh[SPACE], r)
             self.placed[cs] = self.placed.get(cs, 0) + 1
             if not sh[FLAGS] & F_NEW:
@@ -1354,7 +1381,7 @@ class NerathState(State):
             cs = self.sea_castle(s, r)
             self.placed[cs] = self.placed.get(cs, 0) + 1
             if p == "warship":
-                self.ships[self.next_ship] = [r, s, 0, F_NEW, -1, -1]
+                self.ships[self.next_ship] = [r, s, 0, F_NEW, -1, -1, -1, -1]
                 self.next_ship += 1
                 return
         elif self.castles_held(r):
@@ -1384,6 +1411,7 @@ class NerathState(State):
             if sh[OWNER] == r:
                 sh[MOVES] = 0
                 sh[FLAGS] = 0
+            sh[O1] = sh[O2] = -1   # embarked origins are this turn's only; cargo stays aboard across turns
         self.pending = []
         self.placed = {}
         self.built = []
@@ -1591,10 +1619,7 @@ class NerathState(State):
             sh = self.ships[action[1]]
             t = TYPE_INDEX[action[2]]
             self.add(bt["space"], bt["att"], t, -1)
-            if sh[C1] < 0:
-                sh[C1] = t
-            else:
-                sh[C2] = t
+            self.cargo_add(sh, t, bt["space"])
             sh[FLAGS] |= F_RETREATED
         elif verb == "withdraw-ship":
             sh = self.ships[action[1]]
@@ -1698,6 +1723,9 @@ class NerathState(State):
             ships[str(sid)] = {"owner": REALMS[sh[OWNER]], "space": IDS[sh[SPACE]], "moves": sh[MOVES],
                                "flags": [k for k, v in FLAG_NAMES.items() if sh[FLAGS] & v],
                                "cargo": [COUNTED[t] for t in self.cargo(sh)]}
+            if sh[O1] >= 0 or sh[O2] >= 0:
+                ships[str(sid)]["cargo_from"] = [IDS[o] if o >= 0 else None
+                                                 for c, o in ((sh[C1], sh[O1]), (sh[C2], sh[O2])) if c >= 0]
         movable: dict[str, dict[str, int]] = {}
         for key, c in sorted(self.movable.items()):
             s, t = divmod(key, T)
@@ -1831,7 +1859,13 @@ class NerathState(State):
             if not isinstance(moves, int) or moves < 0:
                 raise StateFormatError(f + "/moves", "must be a whole number >= 0")
             cs = [TYPE_INDEX[c] for c in cargo] + [-1, -1]
-            st.ships[int(key)] = [_realm_ix(rec.get("owner"), f + "/owner"), s, moves, flags, cs[0], cs[1]]
+            frm = rec.get("cargo_from", [])
+            if not isinstance(frm, list) or len(frm) > len(cargo) or any(
+                    o is not None and (o not in IX or KIND[IX[o]] == SEA) for o in frm):
+                raise StateFormatError(f + "/cargo_from", "one land space id (or null) per cargo piece, in order")
+            os_ = [IX[o] if o is not None else -1 for o in frm] + [-1, -1]
+            st.ships[int(key)] = [_realm_ix(rec.get("owner"), f + "/owner"), s, moves, flags, cs[0], cs[1],
+                                  os_[0], os_[1]]
         st.next_ship = max([need("next_ship", int)] + [k + 1 for k in st.ships])
         st.movable = {}
         if data.get("movable") == "all":
