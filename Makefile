@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,e2e]'
+	$(BIN)/python -m pip install -q -e '.[test,e2e,pg]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -22,9 +22,11 @@ browser:
 	  (apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1) \
 	  && echo "installed chromium for the browser tests" || echo "chromium not installed: browser tests will be skipped"; }
 
+# The web app's tests also run on PostgreSQL when one can be had (CONQUEST_TEST_PG, or a local one that
+# scripts/pg-for-tests.sh starts, installing Debian's postgresql as root); otherwise on SQLite only.
 test: $(STAMP) browser
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	CONQUEST_TEST_PG="$${CONQUEST_TEST_PG:-$$(sh scripts/pg-for-tests.sh)}" $(BIN)/python -m pytest
 	$(BIN)/conquest check tests/scenarios
 
 bench: $(STAMP)
