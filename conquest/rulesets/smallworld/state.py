@@ -378,14 +378,7 @@ class SmallWorldState(State):
                 # Encampments are not lost with the region: their owner places them again at the end of the
                 # attacker's turn
                 self.camps_loose += self.camp[r]
-        self.rrace[r] = -1
-        self.tok[r] = 0
-        self.lair[r] = 0
-        self.fort[r] = 0
-        self.camp[r] = 0
-        self.hole[r] = 0
-        self.hero[r] = 0
-        self.dragon[r] = 0
+        self._clear_region(r)
         return nonempty
 
     def occupy(self, race: int, r: int, n: int, nonempty: bool) -> None:
