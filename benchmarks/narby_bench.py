@@ -12,6 +12,7 @@ import json
 import random
 import time
 
+from conquest.analysis.simulate import pieces_cost
 from conquest.analysis.runner import play_game, random_playout, sample_chance
 from conquest.core.game import CHANCE
 from conquest.rulesets.narby import RULESET
@@ -52,15 +53,7 @@ def pieces(n: int = 2000) -> dict:
     while not (st.to_move is not None and st.to_move >= 0 and st.node == "act" and st.round >= 3):
         st = st.apply_unchecked(sample_chance(st, rng) if st.to_move == CHANCE
                                 else rng.choice(st.legal_actions()))
-    t0 = time.perf_counter()
-    for _ in range(n):
-        acts = st.legal_actions()
-    t1 = time.perf_counter()
-    for _ in range(n):
-        st.clone()
-    t2 = time.perf_counter()
-    return {"legal_actions_us": round((t1 - t0) / n * 1e6, 1), "legal_actions_count": len(acts),
-            "clone_us": round((t2 - t1) / n * 1e6, 1)}
+    return pieces_cost(st, n)
 
 
 def greedy_game() -> dict:
@@ -84,7 +77,7 @@ def main() -> None:
         extra = f", {r['decisions_per_second']:,} decisions/s" if "decisions_per_second" in r else ""
         print(f"{r['players']:>2} players{' (checked apply)' if r['checked_apply'] else ''}: "
               f"{r['actions_per_second']:,} actions/s{extra}, {r['mean_actions_per_game']} actions a game")
-    print(f"legal_actions {data['pieces']['legal_actions_us']} us ({data['pieces']['legal_actions_count']} "
+    print(f"legal_actions {data['pieces']['legal_actions_us']} us ({data['pieces']['legal_actions_at_probe']} "
           f"actions), clone {data['pieces']['clone_us']} us")
     g = data["greedy"]
     print(f"a 4-player random/greedy game: {g['greedy_game_seconds']} s, {g['actions']} actions, "

@@ -13,6 +13,7 @@ import random
 import time
 from collections import Counter
 
+from conquest.analysis.simulate import pieces_cost as pieces_at
 from conquest.analysis.runner import play_game, random_playout, sample_chance
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath import RULESET
@@ -44,19 +45,12 @@ def playouts(players: int, options: dict, seconds: float, checked: bool = False)
 
 
 def pieces_cost(reps: int = 300) -> dict:
+    """legal_actions and clone at the first Move step."""
     st = RULESET.new_game(4, {}, 0)
     rng = random.Random(0)
     while st.to_move == CHANCE:          # the set-up draws (Guardians) come first
         st = st.apply(sample_chance(st, rng))
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        acts = st.legal_actions()
-    t1 = time.perf_counter()
-    for _ in range(reps):
-        st.clone()
-    t2 = time.perf_counter()
-    return {"move_step_legal_actions": len(acts), "legal_actions_us": round((t1 - t0) / reps * 1e6, 1),
-            "clone_us": round((t2 - t1) / reps * 1e6, 1)}
+    return pieces_at(st, reps)
 
 
 def main() -> None:

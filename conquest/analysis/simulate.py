@@ -179,19 +179,25 @@ def bench(ruleset_id: str, seconds: float = 5.0, players: int | None = None,
             "games_per_second": round(games / elapsed, 3),
             "mean_actions_per_game": round(actions / max(games, 1), 1),
             "checked_actions_per_second": round(checked_actions / checked_elapsed, 1),
-            **pieces_cost(start_state, random.Random(seed))}
+            **pieces_cost(mid_game(start_state, random.Random(seed)))}
 
 
-def pieces_cost(start: Any, rng: Any, reps: int = 300) -> dict[str, Any]:
-    """The cost of the contract's pieces at a mid-game decision: ``legal_actions()`` (uncached, on a fresh
-    clone each time) and ``clone()``, in microseconds."""
+def mid_game(start: Any, rng: Any) -> Any:
+    """A decision half-way through a random game from ``start`` (a probe for ``pieces_cost``)."""
     from conquest.core.chance import random_playout
     from conquest.core.game import CHANCE
     _, length = random_playout(start, rng)
     state, _ = random_playout(start, rng, max_steps=length // 2)
     while state.to_move is not None and state.to_move == CHANCE:
         state, _ = random_playout(state, rng, max_steps=1)
+    return state
+
+
+def pieces_cost(state: Any, reps: int = 300) -> dict[str, Any]:
+    """The cost of the contract's pieces at ``state``: ``legal_actions()`` (uncached, on a fresh clone each
+    time) and ``clone()``, in microseconds."""
     copies = [state.clone() for _ in range(reps)]
+    n = 0
     t0 = time.perf_counter()
     for c in copies:
         n = len(c.legal_actions())
@@ -199,5 +205,5 @@ def pieces_cost(start: Any, rng: Any, reps: int = 300) -> dict[str, Any]:
     for _ in range(reps):
         state.clone()
     t2 = time.perf_counter()
-    return {"legal_actions_us": round((t1 - t0) / reps * 1e6, 2), "legal_actions_at_probe": n if reps else 0,
+    return {"legal_actions_us": round((t1 - t0) / reps * 1e6, 2), "legal_actions_at_probe": n,
             "clone_us": round((t2 - t1) / reps * 1e6, 2)}
