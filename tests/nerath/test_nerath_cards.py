@@ -9,9 +9,8 @@ import random
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath import RULESET
-from conquest.rulesets.nerath.data import REALMS
-from conquest.rulesets.nerath.dungeons import guardian_tiles, treasure_cards
-from conquest.rulesets.nerath.effects import event_cards
+from conquest.rulesets.nerath.cards import event_cards, treasure_cards
+from conquest.rulesets.nerath.data import REALMS, guardian_tiles
 
 
 def _random_game(seed: int, players: int = 4, **options: object):

@@ -189,3 +189,39 @@ def tables() -> Tables:
                   cost=[pieces[p].cost for p in COUNTED], die=[pieces[p].die for p in COUNTED],
                   move=[pieces[p].move for p in COUNTED], castle=pieces["castle"], warship=pieces["warship"],
                   treasury=[int(setup["treasury"][r]) for r in REALMS], setup=setup)
+
+
+# ------------------------------------------------------------------ Dungeon Guardian tiles (guardians.yaml)
+@dataclass(frozen=True)
+class Guardian:
+    id: str
+    name: str
+    dice: tuple[int, ...]
+    first_strike: bool
+    heroes_need: int
+    reward: int
+
+
+@lru_cache(maxsize=1)
+def guardian_tiles() -> dict[str, Guardian]:
+    data = yaml.safe_load((HERE / "guardians.yaml").read_text())
+    out: dict[str, Guardian] = {}
+    for i, t in enumerate(data.get("tiles", [])):
+        try:
+            g = Guardian(id=str(t["id"]), name=str(t["name"]), dice=tuple(int(d) for d in t["dice"]),
+                         first_strike=bool(t.get("first_strike", False)),
+                         heroes_need=int(t.get("heroes_need", 0) or 0), reward=int(t.get("reward", 0)))
+        except (KeyError, TypeError, ValueError) as e:
+            raise DataError(f"guardians.yaml: tiles[{i}] is malformed ({e})") from None
+        if not g.dice or any(d < 2 for d in g.dice) or g.id in out:
+            raise DataError(f"guardians.yaml: {g.id}: needs unique id and at least one die")
+        if g.heroes_need not in (0, 7, 8):
+            raise DataError(f"guardians.yaml: {g.id}: heroes_need is 7 or 8")
+        if not 0 <= g.reward <= 5:
+            raise DataError(f"guardians.yaml: {g.id}: a Reward is 1 to 5 gold")
+        out[g.id] = g
+    return out
+
+
+def full_strength(tile: str) -> list[int]:
+    return list(guardian_tiles()[tile].dice)

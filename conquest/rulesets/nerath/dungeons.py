@@ -1,66 +1,82 @@
-"""Dungeon entrances: the Guardian tiles and the Treasure deck as data (``guardians.yaml``, ``treasures.yaml``),
-and the small rules of Guardians that the battle code asks for."""
+"""EXPLORING DUNGEONS and "Plunder Dungeons": Heroes explore an entrance, the Guardians' dice and the Heroes'
+rolls against them, Guardians returned and placed, the Treasure a plundered dungeon gives.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
-
-import yaml
-
-from conquest.rulesets.nerath.data import DataError
-
-HERE = Path(__file__).parent
+import conquest.rulesets.nerath.effects as fx
+from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
+from conquest.rulesets.nerath.state import HIT_ON, NerathData
 
 
-@dataclass(frozen=True)
-class Guardian:
-    id: str
-    name: str
-    dice: tuple[int, ...]
-    first_strike: bool
-    heroes_need: int
-    reward: int
+def explore(st: NerathData, x: int) -> None:
+    """"Heroes that move into a dungeon entrance explore the dungeon; flip over all the facedown Dungeon
+    Guardian tokens" / "the opponent to your left rolls attack dice for the Guardian" — the next realm in
+    turn order played by another seat rolls for them and decides their damage."""
+    bt = st.bt
+    assert bt is not None
+    st.stats["explored"] += 1
+    for g in st.guardians[x]:
+        g[1] = 1
+    bt["tiles"] = [g[0] for g in st.guardians[x]]
+    r = bt["att"]
+    for k in range(1, R + 1):
+        e = (r + k) % R
+        if st.seat_of[e] != st.seat_of[r] or k == R:
+            bt["gseat"] = st.seat_of[e]
+            break
 
 
-@lru_cache(maxsize=1)
-def guardian_tiles() -> dict[str, Guardian]:
-    data = yaml.safe_load((HERE / "guardians.yaml").read_text())
-    out: dict[str, Guardian] = {}
-    for i, t in enumerate(data.get("tiles", [])):
-        try:
-            g = Guardian(id=str(t["id"]), name=str(t["name"]), dice=tuple(int(d) for d in t["dice"]),
-                         first_strike=bool(t.get("first_strike", False)),
-                         heroes_need=int(t.get("heroes_need", 0) or 0), reward=int(t.get("reward", 0)))
-        except (KeyError, TypeError, ValueError) as e:
-            raise DataError(f"guardians.yaml: tiles[{i}] is malformed ({e})") from None
-        if not g.dice or any(d < 2 for d in g.dice) or g.id in out:
-            raise DataError(f"guardians.yaml: {g.id}: needs unique id and at least one die")
-        if g.heroes_need not in (0, 7, 8):
-            raise DataError(f"guardians.yaml: {g.id}: heroes_need is 7 or 8")
-        if not 0 <= g.reward <= 5:
-            raise DataError(f"guardians.yaml: {g.id}: a Reward is 1 to 5 gold")
-        out[g.id] = g
-    return out
+def hero_need(st: NerathData, r: int, t: int, side: str) -> int:
+    """"Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians" /
+    "An Event card that grants a Hero a bonus to attack rolls trumps this special ability."
+    """
+    bonus = fx.attack_bonus(st, r, t, side)
+    if bonus > 0:
+        return HIT_ON - bonus
+    bt = st.bt
+    assert bt is not None
+    tiles = guardian_tiles()
+    need = max([tiles[g[0]].heroes_need for g in st.guardians[bt["space"]]] + [HIT_ON])
+    return need - bonus
 
 
-@lru_cache(maxsize=1)
-def treasure_cards() -> dict[str, dict[str, Any]]:
-    from conquest.rulesets.nerath.effects import check_effects
-    data = yaml.safe_load((HERE / "treasures.yaml").read_text())
-    out: dict[str, dict[str, Any]] = {}
-    for c in data.get("cards", []):
-        cid = c.get("id")
-        if not isinstance(cid, str) or cid in out:
-            raise DataError(f"treasures.yaml: card ids must be unique strings ({cid!r})")
-        if not isinstance(c.get("vp"), int) or not 0 <= c["vp"] <= 3:
-            raise DataError(f"treasures.yaml: {cid}: vp must be 0 to 3")
-        check_effects(f"treasures.yaml: {cid}", c.get("power", []) + c.get("property", []))
-        out[cid] = c
-    return out
+def guardian_dice(st: NerathData, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+    bt = st.bt
+    assert bt is not None
+    tiles = guardian_tiles()
+    dice: dict[int, int] = {}
+    for g in st.guardians[bt["space"]]:
+        if tiles[g[0]].first_strike == first_strike:
+            for f in g[2:]:
+                dice[f] = dice.get(f, 0) + 1
+    return tuple(sorted((f, HIT_ON, c) for f, c in dice.items()))
 
 
-def full_strength(tile: str) -> list[int]:
-    return list(guardian_tiles()[tile].dice)
+def return_guardian(st: NerathData, tile: str) -> None:
+    """A defeated Guardian's tile goes back into the facedown pile (our reading: the document does not say,
+    and the pile must keep restocking the entrances)."""
+    st.guardian_pile.append(tile)
+    st.guardian_pile.sort()
+
+
+def place_guardian(st: NerathData, x: int, tile: str) -> None:
+    st.guardian_pile.remove(tile)
+    st.guardians[x].append([tile, 0] + full_strength(tile))
+
+
+def plunder(st: NerathData, x: int) -> None:
+    """"If you win a battle against all the Dungeon Guardians in a dungeon entrance, your Heroes get to
+    plunder the dungeon. Draw the top card from the Treasure deck." / Reward: extra gold. / "After you
+    defeat all a dungeon's inhabitants, place 2 facedown Dungeon Guardian tokens on the entrance."
+    """
+    bt = st.bt
+    assert bt is not None
+    tiles = guardian_tiles()
+    st.stats["plundered"] += 1
+    st.gold[bt["att"]] += sum(tiles[t].reward for t in bt["tiles"])
+    fx.plunder(st, x)
+    bt["restock"] = 2
+    bt["step"] = "plunder" if st.treasure_deck else "restock"
+    if bt["step"] == "restock" and not st.guardian_pile:
+        st.bt = None

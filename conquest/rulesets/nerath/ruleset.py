@@ -7,17 +7,19 @@ from typing import Any
 from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State
 from conquest.core.options import Option, OptionsSpec
-from conquest.rulesets.nerath import notation
+import conquest.rulesets.nerath.notation as notation
 from conquest.rulesets.nerath.data import (
     COUNTED, DRAGON, DUNGEON, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
 )
+from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.dice import hit_chance
-from conquest.rulesets.nerath.dungeons import treasure_cards
-from conquest.rulesets.nerath.rules import seating
-from conquest.rulesets.nerath.rules import (
-    CAPITAL, COST, DIE, HIT_ON, IDS, IS_CAPITAL, KIND, LANDS, ADJ, HOME, NerathState, S, C1, C2, OWNER,
-    SPACE, STEP_TITLES,
+from conquest.rulesets.nerath.income import income
+from conquest.rulesets.nerath.setup import setup_board
+from conquest.rulesets.nerath.state import (
+    ADJ, C1, C2, CAPITAL, COST, DIE, HIT_ON, HOME, IDS, IS_CAPITAL, KIND, LANDS, OWNER, S, SPACE, STEP_TITLES,
+    seating,
 )
+from conquest.rulesets.nerath.turn import NerathState
 
 # Expected hits per round and hits absorbed, per piece (for the evaluation)
 _STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(T)]
@@ -64,7 +66,7 @@ class NerathRuleset(Ruleset):
 
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         st = NerathState(players, options)
-        st.setup_board()
+        setup_board(st)
         st.dealing = [r for r in range(R) for _ in range(2) if st.decks[r]]
         if st.dealing or st.dealing_guardians:
             st.phase = "deal"
@@ -104,7 +106,6 @@ class NerathRuleset(Ruleset):
             return True
         verb = action[0]
         if verb == "draw":
-            from conquest.rulesets.nerath.effects import event_cards
             realm = before.dealing[0] if before.phase == "deal" else before.realm
             card = event_cards().get(action[1], {})
             return bool(card.get("immediate")) or before.seat_of[realm] == seat
@@ -133,7 +134,7 @@ class NerathRuleset(Ruleset):
             realm_val[r] += 1.5 * lands[r] + (3.0 if st.ctrl[CAPITAL[r]] == r else -6.0)
         if st.phase == "reinforce":
             # the income about to be collected, so that ending the step is not worth more than buying
-            realm_val[st.realm] += 0.5 * st.income(st.realm)
+            realm_val[st.realm] += 0.5 * income(st, st.realm)
         army = [0.0] * (S * R)
         n = st.n
         power = [0.0] * (S * R)
@@ -312,7 +313,6 @@ class NerathRuleset(Ruleset):
             cargo = [COUNTED[c] for c in (sh[C1], sh[C2]) if c >= 0]
             return f"{text}  (Warship {action[1]}" + (f" carrying {', '.join(cargo)}" if cargo else "") + ")"
         if verb == "play":
-            from conquest.rulesets.nerath.effects import event_cards
             card = event_cards().get(action[1]) or treasure_cards().get(action[1])
             if card:
                 return f"{text}  ({card['name']})"

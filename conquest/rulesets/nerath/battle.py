@@ -1,0 +1,506 @@
+"""3. FIGHT BATTLES: declared battles fought in order (sea battles first), each round's steps "1. First Strike
+attacks and damage. 2. Roll other attacks. 3. Take damage.", the dice each side rolls ("Special Abilities",
+"Allies and Combat", "Sea Battles"), the battle's card windows, and the dispatch of the step's decisions.
+"""
+
+from __future__ import annotations
+
+import conquest.rulesets.nerath.effects as fx
+from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, ships_at
+from conquest.rulesets.nerath.data import (
+    COUNTED, DRAGON, FLYING_TYPES, HEROES, LAND, R, REALM_INDEX, SEA, SIEGE, STORM, T, TYPE_INDEX, WIZARD,
+)
+from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, place_guardian, return_guardian
+from conquest.rulesets.nerath.reposition import start_reposition
+from conquest.rulesets.nerath.results import battle_over
+from conquest.rulesets.nerath.retreat import finish_withdrawal_if_done, withdraw_actions
+from conquest.rulesets.nerath.run_amok import amok_targets, run_amok
+from conquest.rulesets.nerath.sea import debark, landing_actions
+from conquest.rulesets.nerath.state import (
+    DIE, FLAGS, F_RETREATED, GUARDIANS, HIT_ON, IDS, IX, KIND, NerathData, OWNER, SPACE, TB,
+)
+
+
+def fight_actions(st: NerathData) -> list[tuple]:
+    bt = st.bt
+    if bt is None:
+        seas = [s for s in st.pending if KIND[s] == SEA]
+        return [("battle", IDS[s]) for s in (seas or st.pending)] + fx.playable(st)
+    step = bt["step"]
+    if step == "assign":
+        return hit_targets(st, bt["queue"][0][0])
+    if step == "press":
+        return [("press",), ("retreat",)]
+    if step == "withdraw":
+        return withdraw_actions(st)
+    if step == "amok":
+        return [("amok", IDS[y]) for y in amok_targets(st)] + [("stay",)]
+    if step == "landing":
+        return landing_actions(st) + [("done",)]
+    if step == "window":
+        return [("play", c) for c in fx.window_cards(st, bt["window"][0], bt["wkind"])] + [("pass",)]
+    return []
+
+
+def battle_realms(st: NerathData, side: str) -> list[int]:
+    bt = st.bt
+    assert bt is not None
+    return [bt["att"]] if side == "a" else bt["defs"]
+
+
+def start_battle(st: NerathData, x: int) -> None:
+    r = st.realm
+    st.pending.remove(x)
+    st.stats["battles"] += 1
+    k = KIND[x]
+    if k == LAND and friendly_land(st, x, r):
+        return  # taken meanwhile (a Monster ran amok into it): nothing left to fight
+    kind = "land" if k == LAND else "sea" if k == SEA else "dungeon"
+    if kind == "dungeon":
+        defs: list[int] = []
+    else:
+        defs = [e for e in range(R) if st.team[e] != st.team[r] and
+                (any(st.n[(x * R + e) * T:(x * R + e) * T + T]) or
+                 any(sh[SPACE] == x and sh[OWNER] == e for sh in st.ships.values()))]
+        if kind == "land" and st.ctrl[x] not in defs:
+            defs.insert(0, st.ctrl[x])
+    st.bt = {"space": x, "kind": kind, "att": r, "defs": defs, "round": 1, "step": "fs_a",
+               "ha": 0, "hd": 0, "queue": [], "hitnow": 0, "after": "", "castle_out": 0,
+               "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0, "window": [], "wkind": "",
+               "wstep": "", "rolled": 0, "offered": []}
+    if kind == "dungeon":
+        explore(st, x)
+        if not st.guardians[x]:
+            battle_over(st, True)
+            return
+    elif not side_alive(st, "d"):
+        # An empty enemy space: no defender can roll or take damage, so the round changes nothing.
+        battle_over(st, side_alive(st, "a"))
+        return
+    open_battle_window(st)
+
+
+def open_battle_window(st: NerathData) -> None:
+    """Cards "played when required": before the first round, each realm in the battle that holds a card
+    for battles may play it (attacker first, then the defenders), or pass."""
+    bt = st.bt
+    assert bt is not None
+    realms = [bt["att"]] + [d for d in bt["defs"] if d >= 0]
+    bt["window"] = [r for r in realms if fx.battle_cards(st, r)]
+    if bt["window"]:
+        bt["wkind"] = "battle"
+        bt["step"] = "window"
+
+
+def close_window(st: NerathData) -> None:
+    bt = st.bt
+    assert bt is not None
+    kind = bt["wkind"]
+    bt["window"] = []
+    if kind == "battle":
+        bt["step"] = "fs_a"
+    elif kind == "roll":
+        k = bt["rolled"]
+        bt["rolled"] = 0
+        take_roll(st, bt["wstep"], k)
+    else:
+        bt["step"] = "assign"
+
+
+def take_roll(st: NerathData, step: str, k: int) -> None:
+    """The hits of a side's roll are scored (and taken together once both sides of the phase rolled)."""
+    bt = st.bt
+    assert bt is not None
+    if step == "fs_a":
+        bt["hd"] += k
+        bt["step"] = "fs_d"
+    elif step == "fs_d":
+        bt["ha"] += k
+        begin_damage(st, "roll_a")
+    elif step == "roll_a":
+        bt["hd"] += k
+        bt["step"] = "roll_d"
+    elif step == "roll_d":
+        bt["ha"] += k
+        begin_damage(st, "end")
+
+
+def battle_dice(st: NerathData, side: str, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+    """Each piece rolls its attack die: Siege Engines 2 when attacking, Storm Elementals 2 in sea battles;
+    Wizards (and Heroes aboard at sea) by their abilities; the Castle only defends."""
+    bt = st.bt
+    assert bt is not None
+    x = bt["space"]
+    sea = bt["kind"] == "sea"
+    dungeon = bt["kind"] == "dungeon"
+    if dungeon and side == "d":
+        return guardian_dice(st, first_strike)
+    dice: dict[tuple[int, int], int] = {}
+    n = st.n
+    fights = st.options["hurt_dragon_fights"]
+    for r in battle_realms(st, side):
+        base = (x * R + r) * T
+        for t in range(T):
+            c = n[base + t]
+            if not c:
+                continue
+            if sea and t not in FLYING_TYPES:
+                continue
+            if (t == WIZARD) != first_strike:
+                continue
+            if t == DRAGON and not fights:
+                c -= bt["hurt"][r]
+                if c <= 0:
+                    continue
+            per = 2 if (t == SIEGE and side == "a") or (t == STORM and sea) else 1
+            need = hero_need(st, r, t, side) if dungeon else HIT_ON - fx.attack_bonus(st, r, t, side)
+            key = (DIE[t], need)
+            dice[key] = dice.get(key, 0) + c * per
+        if sea:
+            for sh in st.ships.values():
+                if sh[SPACE] != x or sh[OWNER] != r:
+                    continue
+                if not first_strike:
+                    key = (TB.warship.die, HIT_ON - fx.attack_bonus(st, r, -1, side))
+                    dice[key] = dice.get(key, 0) + 1
+                for t in cargo(sh):
+                    if t in HEROES and (t == WIZARD) == first_strike:
+                        key = (DIE[t], HIT_ON - fx.attack_bonus(st, r, t, side))
+                        dice[key] = dice.get(key, 0) + 1
+        elif side == "d" and not first_strike and r == st.ctrl[x] and st.castle[x] \
+                and not bt["castle_out"]:
+            key = (TB.castle.die, HIT_ON - fx.attack_bonus(st, r, -2, side))
+            dice[key] = dice.get(key, 0) + 1
+    return tuple(sorted((f, need, c) for (f, need), c in dice.items()))
+
+
+def side_alive(st: NerathData, side: str) -> bool:
+    bt = st.bt
+    assert bt is not None
+    x = bt["space"]
+    if side == "d" and bt["kind"] == "dungeon":
+        return bool(st.guardians[x])
+    for r in battle_realms(st, side):
+        base = (x * R + r) * T
+        if any(st.n[base:base + T]):
+            return True
+        if bt["kind"] == "sea":
+            if any(sh[SPACE] == x and sh[OWNER] == r for sh in st.ships.values()):
+                return True
+        elif side == "d" and r == st.ctrl[x] and st.castle[x] and not bt["castle_out"]:
+            return True
+    return False
+
+
+def capacity(st: NerathData, r: int) -> tuple[int, int]:
+    """(hits the realm's pieces in this battle can absorb, number of its pieces there)."""
+    bt = st.bt
+    assert bt is not None
+    x = bt["space"]
+    if r == GUARDIANS:
+        return sum(len(g) - 2 for g in st.guardians[x]), len(st.guardians[x])
+    base = (x * R + r) * T
+    pieces = sum(st.n[base:base + T])
+    cap = pieces + st.n[base + DRAGON] - bt["hurt"][r]
+    if bt["kind"] == "sea":
+        for sh in st.ships.values():
+            if sh[SPACE] == x and sh[OWNER] == r:
+                heroes = sum(1 for t in cargo(sh) if t in HEROES)
+                pieces += 1 + heroes
+                cap += 1 + heroes
+    elif r == st.ctrl[x] and st.castle[x] and not bt["castle_out"] and r != bt["att"]:
+        pieces += 1
+        cap += 1
+    return cap, pieces
+
+
+def hit_targets(st: NerathData, r: int) -> list[tuple]:
+    """"When a player's piece hits, his opponent decides which of his pieces takes the damage and in which
+    order. A new piece must be chosen for each hit scored.\""""
+    bt = st.bt
+    assert bt is not None
+    x = bt["space"]
+    if r == GUARDIANS:
+        # "each time you score a hit against it, it loses one of its attack dice (the opponent controlling
+        # it chooses which)"
+        return [("hit", "guardian", i + 1, f) for i, g in enumerate(st.guardians[x])
+                for f in sorted(set(g[2:]))]
+    base = (x * R + r) * T
+    hurt = bt["hurt"][r]
+    hitnow = bt["hitnow"]
+    out: list[tuple] = []
+    sea = bt["kind"] == "sea"
+    for t in range(T):
+        c = st.n[base + t]
+        if not c or (sea and t not in FLYING_TYPES):
+            continue
+        if t == DRAGON:
+            if c - hurt > 0:
+                out.append(("hit", "dragon"))
+            if hurt - hitnow > 0:
+                out.append(("hit", "wounded-dragon"))
+        else:
+            out.append(("hit", COUNTED[t]))
+    if sea:
+        for sid in ships_at(st, x, r):
+            out.append(("hit", "ship", sid))
+            for t in sorted(set(cargo(st.ships[sid]))):
+                if t in HEROES:
+                    out.append(("hit", COUNTED[t], sid))
+    elif r == st.ctrl[x] and st.castle[x] and not bt["castle_out"] and r != bt["att"]:
+        out.append(("hit", "castle"))
+    if not out and hitnow > 0:
+        out.append(("hit", "wounded-dragon"))
+    return out
+
+
+def assign_hit(st: NerathData, r: int, action: tuple) -> None:
+    bt = st.bt
+    assert bt is not None
+    x = bt["space"]
+    what = action[1]
+    if what == "guardian":
+        g = st.guardians[x][action[2] - 1]
+        g.pop(g.index(action[3], 2))
+        if len(g) == 2:
+            st.guardians[x].pop(action[2] - 1)
+            return_guardian(st, g[0])
+    elif what == "dragon":
+        bt["hurt"][r] += 1
+        bt["hitnow"] += 1
+    elif what == "wounded-dragon":
+        add(st, x, r, DRAGON, -1)
+        if bt["hurt"][r] - bt["hitnow"] <= 0:
+            bt["hitnow"] -= 1
+        bt["hurt"][r] -= 1
+    elif what == "castle":
+        # "When a Castle takes damage, it becomes inactive and plays no more part in the current battle."
+        bt["castle_out"] = 1
+    elif what == "ship":
+        # "If a Warship takes damage, it is destroyed along with all land pieces it carries."
+        del st.ships[action[2]]
+    elif len(action) == 3:
+        cargo_remove(st.ships[action[2]], TYPE_INDEX[what])
+    else:
+        add(st, x, r, TYPE_INDEX[what], -1)
+    q = bt["queue"][0]
+    q[1] -= 1
+    if q[1] <= 0:
+        bt["queue"].pop(0)
+        bt["hitnow"] = 0
+
+
+def destroy_all(st: NerathData, r: int) -> None:
+    """More hits than the realm's pieces in this battle can take: all of them are destroyed."""
+    bt = st.bt
+    assert bt is not None
+    x = bt["space"]
+    if r == GUARDIANS:
+        for g in st.guardians[x]:
+            return_guardian(st, g[0])
+        st.guardians[x] = []
+        return
+    base = (x * R + r) * T
+    sea = bt["kind"] == "sea"
+    for t in range(T):
+        if not sea or t in FLYING_TYPES:
+            st.n[base + t] = 0
+    bt["hurt"][r] = 0
+    if sea:
+        for sid in ships_at(st, x, r):
+            del st.ships[sid]
+    elif r == st.ctrl[x] and st.castle[x] and r != bt["att"]:
+        bt["castle_out"] = 1
+
+
+def begin_damage(st: NerathData, after: str) -> None:
+    """Both sides' hits are taken together; allied defenders split the damage (see docs)."""
+    bt = st.bt
+    assert bt is not None
+    hd, ha = bt["hd"], bt["ha"]
+    bt["hd"] = bt["ha"] = 0
+    bt["after"] = after
+    bt["offered"] = []
+    queue: list[list[int]] = []
+    if bt["kind"] == "dungeon":
+        defs = [GUARDIANS] if st.guardians[bt["space"]] else []
+    else:
+        defs = [d for d in bt["defs"] if capacity(st, d)[1] > 0]
+    bt["pending_split"] = 0
+    if hd:
+        if len(defs) <= 1:
+            queue = [[defs[0], hd]] if defs else []
+        else:
+            a, b = defs[0], defs[1]
+            pa, pb = capacity(st, a)[1], capacity(st, b)[1]
+            if hd % 2 and pa == pb:
+                bt["pending_split"] = hd
+                bt["queue"] = [[bt["att"], ha]] if ha else []
+                bt["step"] = "split"
+                return
+            extra_to_a = pa > pb
+            queue = split_damage(st, a, b, hd, extra_to_a)
+    if ha:
+        queue.append([bt["att"], ha])
+    bt["queue"] = queue
+    bt["step"] = "assign"
+
+
+def split_damage(st: NerathData, a: int, b: int, hits: int, extra_to_a: bool) -> list[list[int]]:
+    """"Each takes half the total damage. On an odd number of hits, the ally with the most pieces in the
+    space takes the extra ... If more hits are scored against one ally than he has pieces to lose, the
+    other ally must take all the remaining damage.\""""
+    ca, cb = capacity(st, a)[0], capacity(st, b)[0]
+    sa = hits // 2 + (hits % 2 if extra_to_a else 0)
+    sb = hits - sa
+    if sa > ca:
+        sb += sa - ca
+        sa = ca
+    if sb > cb:
+        sa = min(ca, sa + sb - cb)
+        sb = cb
+    return [q for q in ([a, sa], [b, sb]) if q[1] > 0]
+
+
+def end_battle_round(st: NerathData) -> None:
+    bt = st.bt
+    assert bt is not None
+    a, d = side_alive(st, "a"), side_alive(st, "d")
+    if a and d:
+        bt["step"] = "press"
+    else:
+        battle_over(st, a and not d)
+
+
+def apply_fight(st: NerathData, action: tuple) -> None:
+    bt = st.bt
+    verb = action[0]
+    if bt is None:
+        start_battle(st, IX[action[1]])
+        return
+    step = bt["step"]
+    if verb == "hits":
+        k = action[1]
+        side = "a" if step in ("fs_a", "roll_a") else "d"
+        realms = [r for r in battle_realms(st, side) if r >= 0 and fx.window_cards(st, r, "roll")]
+        if realms:
+            # a card "when rolling": the side that rolled may reroll before the hits count
+            bt.update(rolled=k, wstep=step, wkind="roll", window=realms, step="window")
+        else:
+            take_roll(st, step, k)
+    elif verb == "treasure":
+        st.treasure_deck.remove(action[1])
+        st.treasures[bt["att"]].append(action[1])
+        bt["step"] = "restock"
+        if not st.guardian_pile:
+            st.bt = None
+    elif verb == "guardian":
+        place_guardian(st, bt["space"], action[1])
+        bt["restock"] -= 1
+        if bt["restock"] <= 0 or not st.guardian_pile:
+            st.bt = None
+    elif verb == "extra":
+        a, b = bt["defs"][0], bt["defs"][1]
+        queue = split_damage(st, a, b, bt["pending_split"], REALM_INDEX[action[1]] == a)
+        bt["queue"] = queue + bt["queue"]
+        bt["pending_split"] = 0
+        bt["step"] = "assign"
+    elif verb == "hit":
+        assign_hit(st, bt["queue"][0][0], action)
+    elif verb == "press":
+        bt["round"] += 1
+        bt["step"] = "fs_a"
+    elif verb == "retreat":
+        bt["step"] = "withdraw"
+    elif verb == "withdraw":
+        x, y, t, k = bt["space"], IX[action[1]], TYPE_INDEX[action[2]], action[3]
+        add(st, x, bt["att"], t, -k)
+        add(st, y, bt["att"], t, k)
+    elif verb == "withdraw-aboard":
+        sh = st.ships[action[1]]
+        t = TYPE_INDEX[action[2]]
+        add(st, bt["space"], bt["att"], t, -1)
+        cargo_add(sh, t, bt["space"])
+        sh[FLAGS] |= F_RETREATED
+    elif verb == "withdraw-ship":
+        sh = st.ships[action[1]]
+        sh[SPACE] = IX[action[2]]
+        sh[FLAGS] |= F_RETREATED
+    elif verb == "amok":
+        run_amok(st, IX[action[1]])
+    elif verb == "stay":
+        st.bt = None
+    elif verb == "pass":
+        bt["window"].pop(0)
+        if not bt["window"]:
+            close_window(st)
+    elif verb == "debark":
+        debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+        if not landing_actions(st):
+            st.bt = None
+    elif verb == "done":
+        st.bt = None
+    if st.bt is not None and st.bt["step"] == "withdraw":
+        finish_withdrawal_if_done(st)
+
+
+def advance(st: NerathData) -> None:
+    """Carry out everything automatic until a decision or a chance outcome is due: rolls of sides with no
+    dice, damage with no choice, the end of a battle round, the end of the Fight Battles step."""
+    while True:
+        if st.phase != "fight":
+            return
+        bt = st.bt
+        if bt is None:
+            if not st.pending:
+                start_reposition(st)
+                return
+            return
+        step = bt["step"]
+        if step in ("fs_a", "fs_d", "roll_a", "roll_d"):
+            if battle_dice(st, "a" if step.endswith("a") else "d", step.startswith("fs")):
+                return
+            if step == "fs_a":
+                bt["step"] = "fs_d"
+            elif step == "fs_d":
+                begin_damage(st, "roll_a")
+            elif step == "roll_a":
+                bt["step"] = "roll_d"
+            else:
+                begin_damage(st, "end")
+            continue
+        if step == "window":
+            w = bt["window"]
+            while w and not fx.window_cards(st, w[0], bt["wkind"]):
+                w.pop(0)
+            if not w:
+                close_window(st)
+                continue
+            return
+        if step == "assign":
+            q = bt["queue"]
+            if not q:
+                if bt["after"] == "end" or not (side_alive(st, "a") and side_alive(st, "d")):
+                    # first-strike damage that left one side without pieces ends the round there
+                    end_battle_round(st)
+                else:
+                    bt["step"] = bt["after"]
+                continue
+            r, h = q[0]
+            if r >= 0 and h > 0 and r not in bt["offered"] and fx.window_cards(st, r, "damage"):
+                # a card "when taking damage", before the hits are assigned
+                bt["offered"].append(r)
+                bt.update(window=[r], wkind="damage", step="window")
+                return
+            cap = capacity(st, r)[0]
+            if h >= cap:
+                destroy_all(st, r)
+                q.pop(0)
+                bt["hitnow"] = 0
+                continue
+            targets = hit_targets(st, r)
+            if len(targets) == 1:
+                assign_hit(st, r, targets[0])
+                continue
+            return
+        return

@@ -1,0 +1,176 @@
+"""2. MOVE: how far each piece moves through friendly spaces, stopping on entering an enemy space or a dungeon
+entrance (which declares a battle there), and the card window an enemy's moving in opens.
+"""
+
+from __future__ import annotations
+
+import conquest.rulesets.nerath.effects as fx
+from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
+from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, R, SEA, STORM, T
+from conquest.rulesets.nerath.state import (
+    ADJ, C1, C2, DIST, FLAGS, F_FIXED, F_RETREATED, F_STOPPED, F_UNLOADED, IDS, KIND, LAND_ADJ, MOVE, MOVES, NerathData, OWNER, S, SEA_ADJ, SPACE, WARSHIP_MOVE,
+)
+
+
+def land_reach(st: NerathData, s: int, r: int, m: int, hero: bool, friendly_only: bool = False) -> list[int]:
+    """Land pieces: up to ``m`` spaces through friendly land; stop on entering an enemy space or (Heroes
+    only) a dungeon entrance."""
+    out: list[int] = []
+    seen = {s}
+    frontier = [s]
+    team = st.team
+    ctrl = st.ctrl
+    mine = team[r]
+    for _ in range(m):
+        nxt = []
+        for x in frontier:
+            for y in LAND_ADJ[x]:
+                if y in seen:
+                    continue
+                seen.add(y)
+                if KIND[y] == DUNGEON:
+                    if hero and not friendly_only:
+                        out.append(y)
+                elif team[ctrl[y]] == mine:
+                    out.append(y)
+                    nxt.append(y)
+                elif not friendly_only:
+                    out.append(y)
+        frontier = nxt
+    return out
+
+
+def flying_reach(st: NerathData, s: int, r: int, m: int, t: int, friendly_only: bool = False,
+                 land_only: bool = False) -> list[int]:
+    """Flying pieces fly through any space (enemy spaces and dungeon entrances too) but never end on a
+    dungeon entrance."""
+    d = DIST[s]
+    out = []
+    for y in range(S):
+        if y == s or d[y] > m:
+            continue
+        k = KIND[y]
+        if k == DUNGEON:
+            continue
+        if friendly_only:
+            if k == LAND and not friendly_land(st, y, r):
+                continue
+            if k == SEA and (land_only or t != STORM or enemy_sea(st, y, r)):
+                continue
+        out.append(y)
+    return out
+
+
+def piece_move(st: NerathData, r: int, t: int) -> int:
+    return MOVE[t] + fx.move_bonus(st, r, t)
+
+
+def start_move(st: NerathData) -> None:
+    r = st.realm
+    st.phase = "move"
+    mv: dict[int, int] = {}
+    n = st.n
+    for s in range(S):
+        base = (s * R + r) * T
+        for t in range(T):
+            if n[base + t]:
+                mv[s * T + t] = n[base + t]
+    st.movable = mv
+
+
+def move_actions(st: NerathData) -> list[tuple]:
+    r = st.realm
+    acts: list[tuple] = []
+    cache: dict[tuple[int, int, bool], list[int]] = {}
+    for key, c in sorted(st.movable.items()):
+        if c <= 0:
+            continue
+        s, t = divmod(key, T)
+        m = piece_move(st, r, t)
+        if t in FLYING_TYPES:
+            dests = flying_reach(st, s, r, m, t)
+        elif KIND[s] == SEA:
+            continue
+        else:
+            ck = (s, m, t in HEROES)
+            got = cache.get(ck)
+            if got is None:
+                got = cache[ck] = land_reach(st, s, r, m, t in HEROES)
+            dests = got
+        name = COUNTED[t]
+        frm = IDS[s]
+        for y in dests:
+            to = IDS[y]
+            for k in range(1, c + 1):
+                acts.append(("move", frm, to, name, k))
+    for sid in sorted(st.ships):
+        sh = st.ships[sid]
+        if sh[OWNER] != r:
+            continue
+        fl = sh[FLAGS]
+        s = sh[SPACE]
+        if not fl & (F_STOPPED | F_UNLOADED | F_FIXED | F_RETREATED):
+            if sh[MOVES] < WARSHIP_MOVE + fx.move_bonus(st, r, -1):
+                for y in SEA_ADJ[s]:
+                    acts.append(("sail", sid, IDS[y]))
+            free = (sh[C1] < 0) + (sh[C2] < 0)
+            if free:
+                for land in ADJ[s]:
+                    if KIND[land] != LAND:
+                        continue
+                    for t in LAND_TYPES:
+                        if st.movable.get(land * T + t, 0) > 0:
+                            acts.append(("embark", IDS[land], sid, COUNTED[t]))
+        if not fl & (F_STOPPED | F_RETREATED):
+            for t in set(cargo(sh)):
+                for y in ADJ[s]:
+                    if (KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES)) and may_debark(sh, t, y):
+                        acts.append(("debark", sid, IDS[y], COUNTED[t]))
+    acts.append(("done",))
+    acts.extend(fx.playable(st))
+    return acts
+
+
+def declare_attack(st: NerathData, y: int) -> None:
+    """"Whenever you move pieces into an enemy space or a dungeon entrance, you attack that space.\""""
+    if y not in st.pending and (KIND[y] == DUNGEON or enemy_space(st, y, st.realm)):
+        st.pending.append(y)
+
+
+def move_pieces(st: NerathData, s: int, y: int, t: int, k: int) -> None:
+    r = st.realm
+    key = s * T + t
+    left = st.movable[key] - k
+    if left:
+        st.movable[key] = left
+    else:
+        del st.movable[key]
+    add(st, s, r, t, -k)
+    add(st, y, r, t, k)
+    if st.phase == "move":
+        declare_attack(st, y)
+        open_move_reaction(st, y)
+
+
+def open_move_reaction(st: NerathData, y: int) -> None:
+    """Cards that react to another realm's movement ("when required"): when the realm to move enters a
+    space an enemy controls or holds pieces in, each such enemy holding an ``enemy_move`` card may play
+    it or pass, in turn order from the moving realm."""
+    if y not in st.pending or KIND[y] == DUNGEON:
+        return
+    r = st.realm
+    realms = []
+    for k in range(1, R):
+        e = (r + k) % R
+        if st.team[e] == st.team[r] or not st.hands[e]:
+            continue
+        if (KIND[y] == LAND and st.ctrl[y] == e) or any(st.n[(y * R + e) * T:(y * R + e) * T + T]) or \
+                any(sh[SPACE] == y and sh[OWNER] == e for sh in st.ships.values()):
+            if fx.window_cards(st, e, "enemy_move"):
+                realms.append(e)
+    if realms:
+        # asked only when the card has something to act on (a removal needs a moving piece of its kind)
+        st.react = {"kind": "move", "realms": realms, "space": y, "mover": r}
+        realms[:] = [e for e in realms if fx.reaction_plays(st, e)]
+        if not realms:
+            st.react = None

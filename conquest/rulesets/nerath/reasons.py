@@ -1,0 +1,88 @@
+"""Why an action is refused: one sentence per step of the TURN SEQUENCE saying what the rules allow there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.core.game import CHANCE
+from conquest.rulesets.nerath.base import cargo, may_debark
+from conquest.rulesets.nerath.data import SEA, TYPE_INDEX
+from conquest.rulesets.nerath.state import IX, KIND, NerathData, STEP_TITLES
+
+
+def illegal_reason(st: NerathData, action: Any) -> str:
+    if st.to_move is None:
+        return "the game is over"
+    verb = action[0] if isinstance(action, tuple) and action else "?"
+    ph = st.phase
+    step = STEP_TITLES.get(ph, ph)
+    if st.to_move == CHANCE:
+        return "a chance outcome is due here (a die roll or a draw), not a decision"
+    if st.react is not None:
+        return ("a card window is open (an enemy moved in, or income is collected): the realm asked plays a "
+                "card it holds for this moment, or passes")
+    bt = st.bt
+    if ph == "fight" and bt is not None:
+        s = bt["step"]
+        expect = {"assign": "hit", "press": "press or retreat", "withdraw": "withdraw", "window": "play or pass",
+                  "amok": "amok or stay", "landing": "debark or done"}.get(s, s)
+        if verb not in expect.split() and not (s == "withdraw" and verb.startswith("withdraw")):
+            return f"in this battle the decision is '{expect}', not '{verb}'"
+        if s == "assign":
+            return ("the side taking damage chooses which of its pieces takes each hit, a new piece for "
+                    "each hit while any is left; that piece is not among them")
+        if s == "withdraw":
+            return ("retreating pieces move to an adjacent friendly land space (flying pieces also to a "
+                    "friendly sea space; sea pieces to a friendly sea space); onto Warships only when no "
+                    "adjacent land space is friendly")
+        if s == "amok":
+            return ("a surviving Monster may run amok only into an adjacent enemy land space that contains "
+                    "no enemy pieces")
+        return "not allowed here"
+    allowed = {"move": ("move", "sail", "embark", "debark", "done", "play"),
+               "fight": ("battle", "play"), "reposition": ("move", "embark", "done", "play"),
+               "reinforce": ("buy", "move", "sail", "debark", "done", "play")}.get(ph, ())
+    if verb not in allowed:
+        return f"'{verb}' is not a decision of the {step} step"
+    if ph == "fight":
+        if isinstance(action, tuple) and len(action) == 2 and action[1] in IX \
+                and IX[action[1]] in st.pending and KIND[IX[action[1]]] != SEA:
+            return "you must fight all the sea battles first, then the land battles"
+        return "no battle was declared there (moving into an enemy space or a dungeon entrance declares it)"
+    if verb == "move":
+        if ph == "reposition":
+            return ("in the Reposition step only flying pieces move, to friendly spaces within their Move "
+                    "(Heroes leave a dungeon to an adjacent friendly land space); no battles")
+        if ph == "reinforce":
+            return ("only new pieces move in the Reinforce step, to friendly spaces within their Move; "
+                    "no battles")
+        return ("pieces move up to their Move through friendly spaces and stop on entering an enemy space "
+                "or a dungeon entrance (only Heroes enter those; flying pieces fly over anything but never "
+                "end on a dungeon entrance; land pieces stay on land; Castles never move; each piece "
+                "moves once)")
+    if verb == "sail":
+        return ("a Warship moves up to 2 sea spaces through friendly sea spaces and stops on entering an "
+                "enemy one; it cannot move after unloading (nor if it got new cargo this Reinforce step)")
+    if verb == "embark":
+        return ("a land piece (not a Castle) that has not moved boards your own Warship with room (2 "
+                "pieces) in a sea space next to the coastal space where it began the Move step")
+    if verb == "debark":
+        if isinstance(action, tuple) and len(action) == 4 and action[1] in st.ships \
+                and action[2] in IX and action[3] in TYPE_INDEX:
+            sh = st.ships[action[1]]
+            t, y = TYPE_INDEX[action[3]], IX[action[2]]
+            if t in cargo(sh) and not may_debark(sh, t, y):
+                return ("\"The land pieces embark onto the ship from a coastal space and debark into another "
+                        f"coastal space\": that {action[3]} embarked from {action[2]} this turn and cannot "
+                        "debark back into it")
+        return ("carried pieces debark only into a coastal space adjacent to the Warship's sea space (a "
+                "Hero also into a dungeon entrance), not from a Warship in an enemy sea space")
+    if verb == "buy":
+        return ("you must afford the piece and place it at a Castle you controlled since the start of your "
+                "turn (at most 4 new pieces except at your capital or your only Castle), a new Castle in "
+                "your own land space without a Castle, Warships and Storm Elementals in a friendly sea "
+                "space next to such a Castle, land pieces aboard your Warship there")
+    if verb == "play":
+        return "you hold no such card that may be played now"
+    return "it is not among the legal actions here"

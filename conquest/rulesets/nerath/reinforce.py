@@ -1,0 +1,155 @@
+"""5. REINFORCE: buying pieces and "Placing New Pieces" at Castles held since the start of the turn (the
+placement limits, new Castles, Warships and cargo), then "Moving New Pieces".
+"""
+
+from __future__ import annotations
+
+import conquest.rulesets.nerath.effects as fx
+from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, FLYING_TYPES, LAND, LAND_TYPES, SEA, T, TYPE_INDEX
+from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move
+from conquest.rulesets.nerath.state import (
+    ADJ, ALL_COSTS, BUYABLE, C1, C2, CAPITAL, DIST, FLAGS, F_FIXED, F_NEW, F_UNLOADED, IDS, IX, KIND, LANDS, MOVES, NerathData, OWNER, SEAS, SEA_ADJ, SPACE, WARSHIP_MOVE,
+)
+
+
+def start_reinforce(st: NerathData) -> None:
+    st.phase = "reinforce"
+    st.movable = {}
+    st.placed = {}
+    st.built = []
+    for sh in st.ships.values():
+        if sh[OWNER] == st.realm:
+            sh[FLAGS] |= F_FIXED  # existing Warships do not move in this step
+
+
+def castles_held(st: NerathData, r: int) -> int:
+    return sum(1 for s in LANDS if st.castle[s] and st.ctrl[s] == r and s not in st.built)
+
+
+def placement_room(st: NerathData, s: int, r: int, held: int = -1) -> int:
+    """New pieces a Castle space can still take: any number at the capital or at your only Castle, else
+    4; none at a Castle captured this turn (a retaken capital excepted) or built this turn."""
+    if not st.castle[s] or st.ctrl[s] != r or s in st.built:
+        return 0
+    if s == CAPITAL[r]:
+        return 999
+    if st.ctrl_start[s] != r:
+        return 0
+    if (castles_held(st, r) if held < 0 else held) == 1:
+        return 999
+    return 4 - st.placed.get(s, 0)
+
+
+def fallback_spaces(st: NerathData, r: int) -> list[int]:
+    """"If you control no Castles, all the new pieces must appear in the friendly land space closest to
+    your Capital.\""""
+    cap = CAPITAL[r]
+    spaces = [s for s in LANDS if friendly_land(st, s, r)]
+    if not spaces:
+        return []
+    best = min(DIST[cap][s] for s in spaces)
+    return [s for s in spaces if DIST[cap][s] == best]
+
+
+def sea_castle(st: NerathData, q: int, r: int, held: int = -1) -> int:
+    """The eligible Castle whose limit a piece placed in sea space ``q`` counts against (the capital when
+    adjacent, else the one with most room), or -1."""
+    best, room = -1, 0
+    for s in ADJ[q]:
+        if KIND[s] == LAND:
+            rm = placement_room(st, s, r, held)
+            if rm > room or (rm == room and rm > 0 and s == CAPITAL[r]):
+                best, room = s, rm
+    return best
+
+
+def reinforce_actions(st: NerathData) -> list[tuple]:
+    r = st.realm
+    gold = st.gold[r]
+    acts: list[tuple] = []
+    castles = castles_held(st, r)
+    land_spots = [s for s in LANDS if placement_room(st, s, r, castles) > 0]
+    if castles == 0:
+        land_spots = fallback_spaces(st, r)
+    ship_ok = {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS} \
+        if castles else {}
+    sea_spots = [q for q in SEAS if ship_ok.get(q)]
+    for p in BUYABLE:
+        if ALL_COSTS[p] > gold:
+            continue
+        if p == "castle":
+            for s in LANDS:
+                if st.ctrl[s] == r and st.ctrl_start[s] == r and not st.castle[s]:
+                    acts.append(("buy", "castle", IDS[s]))
+            continue
+        if p != "warship":
+            for s in land_spots:
+                acts.append(("buy", p, IDS[s]))
+        if p in ("warship", "storm"):
+            for q in sea_spots:
+                acts.append(("buy", p, IDS[q]))
+        if p in COUNTED and TYPE_INDEX[p] in LAND_TYPES:
+            for sid in sorted(st.ships):
+                sh = st.ships[sid]
+                if sh[OWNER] == r and (sh[C1] < 0 or sh[C2] < 0) and ship_ok.get(sh[SPACE]) \
+                        and not sh[FLAGS] & F_UNLOADED:
+                    acts.append(("buy", p, "ship", sid))
+    # new pieces move at once to friendly spaces within their Move; no battles
+    for key, c in sorted(st.movable.items()):
+        s, t = divmod(key, T)
+        m = piece_move(st, r, t)
+        if t in FLYING_TYPES:
+            dests = flying_reach(st, s, r, m, t, friendly_only=True, land_only=(t == DRAGON))
+        else:
+            dests = land_reach(st, s, r, m, False, friendly_only=True)
+        for y in dests:
+            for k in range(1, c + 1):
+                acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
+    for sid in sorted(st.ships):
+        sh = st.ships[sid]
+        if sh[OWNER] != r or not sh[FLAGS] & F_NEW or sh[FLAGS] & (F_FIXED | F_UNLOADED):
+            continue
+        if sh[MOVES] < WARSHIP_MOVE:
+            for y in SEA_ADJ[sh[SPACE]]:
+                if not enemy_sea(st, y, r):
+                    acts.append(("sail", sid, IDS[y]))
+        for t in sorted(set(cargo(sh))):
+            for y in ADJ[sh[SPACE]]:
+                if KIND[y] == LAND and friendly_land(st, y, r) and may_debark(sh, t, y):
+                    acts.append(("debark", sid, IDS[y], COUNTED[t]))
+    acts.append(("done",))
+    acts.extend(fx.playable(st))
+    return acts
+
+
+def buy(st: NerathData, action: tuple) -> None:
+    r = st.realm
+    p = action[1]
+    st.gold[r] -= ALL_COSTS[p]
+    if len(action) == 4:
+        sid = action[3]
+        sh = st.ships[sid]
+        cargo_add(sh, TYPE_INDEX[p])  # bought aboard: it embarked from no coastal space
+        cs = sea_castle(st, sh[SPACE], r)
+        st.placed[cs] = st.placed.get(cs, 0) + 1
+        if not sh[FLAGS] & F_NEW:
+            sh[FLAGS] |= F_FIXED  # "you cannot move an existing Warship you placed new land pieces on"
+        return
+    s = IX[action[2]]
+    if p == "castle":
+        st.castle[s] = 1
+        st.built.append(s)
+        return
+    if KIND[s] == SEA:
+        cs = sea_castle(st, s, r)
+        st.placed[cs] = st.placed.get(cs, 0) + 1
+        if p == "warship":
+            st.ships[st.next_ship] = [r, s, 0, F_NEW, -1, -1, -1, -1]
+            st.next_ship += 1
+            return
+    elif castles_held(st, r):
+        st.placed[s] = st.placed.get(s, 0) + 1
+    t = TYPE_INDEX[p]
+    add(st, s, r, t, 1)
+    st.movable[s * T + t] = st.movable.get(s * T + t, 0) + 1

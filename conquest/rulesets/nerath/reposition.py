@@ -1,0 +1,70 @@
+"""4. REPOSITION: flying pieces move to friendly spaces within their Move, Heroes leave the dungeons; pieces left
+without a friendly space are destroyed.
+"""
+
+from __future__ import annotations
+
+from conquest.rulesets.nerath.base import enemy_sea, friendly_land
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, R, SEA, STORM, T
+from conquest.rulesets.nerath.movement import flying_reach, piece_move
+from conquest.rulesets.nerath.reinforce import start_reinforce
+from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, NerathData, OWNER, S, SEA_ADJ, SPACE
+
+
+def reposition_actions(st: NerathData) -> list[tuple]:
+    """Flying pieces move to friendly land (Storm Elementals also friendly sea) within their Move; Heroes
+    that plundered a dungeon leave it for an adjacent friendly land space."""
+    r = st.realm
+    acts: list[tuple] = []
+    for key, c in sorted(st.movable.items()):
+        s, t = divmod(key, T)
+        if t in FLYING_TYPES:
+            dests = flying_reach(st, s, r, piece_move(st, r, t), t, friendly_only=True,
+                                      land_only=(t == DRAGON))
+        else:
+            dests = [y for y in LAND_ADJ[s] if friendly_land(st, y, r)]
+            for sid in sorted(st.ships):
+                sh = st.ships[sid]
+                if sh[OWNER] == r and sh[SPACE] in SEA_ADJ[s] and (sh[C1] < 0 or sh[C2] < 0) \
+                        and not enemy_sea(st, sh[SPACE], r):
+                    acts.append(("embark", IDS[s], sid, COUNTED[t]))
+        for y in dests:
+            for k in range(1, c + 1):
+                acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
+    acts.append(("done",))
+    return acts
+
+
+def start_reposition(st: NerathData) -> None:
+    r = st.realm
+    st.phase = "reposition"
+    mv: dict[int, int] = {}
+    for s in range(S):
+        base = (s * R + r) * T
+        for t in FLYING_TYPES:
+            if st.n[base + t]:
+                mv[s * T + t] = st.n[base + t]
+        if KIND[s] == DUNGEON:
+            for t in HEROES:
+                if st.n[base + t]:
+                    mv[s * T + t] = st.n[base + t]
+    st.movable = mv
+
+
+def end_reposition(st: NerathData) -> None:
+    """"Other flying pieces must end in friendly land spaces or they are destroyed." Heroes that could not
+    leave a dungeon are lost with it (see docs)."""
+    r = st.realm
+    for s in range(S):
+        base = (s * R + r) * T
+        if KIND[s] == SEA:
+            st.n[base + DRAGON] = 0
+            if enemy_sea(st, s, r):
+                st.n[base + STORM] = 0
+        elif KIND[s] == DUNGEON:
+            for t in range(T):
+                st.n[base + t] = 0
+        elif not friendly_land(st, s, r):
+            st.n[base + DRAGON] = 0
+            st.n[base + STORM] = 0
+    start_reinforce(st)

@@ -1,0 +1,211 @@
+"""The state of a game of Conquest of Nerath: the board as flat tables, the layout of a Warship's record, and
+``NerathData``, the data class every section of the rules reads and changes (``turn.NerathState`` adds the
+interface of a game to it).
+
+The state is flat: piece counts in one list indexed ``(space * 4 + realm) * 7 + piece``; Castles as a 0/1 list
+per space (a Castle belongs to whoever controls its space); Warships as individual records (they carry cargo);
+control of land spaces as a list. Per-turn bookkeeping (pieces still free to move, declared battles, control at
+the start of the turn) lives next to it. ``clone`` copies a few lists.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Self
+
+from conquest.core.game import CHANCE, State
+from conquest.rulesets.nerath.data import COUNTED, R, T, guardian_tiles, tables
+
+# Warship record fields and flags
+OWNER, SPACE, MOVES, FLAGS, C1, C2, O1, O2 = range(8)
+# O1/O2: the coastal space the piece in C1/C2 embarked from this turn (-1: aboard since an earlier turn, bought
+# aboard, or none). "The land pieces embark onto the ship from a coastal space and debark into another coastal
+# space": a piece never debarks back into the space it embarked from.
+F_STOPPED = 1    # entered an enemy sea space: must stop and fight
+F_NEW = 2        # bought this turn (Reinforce)
+F_FIXED = 4      # an existing Warship given new land pieces: cannot move
+F_UNLOADED = 8   # has unloaded: its movement is over for the turn
+F_RETREATED = 16  # retreated from a battle: its movement is over
+FLAG_NAMES = {"stopped": F_STOPPED, "new": F_NEW, "fixed": F_FIXED, "unloaded": F_UNLOADED,
+              "retreated": F_RETREATED}
+
+PHASES = ("deal", "draw", "move", "fight", "reposition", "reinforce", "over")
+STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles", "reposition": "Reposition",
+               "reinforce": "Reinforce", "over": "the end of the game"}
+CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock")
+GUARDIANS = -1   # the "realm" of the Guardians in a battle's damage queue
+
+TB = tables()
+BOARD = TB.board
+S = len(BOARD.ids)
+IDS = BOARD.ids
+IX = BOARD.index
+KIND = BOARD.kind
+HOME = BOARD.home
+CAPITAL = BOARD.capital
+IS_CAPITAL = BOARD.is_capital
+ADJ = BOARD.adj
+LAND_ADJ = BOARD.land_adj
+SEA_ADJ = BOARD.sea_adj
+DIST = BOARD.dist
+LANDS = BOARD.lands
+SEAS = BOARD.seas
+COST = TB.cost
+DIE = TB.die
+MOVE = TB.move
+HIT_ON = TB.hit_on
+WARSHIP_MOVE = TB.warship.move
+ALL_COSTS = {**{p: TB.pieces[p].cost for p in COUNTED}, "castle": TB.castle.cost, "warship": TB.warship.cost}
+BUYABLE = COUNTED + ("castle", "warship")
+RS = R * T
+
+LENGTH_VP = {"short": (13, 20), "medium": (20, 30)}
+TREASURES_TO_WIN = (8, 12)
+
+
+@lru_cache(maxsize=None)
+def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(seat of each realm, team of each realm). Realms in turn order Karkoth, Vailin, Iron Circle, Nerath."""
+    if players == 2:
+        return (0, 1, 0, 1), (0, 1, 0, 1)
+    if players == 3:
+        # "the allied realms of Vailin and Nerath vs. the realm of Karkoth vs. the realm of the Iron Circle"
+        seats = (0, 1, 2, 1)
+        return seats, ((0, 1, 0, 1) if three == "two-sides" else (0, 2, 1, 2))
+    if mode == "free-for-all":
+        return (0, 1, 2, 3), (0, 1, 2, 3)
+    return (0, 1, 2, 3), (0, 1, 0, 1)
+
+
+class NerathData(State):
+    """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle."""
+
+    # ------------------------------------------------------------------------------------------- set-up
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
+        self.players = players
+        self.options = options
+        self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
+        self.n: list[int] = [0] * (S * RS)
+        self.castle: list[int] = [0] * S
+        self.ctrl: list[int] = [HOME[s] for s in range(S)]
+        self.ships: dict[int, list[int]] = {}
+        self.next_ship = 1
+        self.gold = list(TB.treasury)
+        self.vp = [0] * R
+        self.realm = 0
+        self.round = 1
+        self.phase = "draw"
+        self.movable: dict[int, int] = {}
+        self.pending: list[int] = []
+        self.ctrl_start: list[int] = self.ctrl[:]
+        self.placed: dict[int, int] = {}
+        self.built: list[int] = []
+        self.bt: dict[str, Any] | None = None
+        # a card window outside battles: {kind: move|income, realms: [...], space, mover}
+        self.react: dict[str, Any] | None = None
+        self.decks: list[list[str]] = [[] for _ in range(R)]
+        self.hands: list[list[str]] = [[] for _ in range(R)]
+        self.discards: list[list[str]] = [[] for _ in range(R)]
+        self.treasure_deck: list[str] = []
+        self.treasures: list[list[str]] = [[] for _ in range(R)]
+        self.treasures_played: list[list[str]] = [[] for _ in range(R)]
+        self.effects: list[list[Any]] = []
+        # each Guardian on an entrance: [tile id, face up (0/1), attack dice left...]
+        self.guardians: dict[int, list[list[Any]]] = {d: [] for d in BOARD.dungeons}
+        self.guardian_pile: list[str] = sorted(guardian_tiles())
+        self.dealing_guardians: list[int] = []   # entrances still to get their set-up tile
+        self.dealing: list[int] = []   # realms still to draw a starting Event card (set-up)
+        self.stats: dict[str, int] = {"battles": 0, "explored": 0, "plundered": 0, "events_played": 0,
+                                      "events_out_of_turn": 0}  # for reports only
+        self.winners: list[int] | None = None
+        self.end_reason = ""
+
+    def clone(self) -> Self:
+        c = self.__class__.__new__(self.__class__)
+        c.players = self.players
+        c.options = self.options
+        c.seat_of = self.seat_of
+        c.team = self.team
+        c.n = self.n[:]
+        c.castle = self.castle[:]
+        c.ctrl = self.ctrl[:]
+        c.ships = {k: v[:] for k, v in self.ships.items()}
+        c.next_ship = self.next_ship
+        c.gold = self.gold[:]
+        c.vp = self.vp[:]
+        c.realm = self.realm
+        c.round = self.round
+        c.phase = self.phase
+        c.movable = dict(self.movable)
+        c.pending = self.pending[:]
+        c.ctrl_start = self.ctrl_start
+        c.placed = dict(self.placed)
+        c.built = self.built[:]
+        bt = self.bt
+        if bt is not None:
+            bt = dict(bt)
+            bt["hurt"] = bt["hurt"][:]
+            bt["queue"] = [q[:] for q in bt["queue"]]
+            bt["defs"] = bt["defs"][:]
+            bt["tiles"] = bt["tiles"][:]
+            bt["window"] = bt["window"][:]
+            bt["offered"] = bt["offered"][:]
+        c.bt = bt
+        react = self.react
+        if react is not None:
+            react = dict(react)
+            react["realms"] = react["realms"][:]
+        c.react = react
+        c.decks = [d[:] for d in self.decks]
+        c.hands = [h[:] for h in self.hands]
+        c.discards = [d[:] for d in self.discards]
+        c.treasure_deck = self.treasure_deck[:]
+        c.treasures = [h[:] for h in self.treasures]
+        c.treasures_played = [h[:] for h in self.treasures_played]
+        c.effects = [e[:] for e in self.effects]
+        c.guardians = {k: [g[:] for g in v] for k, v in self.guardians.items()}
+        c.guardian_pile = self.guardian_pile[:]
+        c.dealing_guardians = self.dealing_guardians[:]
+        c.dealing = self.dealing[:]
+        c.stats = dict(self.stats)
+        c.winners = self.winners
+        c.end_reason = self.end_reason
+        return c
+
+    def seat_for(self, realm: int) -> int:
+        return self.seat_of[realm]
+
+    # ------------------------------------------------------------------------------------ who moves
+    @property
+    def to_move(self) -> int | None:
+        ph = self.phase
+        if ph == "over":
+            return None
+        if ph in ("draw", "deal"):
+            return CHANCE
+        if self.react is not None:
+            return self.seat_of[self.react["realms"][0]]
+        bt = self.bt
+        if ph == "fight" and bt is not None:
+            step = bt["step"]
+            if step in CHANCE_STEPS:
+                return CHANCE
+            if step == "assign":
+                who = bt["queue"][0][0]
+                return bt["gseat"] if who == GUARDIANS else self.seat_of[who]
+            if step == "window":
+                return self.seat_of[bt["window"][0]]
+            return self.seat_of[bt["att"]]
+        return self.seat_of[self.realm]
+
+    def result(self) -> tuple[float, ...] | None:
+        if self.winners is None:
+            return None
+        share = 1.0 / len(self.winners) if self.winners else 0.0
+        return tuple(share if s in self.winners else 0.0 for s in range(self.players))
+
+    def scores(self) -> tuple[float, ...]:
+        out = [0.0] * self.players
+        for r in range(R):
+            out[self.seat_of[r]] += self.vp[r]
+        return tuple(out)

@@ -1,0 +1,236 @@
+"""TURN SEQUENCE: the turn's dispatcher. ``NerathState`` is the data of ``state.py`` with the interface of a
+game: the legal actions and the applying of one by phase (Draw, Move, Fight Battles, Reposition, Reinforce,
+Collect Income), chance outcomes, the start and end of a turn, and the card windows outside battles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import conquest.rulesets.nerath.effects as fx
+from conquest.core.game import CHANCE
+from conquest.rulesets.nerath.battle import advance, apply_fight, battle_dice, fight_actions
+from conquest.rulesets.nerath.data import R, REALMS, T, TYPE_INDEX
+from conquest.rulesets.nerath.dice import hit_distribution
+from conquest.rulesets.nerath.dungeons import place_guardian
+from conquest.rulesets.nerath.income import collect_income, open_income_window
+from conquest.rulesets.nerath.movement import move_actions, move_pieces, start_move
+from conquest.rulesets.nerath.reasons import illegal_reason
+from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
+from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
+from conquest.rulesets.nerath.sea import debark, embark, sail
+from conquest.rulesets.nerath.serial import body_json, from_body
+from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, NerathData, O1, O2, OWNER, SPACE
+from conquest.rulesets.nerath.victory import end_of_round
+from conquest.rulesets.nerath.view import view
+
+
+def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[tuple, float]]:
+    """A draw from a shuffled pile whose order nobody knows: each distinct card with its share."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return [((verb, c), k / len(cards)) for c, k in sorted(counts.items())]
+
+
+def legal_actions(st: NerathData) -> list[tuple]:
+    ph = st.phase
+    if ph == "over":
+        return []
+    if st.to_move == CHANCE:
+        return [a for a, _ in chance_outcomes(st)]
+    if st.react is not None:
+        return fx.reaction_plays(st, st.react["realms"][0]) + [("pass",)]
+    if ph == "move":
+        return move_actions(st)
+    if ph == "fight":
+        return fight_actions(st)
+    if ph == "reposition":
+        return reposition_actions(st)
+    if ph == "reinforce":
+        return reinforce_actions(st)
+    return []
+
+
+def is_legal(st: NerathData, action: Any) -> bool:
+    if not isinstance(action, tuple):
+        return False
+    return action in legal_actions(st)
+
+
+def chance_outcomes(st: NerathData) -> list[tuple[tuple, float]]:
+    if st.phase == "deal" and st.dealing_guardians:
+        return _multiset_outcomes("guardian", st.guardian_pile)
+    if st.phase in ("draw", "deal"):
+        return fx.draw_outcomes(st)
+    bt = st.bt
+    if st.phase != "fight" or bt is None or bt["step"] not in CHANCE_STEPS:
+        return []
+    step = bt["step"]
+    if step == "split":
+        a, b = bt["defs"][:2]
+        return [(("extra", REALMS[a]), 0.5), (("extra", REALMS[b]), 0.5)]
+    if step == "plunder":
+        return _multiset_outcomes("treasure", st.treasure_deck)
+    if step == "restock":
+        return _multiset_outcomes("guardian", st.guardian_pile)
+    side = "a" if step in ("fs_a", "roll_a") else "d"
+    dist = hit_distribution(battle_dice(st, side, step.startswith("fs")))
+    return [(("hits", k), p) for k, p in enumerate(dist) if p > 0]
+
+
+def start_turn(st: NerathData) -> None:
+    r = st.realm
+    st.ctrl_start = st.ctrl[:]
+    for sh in st.ships.values():
+        if sh[OWNER] == r:
+            sh[MOVES] = 0
+            sh[FLAGS] = 0
+        sh[O1] = sh[O2] = -1   # embarked origins are this turn's only; cargo stays aboard across turns
+    st.pending = []
+    st.placed = {}
+    st.built = []
+    st.bt = None
+    fx.expire(st, "turn")
+    st.phase = "draw"
+    if not fx.draw_outcomes(st):
+        start_move(st)
+
+
+def end_turn(st: NerathData) -> None:
+    collect_income(st)
+    st.movable = {}
+    if st.realm == R - 1:
+        end_of_round(st)
+        if st.phase == "over":
+            return
+        st.round += 1
+        st.realm = 0
+    else:
+        st.realm += 1
+    start_turn(st)
+
+
+def apply_reaction(st: NerathData, action: tuple) -> None:
+    react = st.react
+    assert react is not None
+    realms = react["realms"]
+    if action[0] == "play":
+        fx.play_reaction(st, realms[0], action)
+        if react["kind"] == "move":
+            y, r = react["space"], react["mover"]
+            if y in st.pending and not any(st.n[(y * R + r) * T:(y * R + r) * T + T]) and \
+                    not any(sh[SPACE] == y and sh[OWNER] == r for sh in st.ships.values()):
+                st.pending.remove(y)   # nothing of the mover is left there: no battle
+    else:
+        realms.pop(0)
+    while realms and not fx.reaction_plays(st, realms[0]):
+        realms.pop(0)
+    if not realms:
+        st.react = None
+        if react["kind"] == "income":
+            end_turn(st)
+
+
+def apply_action(st: NerathData, action: Any) -> None:
+    verb = action[0]
+    ph = st.phase
+    if ph == "draw":
+        fx.resolve_draw(st, action[1])
+        start_move(st)
+    elif ph == "deal":
+        if verb == "guardian":
+            place_guardian(st, st.dealing_guardians.pop(0), action[1])
+            if not st.dealing_guardians and not st.dealing:
+                start_turn(st)
+        else:
+            fx.resolve_deal(st, action[1])
+            if not st.dealing:
+                start_turn(st)
+    elif st.react is not None:
+        apply_reaction(st, action)
+    elif verb == "play":
+        bt = st.bt
+        if bt is not None and bt["step"] == "window":
+            realm = bt["window"][0]
+            fx.play(st, action, realm)
+            verbs = {e[0]: e[1] for e in fx.event_cards()[action[1]].get("effects", [])}
+            if "reroll" in verbs:
+                # "reroll": the roll is made again (a new chance node); its first result is void
+                bt.update(rolled=0, window=[], step=bt["wstep"])
+            elif "cancel_hits" in verbs:
+                q = bt["queue"][0]
+                q[1] -= min(q[1], verbs["cancel_hits"])
+                if q[1] <= 0:
+                    bt["queue"].pop(0)
+                    bt["hitnow"] = 0
+                bt["window"] = []
+                bt["step"] = "assign"
+        else:
+            fx.play(st, action)
+    elif ph == "move":
+        if verb == "done":
+            st.phase = "fight"
+            st.movable = {}
+        elif verb == "move":
+            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
+        elif verb == "sail":
+            sail(st, action[1], IX[action[2]])
+        elif verb == "embark":
+            embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
+        elif verb == "debark":
+            debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+    elif ph == "fight":
+        apply_fight(st, action)
+    elif ph == "reposition":
+        if verb == "done":
+            end_reposition(st)
+        elif verb == "embark":
+            embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
+        else:
+            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
+    elif ph == "reinforce":
+        if verb == "done":
+            if not open_income_window(st):
+                end_turn(st)
+        elif verb == "buy":
+            buy(st, action)
+        elif verb == "move":
+            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
+        elif verb == "sail":
+            sail(st, action[1], IX[action[2]])
+        elif verb == "debark":
+            debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+    advance(st)
+
+
+class NerathState(NerathData):
+    """A game of Conquest of Nerath: the data of ``state.py`` with the interface every ruleset's state has."""
+
+    def legal_actions(self) -> list[tuple]:
+        return legal_actions(self)
+
+    def is_legal(self, action: Any) -> bool:
+        return is_legal(self, action)
+
+    def illegal_reason(self, action: Any) -> str:
+        return illegal_reason(self, action)
+
+    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+        return chance_outcomes(self)
+
+    def _apply(self, action: Any) -> None:
+        apply_action(self, action)
+
+    def start_turn(self) -> None:
+        start_turn(self)
+
+    def _body_json(self) -> dict[str, Any]:
+        return body_json(self)
+
+    @classmethod
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
+        return from_body(cls, data, players, options)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return view(self, seat)
