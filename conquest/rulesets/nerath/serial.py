@@ -69,8 +69,8 @@ def body_json(st: NerathData) -> dict[str, Any]:
               "window_step": b["wstep"], "rolled": b["rolled"],
               "offered": [REALMS[r] for r in b["offered"]],
               # derived, for readers (ignored when a state is read): the dice of the side about to roll
-              "rolling": [list(d) for d in battle_dice(st, 
-                  "a" if b["step"].endswith("a") else "d", b["step"].startswith("fs"))]
+              "rolling": [list(d) for d in battle_dice(
+                  st, "a" if b["step"].endswith("a") else "d", b["step"].startswith("fs"))]
               if b["step"] in ("fs_a", "fs_d", "roll_a", "roll_d") else []}
     return {
         "round": st.round, "realm": REALMS[st.realm], "phase": st.phase,

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
-from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.cards import treasure_cards
 from conquest.rulesets.nerath.data import R, REALM_INDEX, T, TYPE_INDEX
 from conquest.rulesets.nerath.state import BOARD, CAPITAL, IX, NerathData, TB
