@@ -1,5 +1,6 @@
 """The tables of Conquest of Nerath as data: the board (``board.yaml``), the piece table (``pieces.yaml``)
-and the starting forces (``setup.yaml``), loaded once and validated; plus the indices the rules use."""
+and the starting forces (``setup.yaml``) for PLAYING THE GAME and SETUP, and the Dungeon Guardian tiles
+(``guardians.yaml``), loaded once and validated; plus the indices the rules use."""
 
 from __future__ import annotations
 

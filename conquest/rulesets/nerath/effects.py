@@ -1,4 +1,5 @@
-"""Card effects and the hooks the rules call (the Event and Treasure card issue fills in the content).
+"""1. DRAW (an Event card each turn, "Play Immediately cards are played right away") and what playing an Event
+or Treasure card does: card effects and the hooks the rules call (the cards themselves are data: ``cards.py``).
 
 The rules ask this module: a realm's bonus to attack rolls (``attack_bonus``), to Move (``move_bonus``), to
 income (``income_bonus``); which cards the seat to move may play now (``playable``) and what playing one does
