@@ -282,7 +282,8 @@ def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"
 
 
 @app.command()
-def check(paths: list[str] = typer.Argument(..., help="scenario files or folders")) -> None:
+def check(paths: list[str] = typer.Argument(..., help="scenario files or folders"),
+          verbose: bool = typer.Option(False, "--verbose", "-v", help="list every file with its result")) -> None:
     """Run scenario files (YAML); exit non-zero naming each failed expectation."""
     from conquest.core.scenarios import run_file, scenario_files
     files = scenario_files(paths)
@@ -292,6 +293,8 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
     for f in files:
         r = run_file(f)
         if r.ok:
+            if verbose:
+                out.print(f"ok   {f}", markup=False)
             continue
         failed += 1
         for msg in r.failures:

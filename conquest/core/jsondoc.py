@@ -35,4 +35,7 @@ def resolve_pointer(doc: Any, pointer: str) -> Any:
 
 
 def pointer_exists(doc: Any, pointer: str) -> bool:
-    return jsonpointer.resolve_pointer(doc, pointer, _MISSING) is not _MISSING
+    try:
+        return jsonpointer.resolve_pointer(doc, pointer, _MISSING) is not _MISSING
+    except jsonpointer.JsonPointerException as e:
+        raise ConquestError(f"pointer {pointer!r} is not a JSON pointer: {e}") from None
