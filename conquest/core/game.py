@@ -264,7 +264,8 @@ class Ruleset(ABC):
         return 0.0
 
     def render_text(self, state: State, seat: int | None = None) -> str:
-        """The board as text for the terminal (what ``seat`` may see)."""
+        """The board as text for the terminal (what ``seat`` may see): plain text, or Rich console markup
+        (closing tags ``[/...]``), which the CLI renders in a terminal and strips when piped."""
         import json
         return json.dumps(state.view(seat), indent=1)
 
