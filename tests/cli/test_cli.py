@@ -232,3 +232,11 @@ def test_kingdom_menu_short_enough_is_listed_whole():
     r = cli("play", "kingdom", "--seed", "1", input_text="quit\n")
     assert "legal actions:" not in r.stdout.split("to move.")[1].split("\n")[1]
     assert "    1. " in r.stdout
+
+
+def test_shell_completion_completes_commands():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "_CONQUEST_COMPLETE": "complete_bash", "COMP_WORDS": "conquest si",
+           "COMP_CWORD": "1"}
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.argv = ['conquest']; from conquest.cli import main; "
+                        "main()"], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0 and r.stdout.split() == ["simulate"]
