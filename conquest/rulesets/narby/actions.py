@@ -2,7 +2,7 @@
 Destroy (Claimed) Settlement, Steal from Dragon cave, Steal from thief's chest, Attack, Abandon Claim — which
 of them a dragon can take from where it stands, what each costs, the rule that refuses one, and the Claim and
 the Attack themselves. Destroy and Steal roll on the Charts (``charts``); the turn of 3 actions and the answers
-to a declared action are the Action Phase (``action_phase``). Readings R10-R14, R33 in docs/rules/narby.md.
+to a declared action are the Action Phase (``action_phase``). Readings R9, R14, R20, R21, R33 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 may be played and what it does. Own-turn cards at node act (Speedster, Fighter, Sneaker, Destroyer, Jumper,
 Robber, Horror, Confuser, Vigor), answers to another dragon's declared action (Guardian, Peacemaker, Defender,
 Inciter, Leader), the Pro-creator on a settlement's dice and the tribute cards (Governor, Sheriff, Mayor).
-Dealing them is the Draw Phase (``draw``). Readings R16-R23 in docs/rules/narby.md.
+Dealing them is the Draw Phase (``draw``). Readings R26, R29 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Charts (rules document 001, section "Charts"): the Steal Chart, the Destroy Chart and the Destroyed Chart
 read for one roll, and "Coins lost to Turnabout or Revolt are given to the Thief's Treasure Chest". The rows
 themselves are data (``tables.yaml``); the roll is made in the Action Phase (``action_phase.resolve_roll``).
-Readings R15 (Turnabout, option ``turnabout``) and the place of power paid as a town in docs/rules/narby.md.
+Readings R15-R19 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

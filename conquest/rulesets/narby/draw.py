@@ -1,7 +1,7 @@
 """Draw Phase (rules document 001, sections "Phases" and "Draw Phase"): a round begins ("Cycle through 3
 phases each round": Draw, Populate, Action, Tribute) and, with option cards, "All cards are returned and
 shuffled. A random bonus card is handed out to each Dragon." Then the Populate Phase
-(``populate.start_populate``).
+(``populate.start_populate``). Reading R30 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The end of the game (rules document 001: "Game plays until a player exceeds 50, 75, or 100 coins" in
 "Setup", and "Treasure tokens are redeemed as coins at the end of the game but are not counted towards the
 game end condition for coins collected" in "Tribute Phase"): the check at the end of each round, the
-winners and the scores. Readings R26-R27 in docs/rules/narby.md.
+winners and the scores. Readings R25, R27 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

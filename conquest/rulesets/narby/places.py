@@ -3,7 +3,7 @@ round" and "Control"): what each place does for the dragon whose claim ring is o
 (``power ID ...`` at node act), the powers that answer another dragon's declared action (Soulwash Temple,
 Pearlthorn Castle, Blade Miller) and the Soul Mine's tribute bonus. Where the places come from is in
 ``populate``; Baba Yaga's Hut's "Control" and the Citadel of Torture's double claim change the Claim action
-(``actions``). Readings R24-R30, R34 in docs/rules/narby.md.
+(``actions``). Readings R28, R29, R34 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

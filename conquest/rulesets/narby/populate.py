@@ -2,7 +2,7 @@
 (towns, and cities where a town would be beside or on a town), "Place Places of Power" (which one: the Places
 of Power table's roll or choice; where: two d20) and "Place the Thief's treasure chest on board" (two d20, and
 3 coins). Then the Action Phase (``action_phase.start_action_phase``). What the places of power do is in
-``places``. Readings R7-R9 in docs/rules/narby.md.
+``places``. Readings R7, R8, R10-R12 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 tribute will be awarded", the Tribute Chart row for all its claims ("If a dragon is adjacent he automatically
 scores the coins listed"), "Lose a single claim" and the treasure tokens ("Treasure tokens should have a 1,
 2, or 3"). The tribute cards (Governor, Sheriff, Mayor) are in ``cards``; after the last dragon the round
-ends (``end.end_of_round``).
+ends (``end.end_of_round``). Readings R22, R24 in docs/rules/narby.md.
 """
 
 from __future__ import annotations

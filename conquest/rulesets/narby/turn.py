@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby.action_phase import act, act_actions, act_refusal, answers, back_to_act, react, resolve_roll
+from conquest.rulesets.narby.action_phase import (ACTION_KINDS, act, act_actions, act_refusal, answers, back_to_act,
+                                                  react, resolve_roll)
 from conquest.rulesets.narby.base import CHANCE_NODES, D20, NEW_ROUND, PLACE0, TOKENS
 from conquest.rulesets.narby.cards import (play_procreator, play_tribute_card, procreator_choices,
                                            tribute_card_choices)
@@ -163,7 +164,7 @@ def illegal_reason(s: NarbyData, action: Any) -> str:
         pid = T.place_ids[s.occ[action[1]] - PLACE0]
         return f"{B.sq_text(action[1])} is part of a place of power: name it, '{kind} {pid}'"
     if node == "act":
-        if kind in ("move", "claim", "claim2", "destroy", "steal", "attack", "abandon") and s.acts < 1:
+        if kind in ACTION_KINDS and s.acts < 1:
             return "the dragon has no actions left this turn (\"Each turn a Dragon has 3 actions\")"
         why = act_refusal(s, action)
         if why:
