@@ -14,8 +14,8 @@ from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby import notation
 from conquest.rulesets.narby.base import CITY, RUIN, TOWN
 from conquest.rulesets.narby.rules import NarbyState
-from conquest.rulesets.narby.view import describe_action, render
 from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.view import describe_action, render
 
 # Expected coins of one claim per tribute, from the Tribute Chart (d20 uniform): town .9, city 1.75, ...
 _EV = {TOWN: 0.9, CITY: 1.75, RUIN: 0.3}
