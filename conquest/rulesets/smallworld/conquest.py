@@ -7,9 +7,11 @@ from __future__ import annotations
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, RID
 from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT
-from conquest.rulesets.smallworld.powers import NO_POWER, POWER_RULES
+from conquest.rulesets.smallworld.powers import EXTEND_REACH, NO_POWER, POWER_RULES
 from conquest.rulesets.smallworld.races import COST_DISCOUNT as RACE_DISCOUNT
-from conquest.rulesets.smallworld.races import RACE_RULES, SORCERERS_RULE
+from conquest.rulesets.smallworld.races import (
+    CONQUEST_ACTIONS, ON_OCCUPY, RACE_RULES, SORCERERS_RULE, TOKENS_KEPT,
+)
 
 
 class Conquering(StateBase):
@@ -59,8 +61,9 @@ class Conquering(StateBase):
         rr = self.rrace
         own = [i for i in range(b.n) if rr[i] == race]
         active = self.rstatus[race] == ACTIVE
-        pw = POWER_RULES[self.rpower[race]] if active else NO_POWER
-        if pw.reaches_anywhere or (not own and active and RACE_RULES[race].first_conquest_anywhere):
+        p = self.rpower[race] if active else -1
+        if (p >= 0 and POWER_RULES[p].reaches_anywhere) \
+                or (not own and active and RACE_RULES[race].first_conquest_anywhere):
             cand: list[int] | set[int] = range(b.n)  # type: ignore[assignment]
         elif not own:
             cand = [i for i in range(b.n) if b.entry[i]]
@@ -68,7 +71,9 @@ class Conquering(StateBase):
             cs: set[int] = set()
             for i in own:
                 cs.update(b.adj[i])
-            pw.extend_reach(self, own, cs)
+            reach = EXTEND_REACH[p] if p >= 0 else None
+            if reach is not None:
+                reach(self, own, cs)
             cand = sorted(cs)
         sail = self.can_sail(race)
         seat = self.rseat[race]
@@ -112,7 +117,8 @@ class Conquering(StateBase):
         y = self.rrace[r]
         if y >= 0:
             nonempty = True
-            self.rhand[y] += RACE_RULES[y].tokens_kept(self, self.tok[r])
+            kept = TOKENS_KEPT[y]
+            self.rhand[y] += self.tok[r] - 1 if kept is None else kept(self, self.tok[r])
             t = self.rseat[y]
             if t != self.seat and self.rstatus[y] == ACTIVE:
                 # the Diplomat names "one opponent whose active race you did not attack this turn"
@@ -129,7 +135,9 @@ class Conquering(StateBase):
         self.rrace[r] = race
         self.tok[r] = n
         active = self.rstatus[race] == ACTIVE
-        RACE_RULES[race].on_occupy(self, r, active)
+        hook = ON_OCCUPY[race]
+        if hook is not None:
+            hook(self, r, active)
         if nonempty and active:
             self.conq_ne += 1
         self.acted = True
@@ -182,7 +190,9 @@ class Conquering(StateBase):
             if pw.rolls_before_conquest and bd < 0:
                 acts.append(("berserk",))
         if active:
-            RACE_RULES[x].conquest_actions(self, acts, bd)
+            more = CONQUEST_ACTIONS[x]
+            if more is not None:
+                more(self, acts, bd)
         if not self.acted and bd < 0:
             for r in self.regions_of(x):
                 acts.append(("abandon", RID[r]))

@@ -6,7 +6,7 @@ a subclass here registered with ``@power("its-id")`` that overrides the hooks it
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.base import StateBase
@@ -270,6 +270,16 @@ POWER_RULES: tuple[Power, ...] = _build()
 POWER_BY_ID: dict[str, Power] = {p.id: p for p in POWER_RULES}
 #: a declined race's power (or none): every hook at its default
 NO_POWER = Power(-1)
-#: the cost hooks a power overrides (None: no discount), looked up once per conquest cost
-COST_DISCOUNT: tuple[Callable[[StateBase, int], int] | None, ...] = tuple(
-    p.cost_discount if type(p).cost_discount is not Power.cost_discount else None for p in POWER_RULES)
+
+
+def _overridden(name: str) -> tuple[Callable[..., Any] | None, ...]:
+    """Hook ``name`` of each power, or None where the power keeps the default (the hot steps skip the
+    call)."""
+    default = getattr(Power, name)
+    return tuple(getattr(p, name) if getattr(type(p), name) is not default else None for p in POWER_RULES)
+
+
+COST_DISCOUNT = _overridden("cost_discount")
+EXTEND_REACH = _overridden("extend_reach")
+MARKER_ACTIONS = _overridden("marker_actions")
+COINS = _overridden("coins")

@@ -6,7 +6,7 @@ keeps the default hook of ``Race``. To add a race: a row in races.yaml, and a su
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.base import StateBase
@@ -272,9 +272,19 @@ def _build() -> tuple[Race, ...]:
 #: the entries indexed like data.RACES
 RACE_RULES: tuple[Race, ...] = _build()
 RACE_BY_ID: dict[str, Race] = {r.id: r for r in RACE_RULES}
-#: the cost hooks a race overrides (None: no discount), looked up once per conquest cost
-COST_DISCOUNT: tuple[Callable[[StateBase, int], int] | None, ...] = tuple(
-    r.cost_discount if type(r).cost_discount is not Race.cost_discount else None for r in RACE_RULES)
+
+
+def _overridden(name: str) -> tuple[Callable[..., Any] | None, ...]:
+    """Hook ``name`` of each race, or None where the race keeps the default (the hot steps skip the call)."""
+    default = getattr(Race, name)
+    return tuple(getattr(r, name) if getattr(type(r), name) is not default else None for r in RACE_RULES)
+
+
+COST_DISCOUNT = _overridden("cost_discount")
+TOKENS_KEPT = _overridden("tokens_kept")
+ON_OCCUPY = _overridden("on_occupy")
+CONQUEST_ACTIONS = _overridden("conquest_actions")
+COINS = _overridden("coins")
 
 
 def _sorcerers() -> Sorcerers:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, DEFEND, NR, REDEPLOY, RID
-from conquest.rulesets.smallworld.powers import POWER_RULES
+from conquest.rulesets.smallworld.powers import MARKER_ACTIONS, POWER_RULES
 from conquest.rulesets.smallworld.races import RACE_RULES
 
 
@@ -52,7 +52,9 @@ class Redeploying(StateBase):
         h = self.rhand[x]
         acts: list[tuple] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
         if self.rstatus[x] == ACTIVE:
-            acts.extend(POWER_RULES[self.rpower[x]].marker_actions(self, own))
+            markers = MARKER_ACTIONS[self.rpower[x]]
+            if markers is not None:
+                acts.extend(markers(self, own))
         if h == 0:
             acts.append(("end",))
         return acts

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import OVER
-from conquest.rulesets.smallworld.powers import POWER_RULES
-from conquest.rulesets.smallworld.races import RACE_RULES
+from conquest.rulesets.smallworld.powers import COINS as POWER_COINS
+from conquest.rulesets.smallworld.races import COINS as RACE_COINS
 
 
 class Scoring(StateBase):
@@ -21,9 +21,14 @@ class Scoring(StateBase):
         for y in self.seat_races(s):
             regs = [i for i in range(len(rr)) if rr[i] == y]
             active = y == x
-            g += len(regs) + RACE_RULES[y].coins(self, regs, active)
+            g += len(regs)
+            coins = RACE_COINS[y]
+            if coins is not None:
+                g += coins(self, regs, active)
             if active:
-                g += POWER_RULES[self.rpower[y]].coins(self, regs)
+                coins = POWER_COINS[self.rpower[y]]
+                if coins is not None:
+                    g += coins(self, regs)
         self.coins[s] += g
         return g
 
