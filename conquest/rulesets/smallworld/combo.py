@@ -3,7 +3,7 @@ combos, the coins laid on the combos above the chosen one, and the tokens of ban
 
 from __future__ import annotations
 
-from conquest.rulesets.smallworld import data as D
+import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DRAW_RACE, VISIBLE
 from conquest.rulesets.smallworld.races import RACE_RULES

@@ -3,7 +3,7 @@ setup.yaml, and the region ids of the notation. Nothing here knows the state."""
 
 from __future__ import annotations
 
-from conquest.rulesets.smallworld import data as D
+import conquest.rulesets.smallworld.data as D
 
 # phases
 DRAW_RACE, DRAW_POWER, PICK, CONQUER, DIE, REDEPLOY, STOUT_CHOICE, DIPLOMACY, DEFEND, OVER = range(10)

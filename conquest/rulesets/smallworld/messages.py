@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.rulesets.smallworld import data as D
+import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import (
     ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIPLOMACY, DRAW_POWER, DRAW_RACE, OVER, PHASE_NAMES, PICK, REDEPLOY,

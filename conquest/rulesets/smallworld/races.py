@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from conquest.rulesets.smallworld import data as D
+import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, EXTRA, MAX_HOLES, RID
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.maps import MapError
-from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES
 from conquest.rulesets.smallworld.powers import POWER_RULES

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import conquest.rulesets.smallworld.data as D
 from conquest.core.game import CHANCE
-from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.combo import PickingCombo
 from conquest.rulesets.smallworld.common import (
     ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIE_PROBS, DIPLOMACY, DRAW_POWER, DRAW_RACE, EXTRA, MAX_CAMPS,
