@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State
 from conquest.core.options import Option, OptionsSpec
-from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
     ACTIVE, CONQUER, DECLINED, DIE, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
 )
