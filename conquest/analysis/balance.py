@@ -4,8 +4,8 @@ A run is a ``Plan`` (ruleset, players, options, agents, seed): game ``i`` is fix
 the agent of each seat, the factions dealt), so the same plan gives the same games whatever the number of
 processes or the backend, and a run that stopped can be continued (``--resume``) from what is stored.
 
-Rotation. Agents are rotated over the seats (game ``i`` shifts them by one seat per block), so that each agent
-plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled dragons)
+Rotation. Agents are rotated over the seats (game ``k`` of block ``b`` shifts them by ``k + b`` seats), so that
+each agent plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled dragons)
 names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: block ``b``
 shuffles the pool (seeded) and game ``k`` of the block gives seat ``s`` faction ``pool[(k + s) % len(pool)]``.
 Each game's deal is thus a uniformly random one (as the dice would give), and over a block each faction sits
@@ -94,7 +94,7 @@ class Plan:
     def game(self, i: int) -> GameSpec:
         n = self.players
         b, k = divmod(i, self.block)
-        shift = b % n if len(set(self.agents)) > 1 else 0
+        shift = (k + b) % n if len(set(self.agents)) > 1 else 0
         agents = [self.agents[(s + shift) % n] for s in range(n)]
         factions = None
         if self.rotation:
@@ -132,7 +132,7 @@ def play(spec: GameSpec) -> dict[str, Any]:
         last = [-1]
 
         def on_step(state: Any) -> None:
-            r = round_of(state)
+            r = round_of(state)  # type: ignore[misc]  # only passed when round_of is set
             if r != last[0]:
                 if last[0] >= 0:
                     track.append([last[0], list(state.scores())])
@@ -241,7 +241,7 @@ def factor_names(plan: Plan) -> list[str]:
     """The factors a plan's report can show: seat, agent (when several), and the ruleset's own."""
     from conquest.analysis.report import ruleset_factors
     names = ["seat"] + (["agent"] if len(set(plan.agents)) > 1 else [])
-    return names + ruleset_factors(plan.ruleset, plan.players, plan.options)
+    return names + list(ruleset_factors(plan.ruleset, plan.players, plan.options))
 
 
 def prepare_out(plan: Plan, out: Path, resume: bool) -> list[dict[str, Any]]:

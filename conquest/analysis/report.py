@@ -19,21 +19,21 @@ from conquest.analysis.balance import ALPHA, FORMAT, Plan, wilson, z_for
 from conquest.core.registry import get_ruleset
 
 
-def ruleset_factors(ruleset: str, players: int, options: dict[str, Any]) -> list[str]:
-    """The factors the ruleset names for each seat (from ``seat_factions`` on a game not yet played)."""
+def ruleset_factors(ruleset: str, players: int, options: dict[str, Any]) -> dict[str, bool]:
+    """The factors the ruleset names for each seat (from ``seat_factions`` on a game not yet played), each with
+    whether the set-up already fixes it (a realm, a colour) rather than chance or the players' choices."""
     from conquest.core.records import Record
     rs = get_ruleset(ruleset)
     hook = getattr(rs, "seat_factions", None)
     if hook is None:
-        return []
+        return {}
     record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=players, options=dict(options),
                     seats=[""] * players, seed=0)
-    names: list[str] = []
+    fixed: dict[str, bool] = {}
     for seat in hook(record, record.new_state()):
-        for f in seat:
-            if f not in names:
-                names.append(f)
-    return names
+        for f, names in seat.items():
+            fixed[f] = fixed.get(f, True) and bool(names)
+    return fixed
 
 
 def _r(x: float, nd: int = 4) -> float:
@@ -78,18 +78,18 @@ def summarise(plan: Plan, rows: Sequence[dict[str, Any]], factors: Sequence[str]
                     levels = facs.get(f, [[]] * n)[s]
                 for level in levels:
                     seen[f].setdefault(level, []).append(app)
+    fixed = ruleset_factors(plan.ruleset, n, plan.options)
     comparisons = sum(len(v) for v in seen.values())
     z95 = z_for(ALPHA)
     z_adj = z_for(ALPHA / max(1, comparisons))
     out_factors: dict[str, Any] = {}
     for f in factors:
-        levels = seen[f]
-        total = sum(len(a) for a in levels.values())
-        parity = sum(1 for a in levels.values() for x in a if x[1]) / total if total else 0.0
-        seats_of = {lv: sorted({x[0] for x in a}) for lv, a in levels.items()}
+        by_level = seen[f]
+        total = sum(len(a) for a in by_level.values())
+        parity = sum(1 for a in by_level.values() for x in a if x[1]) / total if total else 0.0
         table = []
-        for lv in sorted(levels, key=lambda v: (v if f != "seat" else int(v.split(":")[0]))):
-            a = levels[lv]
+        for lv in sorted(by_level, key=lambda v: (int(v.split(":")[0]) if f == "seat" else 0, v)):
+            a = by_level[lv]
             wins = sum(1 for x in a if x[1])
             lo, hi = wilson(wins, len(a), z95)
             alo, ahi = wilson(wins, len(a), z_adj)
@@ -100,7 +100,7 @@ def summarise(plan: Plan, rows: Sequence[dict[str, Any]], factors: Sequence[str]
                           "mean_score": _r(sum(x[2] for x in a) / len(a), 3),
                           "mean_margin": _r(sum(x[3] for x in a) / len(a), 3), "flag": flag,
                           "by_seat": by_seat})
-        out_factors[f] = {"how": _how(plan, f, seats_of), "parity": _r(parity), "levels": table}
+        out_factors[f] = {"how": _how(plan, f, fixed), "parity": _r(parity), "levels": table}
     lengths = [r["length"] for r in done]
     rounds = [r["rounds"] for r in done]
     return {
@@ -119,7 +119,7 @@ def summarise(plan: Plan, rows: Sequence[dict[str, Any]], factors: Sequence[str]
     }
 
 
-def _how(plan: Plan, factor: str, seats_of: dict[str, list[int]]) -> str:
+def _how(plan: Plan, factor: str, fixed: dict[str, bool]) -> str:
     if factor == "seat":
         return ("seats: agents rotated over them" if len(set(plan.agents)) > 1 else "seats (every seat the same "
                 "agent)") + (f"; {plan.rotation[0]} dealt evenly over them" if plan.rotation else "")
@@ -127,9 +127,9 @@ def _how(plan: Plan, factor: str, seats_of: dict[str, list[int]]) -> str:
         return "agents, rotated so that each plays each seat equally often"
     if plan.rotation and plan.rotation[0] == factor:
         return "dealt by the run so that each plays from each seat equally often"
-    if seats_of and all(len(s) == 1 for s in seats_of.values()):
+    if fixed.get(factor):
         return "tied to a seat by the rules (not rotated): the same effect as the seat's"
-    return "observed: chosen during play (not rotated)"
+    return "observed: chosen or drawn during play (not rotated)"
 
 
 def _length(lengths: list[int], rounds: list[int]) -> dict[str, Any]:
