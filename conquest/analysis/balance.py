@@ -6,10 +6,10 @@ processes or the backend, and a run that stopped can be continued (``--resume``)
 
 Rotation. Agents are rotated over the seats (game ``k`` of block ``b`` shifts them by ``k + b`` seats), so that
 each agent plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled dragons)
-names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: block ``b``
-shuffles the pool (seeded) and game ``k`` of the block gives seat ``s`` faction ``pool[(k + s) % len(pool)]``.
-Each game's deal is thus a uniformly random one (as the dice would give), and over a block each faction sits
-at each seat exactly once. Factions tied to a seat (Nerath realms, Kingdom colours) or chosen in play (Small
+names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: each period
+(one block per agent rotation) shuffles the pool (seeded) and game ``k`` of a block gives seat ``s`` faction
+``pool[(k + s) % len(pool)]``. Each game's deal is thus a uniformly random one (as the dice would give); over a
+block each faction sits at each seat exactly once, and over a period with each agent there once. Factions tied to a seat (Nerath realms, Kingdom colours) or chosen in play (Small
 World races and powers) are observed, from ``seat_factions(record, state)``.
 """
 
@@ -99,7 +99,7 @@ class Plan:
         factions = None
         if self.rotation:
             pool = list(self.rotation[1])
-            random.Random(f"{self.seed}:{b}").shuffle(pool)
+            random.Random(f"{self.seed}:{b * self.block // self.period}").shuffle(pool)  # one deal a period
             factions = [pool[(k + s) % len(pool)] for s in range(n)]
         return GameSpec(self.ruleset, n, self.options, i, self.seed + i, agents, factions)
 
