@@ -104,14 +104,16 @@ class Plan:
         return GameSpec(self.ruleset, n, self.options, i, self.seed + i, agents, factions)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "ruleset": self.ruleset, "players": self.players, "options": self.options,
+        return {"format": FORMAT, "ruleset": self.ruleset, "rules_version": get_ruleset(self.ruleset).rules_version,
+                "players": self.players, "options": self.options,
                 "agents": self.agents, "seed": self.seed,
                 "rotation": {"factor": self.rotation[0], "pool": self.rotation[1]} if self.rotation else None}
 
     def differences(self, stored: dict[str, Any]) -> list[str]:
         mine = self.to_json()
-        return [k for k in ("ruleset", "players", "options", "agents", "seed", "rotation")
-                if stored.get(k) != mine[k]]
+        names = {"rules_version": "rules version", "rotation": "dealt factions"}
+        return [names.get(k, k) for k in ("ruleset", "rules_version", "players", "options", "agents", "seed",
+                                          "rotation") if stored.get(k) != mine[k]]
 
 
 # ------------------------------------------------------------------------------------------- one game
