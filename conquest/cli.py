@@ -288,6 +288,12 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
     try:
         result = run(plan, games, out_dir, jobs=jobs, backend=engine, resume=resume, factors=factor or None,
                      progress=report.update)
+    except KeyboardInterrupt:
+        report.close()
+        from conquest.analysis.balance import read_games
+        err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
+                  f"with --resume continues", markup=False)
+        raise typer.Exit(130)
     finally:
         report.close()
     data = result.summary
