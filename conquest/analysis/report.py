@@ -200,7 +200,7 @@ def _plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
         ax.set_xlabel("win rate, Wilson 95% interval (red/blue: above/below parity after correction)")
         more = f" — the {len(shown)} most played of {len(levels)}" if len(shown) < len(levels) else ""
         ax.set_title(f"win rate by {f}{more}")
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
         out.append((f"Win rate by {f}", _png(fig)))
     hist = summary["length"]["histogram"]
     if hist["counts"]:
@@ -214,14 +214,18 @@ def _plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
                      f"{summary['length']['mean_rounds']} rounds)")
         out.append(("Game length", _png(fig)))
     sbr = summary["scores_by_round"]
-    if sbr["rounds"]:
+    # rounds that at least a fifth of the games reached (later means are of the few longest games only)
+    keep = [i for i, g in enumerate(sbr["games"]) if g * 5 >= summary["finished"]]
+    if keep:
         fig, ax = plt.subplots(figsize=(7, 3.5))
+        rounds = [sbr["rounds"][i] for i in keep]
         for s, data in enumerate(sbr["seats"]):
-            line, = ax.plot(sbr["rounds"], data["mean"], marker=".", label=summary["seat_names"][s])
-            ax.fill_between(sbr["rounds"], data["p10"], data["p90"], alpha=0.15, color=line.get_color())
-        ax.set_xlabel("round")
+            line, = ax.plot(rounds, [data["mean"][i] for i in keep], marker=".", label=summary["seat_names"][s])
+            ax.fill_between(rounds, [data["p10"][i] for i in keep], [data["p90"][i] for i in keep], alpha=0.15,
+                            color=line.get_color())
+        ax.set_xlabel("round (those that at least 20% of the games reached)")
         ax.set_ylabel("score (mean, 10-90% band)")
-        ax.set_title("scores over rounds, by seat")
+        ax.set_title("scores at the end of each round, by seat")
         ax.legend(fontsize=8)
         out.append(("Scores over rounds", _png(fig)))
     return out
