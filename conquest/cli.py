@@ -305,8 +305,10 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
               f"{data['length']['mean_actions']} actions, {data['length']['mean_rounds']} rounds", markup=False)
     corr = data["correction"]
     for name, fac in data["factors"].items():
-        table = Table(name, "games", "win rate", "95% interval", "mean score", "mean margin", "flag",
-                      title=f"by {name}: {fac['how']}; parity {fac['parity']:.3f}")
+        table = Table(title=f"by {name}: {fac['how']}; parity {fac['parity']:.3f}")
+        table.add_column(name, overflow="fold")
+        for head in ("games", "win rate", "95% interval", "mean score", "mean margin", "flag"):
+            table.add_column(head, no_wrap=True)
         for x in fac["levels"]:
             table.add_row(x["level"], str(x["games"]), f"{x['win_rate']:.3f}",
                           f"{x['ci95'][0]:.3f}-{x['ci95'][1]:.3f}", f"{x['mean_score']:.2f}",
