@@ -60,7 +60,8 @@ def main() -> None:
                                      "dask_2_workers": round(dask, 3)},
                 "efficiency_1_to_2": {"processes": round(two / (2 * one), 3),
                                       "dask": round(dask / (2 * one), 3)},
-                "dask_cluster_start_seconds": round(startup, 2)}))
+                "dask_cluster_start_seconds": round(startup, 2),
+                "load_average_after": [round(x, 2) for x in os.getloadavg()]}))
     finally:
         client.close()
         cluster.close()
