@@ -467,6 +467,112 @@ def _print_summary(data: dict[str, Any]) -> None:
 
 
 @app.command()
+def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
+            games: int = typer.Option(..., "--games", "-n", help="number of games (game i uses seed+i)"),
+            agents: str = typer.Option("greedy", "--agents", help="agent specs, comma-separated: one for every "
+                                                                  "seat, or one per seat (rotated over the seats)"),
+            players: Optional[int] = typer.Option(None, "--players", "-p"),
+            option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+            seed: int = typer.Option(0, "--seed"),
+            jobs: int = typer.Option(1, "--jobs", "-j", help="local processes, or LocalCluster workers"),
+            backend: str = typer.Option("local", "--backend", help="local or dask"),
+            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT "
+                                                    "(default with --backend dask: a LocalCluster here)"),
+            out_dir: Path = typer.Option(Path("balance-report"), "--out", help="folder for report.html, "
+                                         "games.parquet and summary.json"),
+            resume: bool = typer.Option(False, "--resume", help="continue the run stored in --out"),
+            factor: list[str] = typer.Option([], "--factor", help="report only these factors (repeatable; "
+                                             "default: all)"),
+            as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
+    """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
+    from conquest.analysis.balance import Plan, run
+    from conquest.analysis.dask_backend import make_backend
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
+    engine = make_backend(backend, jobs, scheduler)
+    report = _BalanceProgress(ruleset)
+    try:
+        result = run(plan, games, out_dir, jobs=jobs, backend=engine, resume=resume, factors=factor or None,
+                     progress=report.update)
+    except KeyboardInterrupt:
+        report.close()
+        from conquest.analysis.balance import read_games
+        err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
+                  f"with --resume continues", markup=False)
+        raise typer.Exit(130)
+    finally:
+        report.close()
+    data = result.summary
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{ruleset}: {data['games']} games ({result.played} played now, {result.seconds:.1f} s), "
+              f"{data['finished']} finished, {data['errors']} errors; mean length "
+              f"{data['length']['mean_actions']} actions, {data['length']['mean_rounds']} rounds", markup=False)
+    corr = data["correction"]
+    for name, fac in data["factors"].items():
+        table = Table(title=f"by {name}: {fac['how']}; parity {fac['parity']:.3f}")
+        table.add_column(name, overflow="fold")
+        for head in ("games", "win rate", "95% interval", "mean score", "mean margin", "flag"):
+            table.add_column(head, no_wrap=True)
+        for x in fac["levels"]:
+            table.add_row(x["level"], str(x["games"]), f"{x['win_rate']:.3f}",
+                          f"{x['ci95'][0]:.3f}-{x['ci95'][1]:.3f}", f"{x['mean_score']:.2f}",
+                          f"{x['mean_margin']:.2f}", x["flag"])
+        out.print(table)
+    out.print(f"flags: the {corr['method']}-corrected interval ({corr['comparisons']} comparisons, level "
+              f"{corr['level']:.4%}) excludes parity", markup=False)
+    out.print(f"report: {out_dir / 'report.html'}", markup=False)
+    if data["errors"]:
+        for e in data["error_samples"]:
+            err.print(f"error in {e}", markup=False)
+        raise typer.Exit(1)
+
+
+class _BalanceProgress:
+    """A progress bar with an ETA on a terminal; otherwise one line per 10% of the games."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.task: Any = None
+        self.next_tenth = 1
+        self.start: float | None = None
+        self.first = 0
+
+    def update(self, done: int, total: int) -> None:
+        if err.is_terminal:
+            if self.bar is None:
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn,
+                                           TimeRemainingColumn)
+                self.bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                                    TimeElapsedColumn(), "ETA", TimeRemainingColumn(), console=err, transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task(self.label, total=total, completed=done)
+            self.bar.update(self.task, completed=done)
+            return
+        import time
+        if self.start is None:
+            self.start, self.first = time.monotonic(), done
+            self.next_tenth = done * 10 // total + 1 if total else 11
+            return
+        tenth = done * 10 // total if total else 0
+        if tenth >= self.next_tenth:
+            self.next_tenth = tenth + 1
+            elapsed = time.monotonic() - self.start
+            eta = elapsed / (done - self.first) * (total - done) if done > self.first else 0.0
+            err.print(f"{self.label}: {done}/{total} games ({done * 100 // total}%), {elapsed:.0f} s, "
+                      f"ETA {eta:.0f} s", markup=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@app.command()
 def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"),
            verify: bool = typer.Option(False, "--verify", help="check every step is legal and the result "
                                                                "matches"),

@@ -93,6 +93,30 @@ class NarbyRuleset(Ruleset):
         before the setup); the state JSON numbers the same seats from 0."""
         return [f"Seat {i + 1}" for i in range(players)]
 
+    # ------------------------------------------------------------------ balance reports
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Each seat's dragon."""
+        assert isinstance(state, NarbyState)
+        return [{"dragon": [T.dragon_ids[d]] if d >= 0 else []} for d in state.dragon]
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, NarbyState)
+        return state.round
+
+    def faction_rotation(self, players: int, options: dict[str, Any]) -> tuple[str, list[str]] | None:
+        """Rolled dragons ("each seat rolls a d20") may be dealt by a balance run so that each dragon plays from
+        each seat equally often; selected dragons are the players' choice and are only observed."""
+        return ("dragon", list(T.dragon_ids)) if options["dragons"] == "roll" else None
+
+    def faction_opening(self, state: State, names: list[str]) -> list[Any]:
+        """The d20 rolls (seat by seat, as the setup rolls them) that give seat i the dragon ``names[i]``."""
+        digit = {i: d.digit for i, d in enumerate(T.dragons)}
+        rolls = []
+        for name in names:
+            want = digit[T.dragon_ids.index(name)]
+            rolls.append(("roll", next(v for v in range(1, 21) if v % 10 == want)))
+        return rolls
+
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:
         assert isinstance(state, NarbyState)

@@ -90,6 +90,19 @@ class NerathRuleset(Ruleset):
             names[st.seat_of[r]].append(REALM_TITLES[r])
         return [" & ".join(n) for n in names]
 
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Balance reports: each seat's realm(s). A realm's place in the turn order is fixed (Karkoth, Vailin,
+        Iron Circle, Nerath) and the seats follow it, so realms are not rotated: seat and realm are one factor."""
+        assert isinstance(state, NerathState)
+        out: list[dict[str, list[str]]] = [{"realm": []} for _ in range(state.players)]
+        for r in range(R):
+            out[state.seat_of[r]]["realm"].append(REALMS[r])
+        return out
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, NerathState)
+        return state.round
+
     def game_stats(self, state: State) -> dict[str, Any]:
         """Figures of one game for simulation reports: how it ended, rounds, battles, dungeons, Treasures."""
         assert isinstance(state, NerathState)

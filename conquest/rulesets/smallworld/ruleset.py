@@ -170,6 +170,26 @@ class SmallWorldRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Balance reports: the races, powers and combos each seat picked, in order (read from the record's
+        ``pick`` actions, replayed from its start: a race back in the box may be picked again by another)."""
+        st = record.new_state()
+        out: list[dict[str, list[str]]] = [{"race": [], "power": [], "combo": []} for _ in range(st.players)]
+        for text in record.actions:
+            a = self.parse_action(text)
+            if a[0] == "pick" and st.phase == PICK:
+                race, power = D.RACES[st.col_race[a[1]]]["id"], D.POWERS[st.col_power[a[1]]]["id"]
+                seat = out[st.seat]
+                seat["race"].append(race)
+                seat["power"].append(power)
+                seat["combo"].append(f"{race}+{power}")
+            st = st.apply_unchecked(a)
+        return out
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, SmallWorldState)
+        return state.turn
+
     # ---- the board for the browser ----------------------------------------------------------------
     TERRAIN_FILL = {"farmland": "#eadf94", "forest": "#8fbf7a", "hill": "#c9cf8e", "mountain": "#b3a89c",
                     "swamp": "#9bab8c", "sea": "#86b8de", "lake": "#a7d3ef"}
