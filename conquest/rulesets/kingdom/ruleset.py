@@ -1,3 +1,5 @@
+"""The kingdom ruleset: its options, the evaluation the computer players use, the text and browser boards."""
+
 from __future__ import annotations
 
 from typing import Any
