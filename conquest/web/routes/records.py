@@ -1,0 +1,53 @@
+"""A game's record (download), its replay step by step, and the import of a record to watch."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+
+from conquest.web.deps import Game, Svc, Who
+from conquest.web.games import WebError
+from conquest.web.render import draw
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/games/{gid}/replay")
+def get_replay(live: Game, who: Who, svc: Svc, step: int = Query(..., ge=0, le=10_000_000)) -> dict[str, Any]:
+    games = svc.games
+    total = live.next_step
+    if step > total:
+        raise WebError(422, f"step {step} is past the end of the game ({total} steps so far)")
+    state = None
+    for state, _a in games.states(live, step):
+        pass
+    assert state is not None
+    view, board, text = draw(live, state, who.seat)
+    tm = state.to_move
+    res = state.result()
+    return {"step": step, "total": total, "view": view, "board": board, "text_board": text,
+            "to_move": tm if tm is None or tm >= 0 else "chance", "to_move_name": games.seat_name(live, tm),
+            "result": list(res) if res is not None else None,
+            "log": games.log_for(live, who.seat, upto=step), "game": games.summary(live),
+            "you": {"seat": who.seat, "name": who.name}}
+
+
+@router.get("/games/{gid}/record")
+def get_record(live: Game, who: Who, svc: Svc) -> Response:
+    doc = svc.games.record(live, who)
+    return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="{live.ruleset.id}-{live.row.id}.json"'})
+
+
+@router.post("/records", status_code=201)
+def import_record(body: dict[str, Any], svc: Svc) -> dict[str, Any]:
+    """Watch and replay a game from its record file (the ``conquest replay`` format)."""
+    games = svc.games
+    row = games.import_record(body.get("record", body))
+    return {"game": games.summary(games.load(row.id)),
+            "spectator": {"token": row.spectator_token, "link": f"/game/{row.id}#t={row.spectator_token}",
+                          "replay": f"/game/{row.id}/replay#t={row.spectator_token}"}}
