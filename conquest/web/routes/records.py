@@ -21,10 +21,7 @@ def get_replay(live: Game, who: Who, svc: Svc, step: int = Query(..., ge=0, le=1
     total = live.next_step
     if step > total:
         raise WebError(422, f"step {step} is past the end of the game ({total} steps so far)")
-    state = None
-    for state, _a in games.states(live, step):
-        pass
-    assert state is not None
+    state = games.state_at(live, step)  # from the nearest snapshot: at most SNAPSHOT_EVERY steps replayed
     view, board, text = draw(live, state, who.seat)
     tm = state.to_move
     res = state.result()
