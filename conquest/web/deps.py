@@ -3,17 +3,22 @@ look up a game and the seat (or spectator) a token belongs to."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated
+import functools
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Callable, TypeVar
+
+import anyio
+import anyio.to_thread
 
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
-from conquest.web.games import Actor, Games, Live
+from conquest.web.games import Actor, Games, Live, WebError
 from conquest.web.live import Advancer, Hub
 from conquest.web.storage import Store
 
 TOKEN_HEADER = "X-Conquest-Token"
+T = TypeVar("T")
 
 
 @dataclass
@@ -23,6 +28,7 @@ class Services:
     games: Games
     advancer: Advancer
     hub: Hub
+    heavy: "Heavy" = field(default_factory=lambda: Heavy())
 
 
 def services(conn: HTTPConnection) -> Services:
@@ -60,3 +66,35 @@ async def actor(live: Game, token: Token, svc: Svc) -> Actor:
 
 
 Who = Annotated[Actor, Depends(actor)]
+
+
+def client_of(conn: HTTPConnection) -> str:
+    """Who sends the request, for per-client limits: the peer's address (a proxy in front is one client)."""
+    return conn.client.host if conn.client is not None else "?"
+
+
+class Heavy:
+    """Heavy work (checking an imported record step by step) runs in its own worker threads, ``concurrency``
+    at a time, at most ``per_client`` running or waiting per client and ``queue`` waiting in all; beyond
+    that the request is refused at once (429 or 503) instead of holding the server. Ordinary requests keep
+    the default thread pool to themselves."""
+
+    def __init__(self, concurrency: int = 1, per_client: int = 1, queue: int = 8) -> None:
+        self.concurrency, self.per_client, self.queue = concurrency, per_client, queue
+        self._limiter: anyio.CapacityLimiter | None = None
+        self.clients: dict[str, int] = {}
+
+    async def run(self, client: str, fn: Callable[..., T], *args: Any) -> T:
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.concurrency)
+        if self.clients.get(client, 0) >= self.per_client:
+            raise WebError(429, "your previous record is still being checked: wait for it before sending another")
+        if sum(self.clients.values()) >= self.concurrency + self.queue:
+            raise WebError(503, "the server is busy checking other records: try again in a minute")
+        self.clients[client] = self.clients.get(client, 0) + 1
+        try:
+            return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)
+        finally:
+            self.clients[client] -= 1
+            if not self.clients[client]:
+                del self.clients[client]

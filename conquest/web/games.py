@@ -247,8 +247,10 @@ def _as_list(t: tuple[float, ...] | None) -> list[float] | None:
 
 
 class Games:
-    def __init__(self, store: Store, rulesets: Callable[[], dict[str, Ruleset]]) -> None:
+    def __init__(self, store: Store, rulesets: Callable[[], dict[str, Ruleset]],
+                 import_seconds: float = MAX_IMPORT_SECONDS) -> None:
         self.store = store
+        self.import_seconds = import_seconds
         self._rulesets = rulesets
         self._cache: dict[str, Live] = {}
         self._cache_lock = threading.Lock()
@@ -292,7 +294,7 @@ class Games:
             self._cache[row.id] = live
         return row
 
-    def import_record(self, doc: Any, time_limit: float = MAX_IMPORT_SECONDS) -> GameRow:
+    def import_record(self, doc: Any, time_limit: float | None = None) -> GameRow:
         """A finished (or unfinished) game from its ``conquest-record/1`` document, for watching and
         replaying: its seats are played by nobody (kind ``record``). Every step is checked with ``apply``;
         a record longer than MAX_RECORD_ACTIONS or slower than ``time_limit`` seconds to check is refused.
@@ -316,6 +318,8 @@ class Games:
         hidden = HiddenParts(state)
         has_secrets = any(hidden.all().values())
         snapshots = {0: state}
+        if time_limit is None:
+            time_limit = self.import_seconds
         rows: list[ActionRow] = []
         deadline = time.monotonic() + time_limit
         for i, text in enumerate(rec.actions):

@@ -3,8 +3,10 @@ response, and the error handlers that turn every refusal into ``{"error": "one l
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,11 +14,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from conquest.web.bodies import one_line
 from conquest.web.games import WebError
 
 log = logging.getLogger("conquest.web")
 MAX_BODY = 64 * 1024
 MAX_RECORD = 4 * 1024 * 1024  # a record file (POST /api/records)
+BODY_TIMEOUT = 10.0  # seconds from a request's headers to the end of its body
 
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -27,44 +31,59 @@ SECURITY_HEADERS = [
 
 
 class BodyLimit:
-    """Refuse request bodies over MAX_BODY bytes (declared or streamed) with 413; add the security headers
-    (a plain ASGI middleware: cheaper than Starlette's BaseHTTPMiddleware)."""
+    """Refuse request bodies over MAX_BODY bytes (declared or streamed) with 413, and bodies that have not
+    arrived ``body_timeout`` seconds after the request's headers with 408 (the connection is then closed:
+    a client sending its body slowly cannot hold a connection and a request task); add the security
+    headers (a plain ASGI middleware: cheaper than Starlette's BaseHTTPMiddleware)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, body_timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         limit = MAX_RECORD if scope.get("path") == "/api/records" else MAX_BODY
+        expects_body = False
         for k, v in scope.get("headers", []):
+            if k == b"transfer-encoding":
+                expects_body = True
             if k == b"content-length":
                 try:
                     too_big = int(v) > limit
+                    expects_body = expects_body or int(v) > 0
                 except ValueError:
                     too_big = True
                 if too_big:
                     await JSONResponse({"error": f"request body too large ({limit} bytes at most)"},
-                                       status_code=413)(scope, receive, send)
+                                       status_code=413, headers={"connection": "close"})(scope, receive, send)
                     return
         api = scope.get("path", "").startswith("/api/")
+        seen = 0
+        done = not expects_body  # the whole body arrived
+        deadline = time.monotonic() + self.body_timeout
 
         async def send_with_headers(msg: Any) -> None:
             if msg["type"] == "http.response.start":
                 msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS,
-                                  *([(b"cache-control", b"no-store")] if api else [])]
+                                  *([(b"cache-control", b"no-store")] if api else []),
+                                  *([] if done else [(b"connection", b"close")])]  # a body left unread
             await send(msg)
 
-        seen = 0
-
         async def limited() -> Any:
-            nonlocal seen
-            msg = await receive()
+            nonlocal seen, done
+            if done:
+                return await receive()
+            try:
+                msg = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                raise WebError(408, f"the request body did not arrive within {self.body_timeout:g} s") from None
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > limit:
                     raise WebError(413, f"request body too large ({limit} bytes at most)")
+                done = not msg.get("more_body", False)
             return msg
 
         await self.app(scope, limited, send_with_headers)
@@ -78,18 +97,6 @@ class FastJSON(Response):
         return json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def _one_line(exc: RequestValidationError) -> str:
-    errs = exc.errors()
-    if not errs:
-        return "invalid request"
-    e = errs[0]
-    loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
-    msg = str(e.get("msg", "invalid")).splitlines()[0]
-    more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
-    return f"{loc}: {msg}{more}"
-
-
-
 def install_error_handlers(app: FastAPI) -> None:
     """Every refusal as ``{"error": "one line"}`` with its status; a crash as a 500 without a traceback."""
 
@@ -99,7 +106,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": _one_line(exc)}, status_code=422)
+        return JSONResponse({"error": one_line(exc.errors())}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_r: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -12,19 +12,26 @@ import asyncio
 import logging
 import re
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable
 
 from fastapi import FastAPI
 
 from conquest.core.game import Ruleset
 from conquest.web.deps import Services
-from conquest.web.games import Games
+from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.live import Advancer, Hub
-from conquest.web.middleware import BodyLimit, install_error_handlers
+from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
 from conquest.web.routes import actions, games as game_routes, meta, pages, records, socket
 from conquest.web.storage import Store
 
 log = logging.getLogger("conquest.web")
+
+# the server's own limits (uvicorn's defaults are unbounded or large): idle keep-alive connections close
+# after 5 s; beyond 512 open connections and tasks new requests get 503; request headers of 16 KiB at most;
+# WebSocket messages (only the token is ever sent) of 64 KiB at most; 5 s to finish requests on shutdown
+UVICORN_LIMITS: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": 512,
+                                  "h11_max_incomplete_event_size": 16 * 1024, "ws_max_size": 64 * 1024,
+                                  "timeout_graceful_shutdown": 5}
 
 _available: dict[str, Ruleset] | None = None
 
@@ -44,12 +51,15 @@ def available_rulesets() -> dict[str, Ruleset]:
 
 def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]] | None = None,
                think_limit: float = 5.0, agent_delay: float = 0.0, sweep_seconds: float = 10.0,
-               request_threads: int = 8) -> FastAPI:
-    """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets)."""
+               request_threads: int = 8, body_timeout: float = BODY_TIMEOUT, import_seconds: float = MAX_IMPORT_SECONDS
+               ) -> FastAPI:
+    """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets).
+    ``body_timeout``: seconds a request's body may take to arrive (408 after); ``import_seconds``: the
+    longest check of an imported record."""
     if rulesets is None:
         rulesets = available_rulesets
     store = Store(db)
-    games = Games(store, rulesets)
+    games = Games(store, rulesets, import_seconds=import_seconds)
     hub = Hub()
     advancer = Advancer(games, think_limit, agent_delay, hub.publish)
     games.listeners.append(lambda gid, rev: hub.publish(gid, rev))
@@ -88,7 +98,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     app.state.games = games
     app.state.store = store
     install_error_handlers(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, body_timeout=body_timeout)
     for module in (meta, game_routes, actions, records, socket, pages):
         app.include_router(module.router)
     return app
@@ -116,9 +126,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, work
         Store(url).close()  # create or upgrade the tables once, before the workers start
         os.environ["CONQUEST_DB"] = url
         uvicorn.run("conquest.web.server:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning")
+                    log_level="warning", **UVICORN_LIMITS)
     else:
-        uvicorn.run(create_app(url, agent_delay=0.4), host=host, port=port, log_level="warning")
+        uvicorn.run(create_app(url, agent_delay=0.4), host=host, port=port, log_level="warning", **UVICORN_LIMITS)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from typing import Annotated
 
-from conquest.web.bodies import CreateGame, clean_name
+from fastapi import APIRouter, Depends
+
+from conquest.web.bodies import CreateGame, clean_name, json_body
 from conquest.web.deps import Game, Svc, Who
 from conquest.web.games import WebError
 from conquest.web.middleware import FastJSON
@@ -16,7 +18,7 @@ router = APIRouter(prefix="/api/games")
 
 
 @router.post("", status_code=201)
-def create_game(body: CreateGame, svc: Svc) -> dict[str, Any]:
+def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc: Svc) -> dict[str, Any]:
     from conquest.agents.base import AGENTS, get_agent
     get_agent("random")
     games = svc.games

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
-from conquest.web.bodies import MyGames
+from conquest.web.bodies import MyGames, json_body
 from conquest.web.deps import Svc
 from conquest.web.games import WebError
 
@@ -33,7 +33,7 @@ def list_rulesets(svc: Svc) -> dict[str, Any]:
 
 
 @router.post("/my-games")
-def my_games(body: MyGames, svc: Svc) -> dict[str, Any]:
+def my_games(body: Annotated[MyGames, Depends(json_body(MyGames))], svc: Svc) -> dict[str, Any]:
     games = svc.games
     out: list[dict[str, Any]] = []
     for ref in body.games:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from conquest.web.deps import Game, Svc, Who
+from conquest.web.bodies import read_json, record_of
+from conquest.web.deps import Game, Services, Svc, Who, client_of
 from conquest.web.games import WebError
 from conquest.web.render import draw
 
@@ -41,10 +42,16 @@ def get_record(live: Game, who: Who, svc: Svc) -> Response:
 
 
 @router.post("/records", status_code=201)
-def import_record(body: dict[str, Any], svc: Svc) -> dict[str, Any]:
-    """Watch and replay a game from its record file (the ``conquest replay`` format)."""
+async def import_record(request: Request, svc: Svc) -> dict[str, Any]:
+    """Watch and replay a game from its record file (the ``conquest replay`` format): the record is checked
+    field by field, then step by step off the event loop, one import at a time per client."""
+    doc = record_of(await read_json(request)).model_dump(exclude_none=True)
+    return await svc.heavy.run(client_of(request), _import, svc, doc)
+
+
+def _import(svc: Services, doc: dict[str, Any]) -> dict[str, Any]:
     games = svc.games
-    row = games.import_record(body.get("record", body))
+    row = games.import_record(doc)
     return {"game": games.summary(games.load(row.id)),
             "spectator": {"token": row.spectator_token, "link": f"/game/{row.id}#t={row.spectator_token}",
                           "replay": f"/game/{row.id}/replay#t={row.spectator_token}"}}
