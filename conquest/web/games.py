@@ -430,6 +430,7 @@ class Games:
                 snapshots = self._kept_snapshots(live, log) if live is not None and live.ruleset is rs else {}
                 start = max(snapshots, default=0)
                 state = self._replay(row, rs, log[start:], snapshots.get(start), snapshots)
+                snapshots = {k: st for k, st in snapshots.items() if k % SNAPSHOT_EVERY == 0}
             # the row and the actions were read apart: trust the pair only if they agree
             revision = row.revision if len(log) == row.next_step else -1
             live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log, snapshots)
@@ -614,6 +615,7 @@ class Games:
                 raise WebError(409, f"only your last {allowed} action(s) can be taken back")
             keep = live.next_step - count
             state = self.state_at(live, keep)  # the state before the undone actions
+            live.snapshots[keep] = state  # where load() below starts (it keeps only the regular ones)
             try:
                 revision = self.store.truncate(gid, seen_revision=live.revision, keep_steps=keep,
                                                to_move=state.to_move)
