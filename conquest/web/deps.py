@@ -28,7 +28,8 @@ class Services:
     games: Games
     advancer: Advancer
     hub: Hub
-    heavy: "Heavy" = field(default_factory=lambda: Heavy())
+    heavy: "Heavy" = field(default_factory=lambda: Heavy())  # record imports
+    replays: "Lane" = field(default_factory=lambda: Lane())
 
 
 def services(conn: HTTPConnection) -> Services:
@@ -98,3 +99,18 @@ class Heavy:
             self.clients[client] -= 1
             if not self.clients[client]:
                 del self.clients[client]
+
+
+class Lane:
+    """Work that may be long (a replay of a long game) in worker threads of its own, ``concurrency`` at a
+    time; the others wait their turn without holding a thread, so ordinary requests are not queued behind
+    them and fewer threads compete for the interpreter."""
+
+    def __init__(self, concurrency: int = 2) -> None:
+        self.concurrency = concurrency
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.concurrency)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)

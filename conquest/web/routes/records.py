@@ -10,14 +10,19 @@ from fastapi.responses import Response
 
 from conquest.web.bodies import read_json, record_of
 from conquest.web.deps import Game, Services, Svc, Who, client_of
-from conquest.web.games import WebError
+from conquest.web.games import Actor, Live, WebError
 from conquest.web.render import draw
 
 router = APIRouter(prefix="/api")
 
 
 @router.get("/games/{gid}/replay")
-def get_replay(live: Game, who: Who, svc: Svc, step: int = Query(..., ge=0, le=10_000_000)) -> dict[str, Any]:
+async def get_replay(live: Game, who: Who, svc: Svc, step: int = Query(..., ge=0, le=10_000_000)
+                     ) -> dict[str, Any]:
+    return await svc.replays.run(_replay, svc, live, who, step)
+
+
+def _replay(svc: Services, live: Live, who: Actor, step: int) -> dict[str, Any]:
     games = svc.games
     total = live.next_step
     if step > total:
