@@ -58,5 +58,5 @@ def get_legal(live: Game, who: Who, svc: Svc) -> dict[str, Any]:
 
 
 @router.get("/{gid}/log")
-def get_log(live: Game, who: Who, svc: Svc) -> dict[str, Any]:
-    return {"step": live.next_step, "log": svc.games.log_for(live, who.seat)}
+def get_log(live: Game, who: Who, svc: Svc) -> FastJSON:
+    return FastJSON({"step": live.next_step, "log": svc.games.log_for(live, who.seat)})

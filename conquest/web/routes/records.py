@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from conquest.web.bodies import read_json, record_of
 from conquest.web.deps import Game, Services, Svc, Who, client_of
 from conquest.web.games import Actor, Live, WebError
+from conquest.web.middleware import FastJSON
 from conquest.web.render import draw
 
 router = APIRouter(prefix="/api")
@@ -18,11 +19,12 @@ router = APIRouter(prefix="/api")
 
 @router.get("/games/{gid}/replay")
 async def get_replay(live: Game, who: Who, svc: Svc, step: int = Query(..., ge=0, le=10_000_000)
-                     ) -> dict[str, Any]:
+                     ) -> FastJSON:
     return await svc.replays.run(_replay, svc, live, who, step)
 
 
-def _replay(svc: Services, live: Live, who: Actor, step: int) -> dict[str, Any]:
+def _replay(svc: Services, live: Live, who: Actor, step: int) -> FastJSON:
+    """Rendered in the lane's thread too (a long game's log is a large answer)."""
     games = svc.games
     total = live.next_step
     if step > total:
@@ -31,11 +33,12 @@ def _replay(svc: Services, live: Live, who: Actor, step: int) -> dict[str, Any]:
     view, board, text = draw(live, state, who.seat)
     tm = state.to_move
     res = state.result()
-    return {"step": step, "total": total, "view": view, "board": board, "text_board": text,
-            "to_move": tm if tm is None or tm >= 0 else "chance", "to_move_name": games.seat_name(live, tm),
-            "result": list(res) if res is not None else None,
-            "log": games.log_for(live, who.seat, upto=step), "game": games.summary(live),
-            "you": {"seat": who.seat, "name": who.name}}
+    return FastJSON({
+        "step": step, "total": total, "view": view, "board": board, "text_board": text,
+        "to_move": tm if tm is None or tm >= 0 else "chance", "to_move_name": games.seat_name(live, tm),
+        "result": list(res) if res is not None else None,
+        "log": games.log_for(live, who.seat, upto=step), "game": games.summary(live),
+        "you": {"seat": who.seat, "name": who.name}})
 
 
 @router.get("/games/{gid}/record")
