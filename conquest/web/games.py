@@ -449,13 +449,18 @@ class Games:
         return {k: st for k, st in dict(old.snapshots).items() if k <= same}
 
     def state_at(self, live: Live, step: int) -> State:
-        """The state after ``step`` steps of the log, replayed from the nearest snapshot before it."""
+        """The state after ``step`` steps of the log, replayed from the nearest snapshot before it. The log
+        of a game in memory was checked when it was committed or loaded, so its steps are applied unchecked."""
         snapshots = dict(live.snapshots)  # a copy: the game's thread may add one meanwhile
         start = max((k for k in snapshots if k <= step), default=None)
         rows = list(live.log[start or 0:step])
         if start is None:
             return self._replay(live.row, live.ruleset, rows)
-        return self._replay(live.row, live.ruleset, rows, snapshots[start])
+        state = snapshots[start]
+        parse = live.ruleset.parse_action
+        for a in rows:
+            state = state.apply_unchecked(parse(a.text))
+        return state
 
     # ---- tokens ----------------------------------------------------------------------------------
     def actor(self, live: Live, token: str | None) -> Actor:

@@ -33,14 +33,15 @@ def scratch_view(record: dict[str, Any], k: int, seat: int | None) -> Any:
 
 
 def count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the steps applied to toy states (checked or not)."""
     calls = [0]
-    original = ToyState.apply
+    original = ToyState._apply
 
     def counted(self: ToyState, action: Any) -> Any:
         calls[0] += 1
         return original(self, action)
 
-    monkeypatch.setattr(ToyState, "apply", counted)
+    monkeypatch.setattr(ToyState, "_apply", counted)
     return calls
 
 
