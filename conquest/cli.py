@@ -685,6 +685,8 @@ def _bind_problem(host: str, port: int) -> str | None:
     import socket
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+            # as uvicorn binds: connections of a stopped server in TIME_WAIT do not hold the port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
     except (OSError, OverflowError) as e:
         return getattr(e, "strerror", None) or str(e)
