@@ -130,7 +130,7 @@ def test_every_kind_of_corrupt_record_is_a_422_naming_the_problem(client: TestCl
         ({**rec, "format": "conquest-record/0"}, "record.format: Input should be 'conquest-record/1'"),
         ({k: v for k, v in rec.items() if k != "format"}, "record.format: Field required"),
         ({k: v for k, v in rec.items() if k != "actions"}, "record.actions: Field required"),
-        ({**rec, "seats": ["only one"]}, "the record names 1 seats for 2 players"),
+        ({**rec, "seats": ["only one"]}, "1 seats for 2 players"),
         ({**rec, "seats": "ab"}, "record.seats: Input should be a valid list"),
         ({**rec, "actions": acts[:2] + ["fly to the moon"]}, "the record's step 3 ('fly to the moon')"),
         ({**rec, "actions": acts[:2] + ["place west", "place west", "place west"] + acts[2:]}, "the record's step"),
