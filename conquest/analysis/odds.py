@@ -601,7 +601,7 @@ class NerathBattle:
             gold_a += pf * A.gold_lost(i, False)
             gold_d += pf * D.gold_lost(j, castle_lost=conquered)
         extra = dict(extra or {})
-        extra.setdefault("probability_total", total)
+        extra.setdefault("probability_total", float(sum(term.values())) if exact else total)
         if exact and max(Fraction(p).denominator.bit_length() for p in term.values()) < 1200:
             extra["exact_fractions"] = {
                 "attacker_wins": str(sum((p for (i, j, h), p in term.items() if h == "attacker"), Fraction(0))),
