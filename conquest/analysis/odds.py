@@ -34,31 +34,39 @@ class OddsError(ConquestError):
 
 
 # ============================================================================================ generic
-def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, State], Any],
-                       stop: Callable[[State], bool] | None = None,
+def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, State, tuple], Any],
+                       through: Callable[[State], Any] | None = None,
+                       stop: Callable[[State, tuple], bool] | None = None,
                        max_leaves: int = 200_000) -> tuple[list[tuple[Any, float]], int]:
     """Apply ``action`` (checked: an illegal one raises OddsError) and follow every chance node until a
-    decision (or the end, or ``stop(state)``). Returns ``([(summary, probability)], leaves)``, most likely
-    first; ``summarise(before, leaf)`` must return a hashable value."""
+    decision (or the end). ``through(state)`` may name an action to take at a decision on the way (e.g. every
+    opponent passes a reaction window), or None to stop there; ``stop(state, chance_path)`` ends the walk early
+    (at the next independent roll, say). Returns ``([(summary, probability)], leaves)``,
+    most likely first; ``summarise(before, leaf, chance_path)`` must return a hashable value."""
     try:
         first = state.apply(action)
     except ConquestError as e:
         raise OddsError(str(e)) from None
     acc: dict[Any, float] = {}
     order: list[Any] = []
-    stack: list[tuple[State, float]] = [(first, 1.0)]
+    stack: list[tuple[State, float, tuple]] = [(first, 1.0, ())]
     leaves = 0
     while stack:
-        s, p = stack.pop()
-        if s.to_move == CHANCE and not (stop is not None and stop(s)):
+        s, p, path = stack.pop()
+        if s.to_move == CHANCE and not (stop is not None and stop(s, path)):
             for a, q in s.chance_outcomes():
                 if q > 0:
-                    stack.append((s.apply_unchecked(a), p * q))
+                    stack.append((s.apply_unchecked(a), p * q, path + (a,)))
+            continue
+        step = (through(s) if through is not None and s.to_move not in (None, CHANCE) and
+                not (stop is not None and stop(s, path)) else None)
+        if step is not None:
+            stack.append((s.apply(step), p, path))
             continue
         leaves += 1
         if leaves > max_leaves:
             raise OddsError(f"more than {max_leaves} chance outcomes follow this action: too many to enumerate")
-        key = summarise(state, s)
+        key = summarise(state, s, path)
         if key not in acc:
             acc[key] = 0.0
             order.append(key)
@@ -66,18 +74,18 @@ def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, St
     return sorted(((k, acc[k]) for k in order), key=lambda kv: -kv[1]), leaves
 
 
-def chance_path_summary(ruleset: Any) -> Callable[[State, State], Any]:
-    """The default summary: nothing but the leaf's position is known generically, so outcomes are told apart by
-    the seat to move and the state's JSON (identical positions merge)."""
-    import json
-
-    def summarise(before: State, after: State) -> Any:
-        return json.dumps(after.to_json(), sort_keys=True)
+def chance_path_summary(ruleset: Any) -> Callable[[State, State, tuple], Any]:
+    """The default summary: the chance outcomes that followed the action, in notation (a ruleset that knows
+    which of them matter gives a summary of its own)."""
+    def summarise(before: State, after: State, path: tuple) -> Any:
+        return "; ".join(ruleset.format_action(a) for a in path) or "no chance outcome"
     return summarise
 
 
-def action_odds_report(ruleset: Any, state: State, action: Any, summarise: Callable[[State, State], Any],
-                       describe: Callable[[Any], Any] = str, stop: Callable[[State], bool] | None = None,
+def action_odds_report(ruleset: Any, state: State, action: Any,
+                       summarise: Callable[[State, State, tuple], Any], describe: Callable[[Any], Any] = str,
+                       through: Callable[[State], Any] | None = None,
+                       stop: Callable[[State, tuple], bool] | None = None,
                        extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON-ready report of ``action_odds``: ``{ruleset, action, outcomes: [{outcome, probability}],
     method, leaves, seconds}``."""
@@ -91,7 +99,7 @@ def action_odds_report(ruleset: Any, state: State, action: Any, summarise: Calla
         raise OddsError("the game is over: no action to weigh")
     if state.to_move == CHANCE:
         raise OddsError("the position is at a chance node (dice to roll): the next step is not a decision")
-    outcomes, leaves = enumerate_outcomes(state, action, summarise, stop)
+    outcomes, leaves = enumerate_outcomes(state, action, summarise, through, stop)
     out = {"ruleset": ruleset.id, "action": ruleset.format_action(action),
            "outcomes": [{"outcome": describe(k), "probability": p} for k, p in outcomes],
            "method": "exact: every chance outcome after the action enumerated through the rules",

@@ -48,7 +48,17 @@ def _side_json(side: _Side, realm: str, first_sid: int, space: str) -> tuple[dic
 
 def battle_position(battle: NerathBattle) -> tuple[State, str, dict[int, int], dict[int, int]]:
     """A real position, Karkoth to fight, its battle against Nerath declared in ``n04`` (land) or ``s1`` (sea)
-    with the calculator's forces and cards; returns (state, space, attacker's ship ids, defender's ship ids)."""
+    with the calculator's forces and cards, the battle begun (``battle X`` applied); returns (state, space,
+    attacker's ship ids, defender's ship ids)."""
+    doc, x, sid_a, sid_d = battle_document(battle)
+    from conquest.core.registry import get_ruleset
+    state = get_ruleset("nerath").state_from_json(doc)
+    return state.apply(("battle", x)), x, sid_a, sid_d
+
+
+def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int, int], dict[int, int]]:
+    """The ``conquest-state/1`` document of that position before ``battle X`` (Fight Battles, the battle
+    pending)."""
     from conquest.core.registry import get_ruleset
     rs = get_ruleset("nerath")
     base = rs.new_game(2, {"board_setup": "empty", "events": "none",
@@ -68,8 +78,7 @@ def battle_position(battle: NerathBattle) -> tuple[State, str, dict[int, int], d
                ships={**ships_a, **ships_d}, next_ship=1 + len(ships_a) + len(ships_d), movable={})
     if not battle.sea:
         doc["control"] = {**doc["control"], x: DEFENDER}
-    state = rs.state_from_json(doc)
-    return state.apply(("battle", x)), x, sid_a, sid_d
+    return doc, x, sid_a, sid_d
 
 
 def _composition(state: Any, x: int, realm: int) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
@@ -345,7 +354,7 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
     return action_odds_report(ruleset, state, action, _summary, describe=lambda k: k)
 
 
-def _summary(before: State, after: State) -> Any:
+def _summary(before: State, after: State, path: tuple) -> Any:
     """Outcomes of a Nerath action: the position's changes that matter (pieces, control, gold, VP, cards)."""
     a: Any = after
     b: Any = before
