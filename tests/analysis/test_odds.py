@@ -238,3 +238,164 @@ def test_cli_json():
                          "defender_survivors", "expected_gold_lost", "expected_rounds", "method", "seconds"}
     assert abs(data["attacker_wins"] - 5 / 11) < 1e-12
     assert {"pieces": ["footsoldier"], "probability": data["attacker_wins"]} in data["attacker_survivors"]
+
+
+# ------------------------------------------------------------------------------------ action_odds
+from conquest.analysis.runner import sample_chance  # noqa: E402
+from conquest.core.game import CHANCE  # noqa: E402
+from conquest.core.registry import get_ruleset  # noqa: E402
+from conquest.rulesets.nerath.odds import battle_document  # noqa: E402
+
+
+def find_position(rid: str, players: int, want, seed: int = 0, options: dict | None = None):
+    """A position reached by random play where ``want(action, state)`` picks a legal action."""
+    rs = get_ruleset(rid)
+    rng = random.Random(seed)
+    st = rs.new_game(players, options or {}, seed)
+    for _ in range(50_000):
+        if st.to_move is None:
+            st = rs.new_game(players, options or {}, rng.randrange(10_000))
+            continue
+        if st.to_move == CHANCE:
+            st = st.apply_unchecked(sample_chance(st, rng))
+            continue
+        acts = list(st.legal_actions())
+        hits = [a for a in acts if want(a, st)]
+        if hits:
+            return rs, st, hits[0]
+        st = st.apply_unchecked(rng.choice(acts))
+    raise AssertionError(f"no position found for {rid}")
+
+
+def test_nerath_declared_battle_is_the_calculators_battle():
+    b = NerathBattle(["footsoldier", "wizard", "dragon"], ["footsoldier", "monster", "castle"])
+    rs = get_ruleset("nerath")
+    doc, x, _a, _d = battle_document(b)
+    state = rs.state_from_json(doc)
+    r = rs.action_odds(state, f"battle {x}")
+    ex = b.solve()
+    probs = {o["outcome"]: o["probability"] for o in r["outcomes"]}
+    assert probs == {"attacker wins": ex.attacker_wins, "defender holds": ex.defender_holds,
+                     "both destroyed": ex.both_destroyed}
+    assert r["expected_gold_lost"] == ex.expected_gold_lost
+
+
+def test_nerath_press_mid_battle_counts_wounded_dragons_and_an_inactive_castle():
+    rs = get_ruleset("nerath")
+    b = NerathBattle(["footsoldier", "footsoldier", "dragon"], ["dragon", "castle", "monster"])
+    doc, x, _a, _d = battle_document(b)
+    s = rs.state_from_json(doc).apply(f"battle {x}")
+    # round 1: the attackers score 2 hits (Nerath wounds its Dragon and its Castle turns inactive: "When a
+    # Castle takes damage, it becomes inactive and plays no more part in the current battle") and the
+    # defenders 1 (Karkoth chooses its Dragon to take it: "can take the damage from a single hit")
+    s = s.apply("hits 2").apply("hits 1")
+    s = s.apply("hit dragon").apply("hit castle")   # the defender assigns first
+    s = s.apply("hit dragon")
+    assert s.to_json()["battle"]["step"] == "press"
+    r = rs.action_odds(s, "press")
+    ref = NerathBattle(["footsoldier", "footsoldier", "dragon"], ["dragon", "monster"], wounded=(1, 1)).solve()
+    assert {o["outcome"]: o["probability"] for o in r["outcomes"]}["attacker wins"] == ref.attacker_wins
+    retreat = rs.action_odds(s, "retreat")
+    assert retreat["outcomes"][0]["probability"] == 1.0
+    with pytest.raises(OddsError, match="illegal action 'battle n04'"):
+        rs.action_odds(s, "battle n04")
+
+
+def test_smallworld_final_conquest_die():
+    # "the reinforcement die" (faces 0, 0, 0, 1, 2, 3): the final conquest succeeds when tokens in hand plus
+    # the die reach the region's cost
+    from conquest.rulesets.smallworld.data import DIE_FACES
+    rs, st, a = find_position("smallworld", 2, lambda a, s: a[0] == "final", seed=3)
+    r = rs.action_odds(st, a)
+    region = int(a[1][1:]) - 1
+    need = st.conquest_cost(st.cur, region) - st.hand_now()
+    p = sum(1 for f in DIE_FACES if f >= need) / len(DIE_FACES)
+    won = sum(o["probability"] for o in r["outcomes"] if o["outcome"].startswith("conquers"))
+    assert abs(won - p) < 1e-12 and 0 < p < 1
+    assert abs(sum(o["probability"] for o in r["outcomes"]) - 1) < 1e-12
+
+
+def test_narby_attack_is_an_opposed_d20_roll_ties_to_the_defender():
+    # "Opposed Roll, Ties go to defender"; "Lower roll gives 3 coins to the winner"
+    def want(a, s):
+        return a[0] == "attack" and min(s.coins) >= 3
+    rs, st, a = find_position("narby", 3, want, seed=1)
+    after = st.apply(a)
+    while after.to_move != CHANCE:   # other dragons' reaction windows: everybody passes
+        after = after.apply(("pass",))
+    mod = after.ev["mod"]
+    p_att = sum(1 for x in range(1, 21) for y in range(1, 21) if x + mod > y) / 400
+    r = rs.action_odds(st, a)
+    actor = st.who
+    from conquest.rulesets.narby.rules import seat_label
+    gain = sum(o["probability"] for o in r["outcomes"] if f"{seat_label(st, actor)} +3 coins" in o["outcome"])
+    assert abs(gain - p_att) < 1e-12
+
+
+def test_narby_steal_matches_sampling_through_the_rules():
+    rs, st, a = find_position("narby", 3, lambda a, s: a[0] == "steal" and min(s.coins + [s.chest_coins]) >= 4,
+                              seed=2)
+    r = rs.action_odds(st, a)
+    exact = {o["outcome"]: o["probability"] for o in r["outcomes"]}
+    assert abs(sum(exact.values()) - 1) < 1e-12 and len(exact) >= 2
+    from conquest.rulesets.narby.odds import _stop, _summary, _through
+    summarise = _summary(rs)
+    rng = random.Random(5)
+    n = 1500
+    counts: dict[str, int] = {}
+    for _ in range(n):
+        s = st.apply(a)
+        path: tuple = ()
+        while True:
+            if s.to_move == CHANCE and not _stop(s, path):
+                c = sample_chance(s, rng)
+                path += (c,)
+                s = s.apply(c)
+            elif s.to_move not in (None, CHANCE) and _through(s) and not _stop(s, path):
+                s = s.apply(_through(s))
+            else:
+                break
+        k = summarise(st, s, path)
+        counts[k] = counts.get(k, 0) + 1
+    assert set(counts) <= set(exact)
+    for k, p in exact.items():
+        se = max((p * (1 - p) / n) ** 0.5, 1 / n)
+        assert abs(counts.get(k, 0) / n - p) <= 4.5 * se, (k, p, counts.get(k, 0) / n)
+
+
+def test_kingdom_soldier_income_dice_by_default_enumeration():
+    # standalone mode: "each player, red then blue, gets soldier_base + a roll of a soldier_die-sided die"
+    def want(a, s):
+        nxt = s.apply(a)
+        return nxt.to_move == CHANCE
+    rs, st, a = find_position("kingdom", 2, want, seed=4)
+    r = rs.action_odds(st, a)
+    assert len(r["outcomes"]) == 36
+    assert all(abs(o["probability"] - 1 / 36) < 1e-12 for o in r["outcomes"])
+    assert all(o["outcome"].count("roll") == 2 for o in r["outcomes"])
+
+
+def test_action_odds_bad_input():
+    rs, st, a = find_position("smallworld", 2, lambda a, s: a[0] == "final", seed=3)
+    legal = set(st.legal_actions())
+    other = next(f"r{i + 1}" for i in range(st.board.n) if ("final", f"r{i + 1}") not in legal)
+    with pytest.raises(OddsError, match=f"illegal action 'final {other}'"):
+        rs.action_odds(st, f"final {other}")
+    with pytest.raises(OddsError, match="not a region"):
+        rs.action_odds(st, "final r999")
+    with pytest.raises(OddsError):
+        rs.action_odds(st, "fly away")
+
+
+def test_cli_action_odds(tmp_path):
+    rs = get_ruleset("nerath")
+    doc, x, _a, _d = battle_document(NerathBattle(["footsoldier"], ["footsoldier"]))
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(doc))
+    p = run_cli("nerath", "--state", str(f), "--action", f"battle {x}", "--json")
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert abs(data["outcomes"][0]["probability"] - 5 / 11) < 1e-12
+    bad = run_cli("nerath", "--state", str(f), "--action", "battle k07")
+    assert bad.returncode == 2 and "illegal action 'battle k07'" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
