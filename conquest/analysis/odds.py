@@ -183,6 +183,8 @@ def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
     """The attack bonus per piece kind (``*`` for all) that Event and Treasure cards give in a battle. Only
     cards whose every effect is ``attack_bonus`` are simple modifiers; others (reroll, cancel hits, removing
     pieces...) change the course of the battle and are refused."""
+    if not cards:
+        return {}
     from conquest.rulesets.nerath.dungeons import treasure_cards
     from conquest.rulesets.nerath.effects import event_cards
     events, treasures = event_cards(), treasure_cards()
@@ -538,38 +540,42 @@ class NerathBattle:
         end = np.zeros((KA + 1, KD + 1))
         term: dict[tuple[int, int, str], Any] = {}
         rounds = 0.0
+        # P(no hit) of each side's roll, as Python floats: [k][stage]
+        za = [[float(v[0]) for v in row] for row in da]
+        zd = [[float(v[0]) for v in row] for row in dd]
+        fs_any_a = [len(row[1]) > 1 for row in da]
+        fs_any_d = [len(row[1]) > 1 for row in dd]
+        outer = np.outer
         for i in range(KA):
             na_i = KA - i
+            za_i, da_i, ta_i, fsa = za[i], da[i], ta[i], fs_any_a[i]
+            pr = press[i]
             for j in range(KD):
-                nd_j = KD - j
-                # the attacker at i receives the defender's hits (defender at j), and vice versa
-                fd0 = float(dd[j][1][0])   # P(no First Strike hit on the attacker)
-                fa0 = float(da[i][1][0])
-                nd0 = float(dd[j][0][0])
-                na0 = float(da[i][0][0])
-                f0 = fd0 * fa0
-                n0 = nd0 * na0
-                presses = press[i] and n0 * f0 != 1.0
+                # the attacker at i receives the defender's hits (defender at j), and vice versa; an entry
+                # (i, j) of ``mid``/``end`` is read once, before the sweep scatters into it from (i, j) itself
+                f0 = zd[j][1] * za_i[1]
+                n0 = zd[j][0] * za_i[0]
+                presses = pr and n0 * f0 != 1.0
                 e_in = float(end[i, j])
                 m_in = float(mid[i, j])
-                s_in = (e_in if presses else 0.0) + (1.0 if i == 0 and j == 0 else 0.0)
-                if not s_in and not m_in and not e_in:
+                if i == 0 and j == 0:
+                    s_in = 1.0 + (e_in if presses else 0.0)
+                elif not m_in and not e_in:
                     continue
-                start = (s_in + (n0 * m_in if presses else 0.0)) / (1.0 - (n0 * f0 if presses else 0.0))
+                else:
+                    s_in = e_in if presses else 0.0
+                start = (s_in + n0 * m_in) / (1.0 - n0 * f0) if presses else s_in
                 rounds += start
                 m_here = m_in + f0 * start
-                if start and (len(dd[j][1]) > 1 or len(da[i][1]) > 1):
+                nd_j = KD - j
+                if start and (fsa or fs_any_d[j]):
                     va = cut(dd[j][1], td[j][1], na_i)
-                    vd = cut(da[i][1], ta[i][1], nd_j)
-                    blk = np.outer(va * start, vd)
-                    blk[0, 0] = 0.0
-                    mid[i:i + len(va), j:j + len(vd)] += blk
+                    vd = cut(da_i[1], ta_i[1], nd_j)
+                    mid[i:i + len(va), j:j + len(vd)] += outer(va * start, vd)
                 if m_here:
                     va = cut(dd[j][0], td[j][0], na_i)
-                    vd = cut(da[i][0], ta[i][0], nd_j)
-                    blk = np.outer(va * m_here, vd)
-                    blk[0, 0] = 0.0
-                    end[i:i + len(va), j:j + len(vd)] += blk
+                    vd = cut(da_i[0], ta_i[0], nd_j)
+                    end[i:i + len(va), j:j + len(vd)] += outer(va * m_here, vd)
                 if not presses:
                     back = e_in + n0 * m_here
                     if back:
@@ -590,6 +596,8 @@ class NerathBattle:
         sd: dict[tuple[str, ...], Any] = {}
         gold_a = gold_d = 0.0
         total = 0.0
+        memo_a: dict[int, Any] = {}
+        memo_d: dict[tuple[int, bool], Any] = {}
         for (i, j, how), p in term.items():
             pf = float(p)
             total += pf
@@ -602,12 +610,17 @@ class NerathBattle:
                 if how == "retreat":
                     retreats += pf
             conquered = how == "attacker" and not self.sea
-            ka = A.survivors(i, False)
-            kd = D.survivors(j, keeps_castle=not conquered)
-            sa[ka] = sa.get(ka, 0.0) + pf
-            sd[kd] = sd.get(kd, 0.0) + pf
-            gold_a += pf * A.gold_lost(i, False)
-            gold_d += pf * D.gold_lost(j, castle_lost=conquered)
+            ka = memo_a.get(i)
+            if ka is None:
+                ka = memo_a[i] = (A.survivors(i, False), A.gold_lost(i, False))
+            kd = memo_d.get((j, conquered))
+            if kd is None:
+                kd = memo_d[(j, conquered)] = (D.survivors(j, keeps_castle=not conquered),
+                                               D.gold_lost(j, castle_lost=conquered))
+            sa[ka[0]] = sa.get(ka[0], 0.0) + pf
+            sd[kd[0]] = sd.get(kd[0], 0.0) + pf
+            gold_a += pf * ka[1]
+            gold_d += pf * kd[1]
         extra = dict(extra or {})
         extra.setdefault("probability_total", float(sum(term.values())) if exact else total)
         if exact and max(Fraction(p).denominator.bit_length() for p in term.values()) < 1200:
