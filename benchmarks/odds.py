@@ -15,8 +15,7 @@ import argparse
 import json
 import time
 
-from conquest.analysis.odds import NerathBattle, parse_pieces
-from conquest.rulesets.nerath.odds import monte_carlo
+from conquest.analysis.odds import NerathBattle, monte_carlo, parse_pieces
 
 BATTLES = {
     "30v30 mixed, castle": ("8 footsoldier, 5 siege, 4 fighter, 4 wizard, 4 monster, 3 storm, 2 dragon",

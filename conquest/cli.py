@@ -336,7 +336,7 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
          seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
-    from conquest.analysis.odds import OddsError
+    from conquest.core.odds import OddsError
     from conquest.core.registry import get_ruleset
     rs = get_ruleset(ruleset)
     try:
@@ -373,7 +373,7 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
                               defender_cards=_seats(defender_cards),
                               hurt_dragon_fights=bool(opts["hurt_dragon_fights"]))
         if monte_carlo is not None:
-            from conquest.rulesets.nerath.odds import monte_carlo as run_mc
+            from conquest.analysis.odds import monte_carlo as run_mc
             result = run_mc(battle, monte_carlo, seed)
         else:
             result = battle.solve()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conquest.analysis.odds import NerathBattle, OddsError, PressPolicy, parse_pieces
-from conquest.rulesets.nerath.odds import battle_position, monte_carlo
+from conquest.analysis.odds import battle_document, battle_position, monte_carlo
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -244,7 +244,6 @@ def test_cli_json():
 from conquest.analysis.runner import sample_chance  # noqa: E402
 from conquest.core.game import CHANCE  # noqa: E402
 from conquest.core.registry import get_ruleset  # noqa: E402
-from conquest.rulesets.nerath.odds import battle_document  # noqa: E402
 
 
 def find_position(rid: str, players: int, want, seed: int = 0, options: dict | None = None):

@@ -1,237 +1,392 @@
-"""Odds for Conquest of Nerath: the battle calculator's cross-check through the real rules (``monte_carlo``),
-battles read from a position (``battle_from_state``), and ``action_odds`` (declaring a battle, pressing or
-retreating mid-battle, and any other action that leads into dice).
+"""Odds for Conquest of Nerath: the battle calculator (``NerathBattle``: a Markov chain over the two sides' hit
+counts, ``conquest.core.odds.solve_attrition``), battles read from a position (``battle_from_state``) and
+``action_odds`` (declaring a battle, pressing or retreating mid-battle, any other action that leads into dice).
 
-The Monte Carlo builds a real ``NerathState`` through the public contract (a ``conquest-state/1`` document given
-to ``state_from_json``, as scenarios do), declares the battle with ``apply`` and plays it with the ruleset's own
-``chance_outcomes`` and ``apply``, choosing every casualty by the calculator's order policy and every press or
-retreat by its press policy. It reads the pieces of the battle's space from the state to map the game's
-position to the calculator's hit counts.
+Each side's pieces take hits in a fixed order (the casualty policy), so a side's state is the number of hits it
+has taken; what each side rolls at each count comes from the piece table (``pieces.yaml``) and the rules' own
+hit distributions (``dice.hit_distribution``), composed as ``rules.battle_dice`` composes them. The Monte Carlo
+cross-check through the rules is ``conquest.analysis.odds.monte_carlo``. docs/odds.md gives the method, the
+error bound and the policies.
 """
 
 from __future__ import annotations
 
-import random
 import time
-from typing import Any
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Sequence
 
-from conquest.analysis.odds import (
-    BattleOdds, NerathBattle, OddsError, PressPolicy, _Side, action_odds_report,
-)
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
-from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T, TYPE_INDEX
+from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
+from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T
 
-ATTACKER, DEFENDER = "karkoth", "nerath"
-LAND_SPACE, SEA_SPACE = "n04", "s1"
-RUNNING = ("fs_a", "fs_d", "roll_a", "roll_d", "assign", "press", "split", "window")
-
-
-# ------------------------------------------------------------------------------------- the real battle
-def _side_json(side: _Side, realm: str, first_sid: int, space: str) -> tuple[dict[str, int], dict[str, Any],
-                                                                             dict[int, int]]:
-    """(piece counts, Warship records, unit index -> ship id) of a side placed in ``space``."""
-    counts: dict[str, int] = {}
-    ships: dict[str, Any] = {}
-    sid_of: dict[int, int] = {}
-    sid = first_sid
-    for u in side.units:
-        if u.kind == "warship":
-            sid_of[u.index] = sid
-            ships[str(sid)] = {"owner": realm, "space": space, "moves": 0, "flags": ["stopped"],
-                               "cargo": [side.units[c].kind for c in u.cargo]}
-            sid += 1
-        elif u.kind != "castle" and u.ship < 0:
-            counts[u.kind] = counts.get(u.kind, 0) + 1
-    return counts, ships, sid_of
+POLICY_ORDERS = ("cheapest", "listed")
 
 
-def battle_position(battle: NerathBattle) -> tuple[State, str, dict[int, int], dict[int, int]]:
-    """A real position, Karkoth to fight, its battle against Nerath declared in ``n04`` (land) or ``s1`` (sea)
-    with the calculator's forces and cards, the battle begun (``battle X`` applied); returns (state, space,
-    attacker's ship ids, defender's ship ids)."""
-    doc, x, sid_a, sid_d = battle_document(battle)
-    from conquest.core.registry import get_ruleset
-    state = get_ruleset("nerath").state_from_json(doc)
-    return state.apply(("battle", x)), x, sid_a, sid_d
+@dataclass(frozen=True)
+class PressPolicy:
+    """When the attacker presses the attack at the end of a round: ``always``, or ``until-below=K`` (retreat
+    as soon as fewer than K attacking pieces are left)."""
+    below: int = 0
+
+    @staticmethod
+    def parse(text: str) -> "PressPolicy":
+        t = text.strip().lower()
+        if t == "always":
+            return PressPolicy(0)
+        if t.startswith("until-below="):
+            v = t.split("=", 1)[1]
+            if v.isdigit() and 0 < int(v) < 10_000:
+                return PressPolicy(int(v))
+        raise OddsError(f"--press '{text}': use 'always' or 'until-below=K' (K a whole number of pieces >= 1)")
+
+    def presses(self, pieces_left: int) -> bool:
+        return pieces_left >= self.below
+
+    def __str__(self) -> str:
+        return "always" if self.below == 0 else f"until-below={self.below}"
 
 
-def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int, int], dict[int, int]]:
-    """The ``conquest-state/1`` document of that position before ``battle X`` (Fight Battles, the battle
-    pending)."""
-    from conquest.core.registry import get_ruleset
-    rs = get_ruleset("nerath")
-    base = rs.new_game(2, {"board_setup": "empty", "events": "none",
-                           "hurt_dragon_fights": battle.hurt_dragon_fights})
-    doc = base.to_json()
-    doc.pop("to_move", None)
-    x = SEA_SPACE if battle.sea else LAND_SPACE
-    ca, ships_a, sid_a = _side_json(battle.a, ATTACKER, 1, x)
-    cd, ships_d, sid_d = _side_json(battle.d, DEFENDER, 1 + len(ships_a), x)
-    pieces = {x: {k: v for k, v in ((ATTACKER, ca), (DEFENDER, cd)) if v}}
-    castles = [c for c in doc["castles"] if c != x] + ([x] if "castle" in battle.defender_pieces else [])
-    effects = []
-    for realm, side in ((ATTACKER, battle.a), (DEFENDER, battle.d)):
-        for piece, value in side.bonus.items():
-            effects.append([realm, "attack_bonus", value, piece, "battle"])
-    doc.update(phase="fight", realm=ATTACKER, battles=[x], pieces=pieces, castles=castles, effects=effects,
-               ships={**ships_a, **ships_d}, next_ship=1 + len(ships_a) + len(ships_d), movable={})
-    if not battle.sea:
-        doc["control"] = {**doc["control"], x: DEFENDER}
-    return doc, x, sid_a, sid_d
+def _nerath() -> Any:
+    from conquest.rulesets.nerath import data
+    return data
 
 
-def _composition(state: Any, x: int, realm: int) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
-    counts = tuple(state.n[(x * R + realm) * T + t] for t in range(T))
-    ships = tuple(sorted((sid, tuple(sorted(state.cargo(sh)))) for sid, sh in state.ships.items()
-                         if sh[1] == x and sh[0] == realm))
-    return counts, ships
+def piece_aliases() -> dict[str, str]:
+    d = _nerath()
+    tb = d.tables()
+    out = {p: p for p in d.PIECE_NAMES}
+    for p in d.PIECE_NAMES:
+        out[tb.pieces[p].name.lower()] = p
+        out[tb.pieces[p].name.lower() + "s"] = p
+        out[p + "s"] = p
+    out["siege engine"] = "siege"
+    out["storm elemental"] = "storm"
+    return out
 
 
-def _side_keys(side: _Side, sid_of: dict[int, int]) -> tuple[dict[Any, int], dict[Any, int]]:
-    """For each hit count k of a side: its exact battle signature (pieces, wounded Dragons, Castle inactive)
-    and its composition (pieces only, as after the battle, when Dragons heal) -> k."""
-    exact: dict[Any, int] = {}
-    comp: dict[Any, int] = {}
-    for k, snap in enumerate(side.snaps):
-        counts = [0] * T
-        ships = []
-        castle_out = 0
-        for u in side.units:
-            if u.kind == "castle":
-                castle_out = 0 if snap.alive[u.index] else 1
-            elif u.kind == "warship":
-                if snap.alive[u.index]:
-                    cargo = tuple(sorted(TYPE_INDEX[side.units[c].kind] for c in u.cargo if snap.alive[c]))
-                    ships.append((sid_of[u.index], cargo))
-            elif u.ship < 0 and snap.alive[u.index]:
-                counts[TYPE_INDEX[u.kind]] += 1
-        c = (tuple(counts), tuple(sorted(ships)))
-        exact.setdefault((c, sum(snap.wounded), castle_out), k)
-        comp.setdefault(c, k)
-    return exact, comp
-
-
-def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
-    """``n`` battles played by the ruleset's own rules (see the module's docstring)."""
-    if n < 1:
-        raise OddsError("--monte-carlo N: N must be at least 1")
-    t0 = time.perf_counter()
-    start, xid, sid_a, sid_d = battle_position(battle)
-    x = start.bt["space"]  # type: ignore[attr-defined]
-    ra, rd = REALMS.index(ATTACKER), REALMS.index(DEFENDER)
-    keys = {"a": _side_keys(battle.a, sid_a), "d": _side_keys(battle.d, sid_d)}
-    sides = {"a": battle.a, "d": battle.d}
-    sid_of = {"a": sid_a, "d": sid_d}
-    rng = random.Random(seed)
-    term: dict[tuple[int, int, str], float] = {}
-    rounds_total = 0
-
-    def k_of(st: Any, side: str) -> int:
-        realm = ra if side == "a" else rd
-        c = _composition(st, x, realm)
-        bt = st.bt
-        castle_out = int(bool(bt["castle_out"])) if side == "d" and "castle" in battle.defender_pieces else 0
-        key = (c, bt["hurt"][realm], castle_out)
-        k = keys[side][0].get(key)
-        if k is None:
-            raise OddsError(f"the rules reached a position the casualty order cannot (a bug): {side} {key}")
-        return k
-
-    def pending(pre: Any, act: tuple) -> tuple[int, int]:
-        """Hits rolled or queued but not yet taken at ``pre``, after ``act``: (on the attacker, on the
-        defender). The step that ends a battle resets wounded Dragons and the Castle, so a battle's last
-        position is read from the one before it and the hits still to come."""
-        bt = pre.bt
-        on_a, on_d = bt["ha"], bt["hd"]
-        if act[0] == "hits":
-            if bt["step"] in ("fs_a", "roll_a"):
-                on_d += act[1]
-            else:
-                on_a += act[1]
-        for realm, h in bt["queue"]:
-            if realm == ra:
-                on_a += h
-            else:
-                on_d += h
-        return on_a, on_d
-
-    comp_at = {side: {k: c for c, k in keys[side][1].items()} for side in ("a", "d")}
-    for side in ("a", "d"):   # compositions by hit count (a wounded Dragon looks whole after the battle)
-        for k in range(sides[side].K + 1):
-            if k not in comp_at[side]:
-                comp_at[side][k] = comp_at[side][k - 1]
-
-    for _ in range(n):
-        st: Any = start.clone()
-        rounds = 1
-        how = ""
-        pre: Any = None
-        act: tuple = ()
-        while True:
-            bt = st.bt
-            if bt is None or bt["step"] not in RUNNING:
-                break
-            rounds = bt["round"]
-            pre = st
-            if st.to_move == CHANCE:
-                outs = st.chance_outcomes()
-                r = rng.random()
-                acc = 0.0
-                act = outs[-1][0]
-                for a, p in outs:
-                    acc += p
-                    if r < acc:
-                        act = a
-                        break
-                st = st.apply_unchecked(act)
-                continue
-            step = bt["step"]
-            if step == "press":
-                ka = k_of(st, "a")
-                if battle.press.presses(battle.a.pieces_left(ka)):
-                    act = ("press",)
-                    st = st.apply_unchecked(act)
-                    continue
-                term_key = (ka, k_of(st, "d"), "retreat")
-                term[term_key] = term.get(term_key, 0.0) + 1.0 / n
-                how = "retreat"
-                break
-            if step == "assign":
-                realm = bt["queue"][0][0]
-                side = "a" if realm == ra else "d"
-                k = k_of(st, side)
-                ui, what = sides[side].hit_slot[k]
-                u = sides[side].units[ui]
-                if u.kind == "dragon":
-                    act = ("hit", "dragon" if what == "wound" else "wounded-dragon")
-                elif u.kind == "warship":
-                    act = ("hit", "ship", sid_of[side][ui])
-                elif u.ship >= 0:
-                    act = ("hit", u.kind, sid_of[side][u.ship])
-                else:
-                    act = ("hit", u.kind)
-                if act not in st.legal_actions():
-                    raise OddsError(f"the casualty order chose {act}, which the rules do not allow here (a bug)")
-                st = st.apply_unchecked(act)
-                continue
-            raise OddsError(f"the battle stopped at an unexpected step '{step}'")
-        rounds_total += rounds
-        if how:
+def parse_pieces(text: str, who: str) -> list[str]:
+    """``"footsoldier,footsoldier,siege,dragon"`` or ``"2 footsoldier, siege"`` -> piece ids in that order."""
+    names = piece_aliases()
+    out: list[str] = []
+    for item in text.split(","):
+        item = " ".join(item.strip().lower().split())
+        if not item:
             continue
-        on_a, on_d = pending(pre, act)
-        ka = min(battle.a.K, k_of(pre, "a") + on_a)
-        kd = min(battle.d.K, k_of(pre, "d") + on_d)
-        # the rules' final position must be the one the hit counts say (pieces; Dragons healed)
-        for side, realm, k in (("a", ra, ka), ("d", rd, kd)):
-            comp = _composition(st, x, realm)
-            if comp != (comp_at[side][k] if k < sides[side].K else ((0,) * T, ())):
-                raise OddsError(f"the rules ended the battle with {comp} on the {side} side, the chain with "
-                                f"{k} hits taken (a bug)")
-        how = "both" if ka == battle.a.K and kd == battle.d.K else "attacker" if kd == battle.d.K else "defender"
-        term[(ka, kd, how)] = term.get((ka, kd, how), 0.0) + 1.0 / n
-    return battle._report(term, rounds_total / n, False, t0,
-                          method=f"Monte Carlo through the nerath rules ({n} battles)")
+        k = 1
+        head, _, rest = item.partition(" ")
+        if head.isdigit() and rest:
+            k, item = int(head), rest
+            if k > 500:
+                raise OddsError(f"{who}: {k} {item} is more than a battle can hold (at most 500 of a kind)")
+        elif head.endswith("x") and head[:-1].isdigit() and rest:
+            k, item = int(head[:-1]), rest
+        if item not in names:
+            raise OddsError(f"{who}: unknown piece '{item}' (one of {', '.join(_nerath().PIECE_NAMES)})")
+        out.extend([names[item]] * k)
+    if not out:
+        raise OddsError(f"{who}: no pieces given (an empty side cannot fight)")
+    return out
+
+
+def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
+    """The attack bonus per piece kind (``*`` for all) that Event and Treasure cards give in a battle. Only
+    cards whose every effect is ``attack_bonus`` are simple modifiers; others (reroll, cancel hits, removing
+    pieces...) change the course of the battle and are refused."""
+    if not cards:
+        return {}
+    from conquest.rulesets.nerath.dungeons import treasure_cards
+    from conquest.rulesets.nerath.effects import event_cards
+    events, treasures = event_cards(), treasure_cards()
+    bonus: dict[str, int] = {}
+    for cid in cards:
+        if cid in events:
+            effects = list(events[cid].get("effects", []))
+        elif cid in treasures:
+            effects = list(treasures[cid].get("power", [])) + list(treasures[cid].get("property", []))
+        else:
+            raise OddsError(f"{who}: unknown card '{cid}' (an Event card or Treasure id of the nerath decks)")
+        if not effects or any(e[0] != "attack_bonus" for e in effects):
+            verbs = ", ".join(sorted({e[0] for e in effects})) or "no battle effect"
+            raise OddsError(f"{who}: card '{cid}' is not a simple battle modifier ({verbs}); only attack-bonus "
+                            f"cards are supported")
+        for _verb, value, piece in effects:
+            bonus[piece] = bonus.get(piece, 0) + int(value)
+    return bonus
+
+
+@dataclass
+class _Unit:
+    kind: str             # piece id
+    cost: int
+    index: int            # position in the listing
+    ship: int = -1        # at sea: the unit index of the Warship a Hero is aboard
+    cargo: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Snapshot:
+    """A side after k hits: the units still in the battle, wounded Dragons, the Castle's state."""
+    alive: list[bool]
+    wounded: list[bool]
+
+
+class _Side:
+    """One side's hit track: the order its pieces take hits, and what it rolls after k hits."""
+
+    def __init__(self, pieces: list[str], attacking: bool, sea: bool, order: str, bonus: dict[str, int],
+                 hurt_fights: bool, wounded_at_start: int = 0) -> None:
+        d = _nerath()
+        tb = d.tables()
+        who = "attacker" if attacking else "defender"
+        self.attacking, self.sea = attacking, sea
+        if order not in POLICY_ORDERS:
+            raise OddsError(f"--order '{order}': use one of {', '.join(POLICY_ORDERS)}")
+        if attacking and "castle" in pieces:
+            raise OddsError("attacker: a Castle cannot attack (Castles cannot move and can only defend in battle)")
+        if pieces.count("castle") > 1:
+            raise OddsError(f"{who}: only 1 Castle can be built in any land space")
+        units = [_Unit(p, tb.pieces[p].cost, i) for i, p in enumerate(pieces)]
+        if sea:
+            bad = sorted({p for p in pieces if p not in ("storm", "dragon", "warship", "fighter", "wizard")})
+            if bad:
+                raise OddsError(f"{who}: {', '.join(bad)} cannot fight at sea (only flying pieces, Warships and "
+                                f"Heroes carried on Warships fight in sea battles)")
+            ships = [u.index for u in units if u.kind == "warship"]
+            heroes = [u for u in units if u.kind in ("fighter", "wizard")]
+            if len(heroes) > 2 * len(ships):
+                raise OddsError(f"{who}: {len(heroes)} Heroes at sea need {(len(heroes) + 1) // 2} Warships to "
+                                f"carry them (a Warship carries up to 2 land pieces)")
+            for k, h in enumerate(heroes):
+                h.ship = ships[k // 2]
+                units[h.ship].cargo.append(h.index)
+        else:
+            if "warship" in pieces:
+                raise OddsError(f"{who}: a Warship fights only in sea battles (use --sea)")
+        self.units = units
+        self.bonus = bonus
+        self.hurt_fights = hurt_fights
+        # the hit slots, in order: (unit, "wound" | "kill")
+        if order == "cheapest":
+            def eff_cost(u: _Unit) -> int:
+                return u.cost + sum(units[c].cost for c in u.cargo)
+            ranked = sorted(units, key=lambda u: (eff_cost(u), d.PIECE_NAMES.index(u.kind), u.index))
+        else:
+            ranked = list(units)
+        slots = [(u.index, "wound" if u.kind == "dragon" else "kill") for u in ranked]
+        slots += [(u.index, "kill") for u in ranked if u.kind == "dragon"]
+        # walk the slots: each hit takes the next slot whose unit is still in the battle
+        alive = [True] * len(units)
+        wounded = [False] * len(units)
+        # Dragons already wounded in this battle (a position mid-battle): the first ones listed
+        dragons = [u.index for u in units if u.kind == "dragon"]
+        if wounded_count := min(wounded_at_start, len(dragons)):
+            for ui in dragons[:wounded_count]:
+                wounded[ui] = True
+        self.snaps: list[_Snapshot] = [_Snapshot(alive[:], wounded[:])]
+        self.hit_slot: list[tuple[int, str]] = []
+        for ui, what in slots:
+            if not alive[ui] or (what == "wound" and wounded[ui]):
+                continue   # a Hero lost with the Warship that carried it; a Dragon already wounded
+            self.hit_slot.append((ui, what))
+            if what == "wound":
+                wounded[ui] = True
+            else:
+                alive[ui] = False
+                wounded[ui] = False
+                for c in units[ui].cargo:
+                    alive[c] = False
+            self.snaps.append(_Snapshot(alive[:], wounded[:]))
+        self.K = len(self.hit_slot)   # hits that destroy the side (all its pieces, the Castle inactive)
+
+    # ---- what a side rolls after k hits (as rules.battle_dice) -------------------------------------
+    def need(self, kind: str) -> int:
+        hit_on = _nerath().tables().hit_on
+        return hit_on - self.bonus.get(kind, 0) - self.bonus.get("*", 0)
+
+    def dice(self, k: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+        tb = _nerath().tables()
+        snap = self.snaps[k]
+        dice: dict[tuple[int, int], int] = {}
+        for u, a, w in zip(self.units, snap.alive, snap.wounded):
+            if not a:
+                continue
+            kind = u.kind
+            if kind == "castle":
+                if first_strike:
+                    continue
+            elif (kind == "wizard") != first_strike:
+                continue
+            if kind == "dragon" and w and not self.hurt_fights:
+                continue
+            per = 2 if (kind == "siege" and self.attacking) or (kind == "storm" and self.sea) else 1
+            key = (tb.pieces[kind].die, self.need(kind))
+            dice[key] = dice.get(key, 0) + per
+        return tuple(sorted((f, n, c) for (f, n), c in dice.items()))
+
+    def survivors(self, k: int, keeps_castle: bool) -> tuple[str, ...]:
+        snap = self.snaps[k]
+        out = []
+        for u in self.units:
+            if u.kind == "castle":
+                if keeps_castle:
+                    out.append("castle")
+            elif snap.alive[u.index]:
+                out.append(u.kind)
+        return tuple(out)
+
+    def pieces_left(self, k: int) -> int:
+        return sum(1 for u, a in zip(self.units, self.snaps[k].alive) if a and u.kind != "castle")
+
+    def gold_lost(self, k: int, castle_lost: bool) -> int:
+        snap = self.snaps[k]
+        return sum(u.cost for u in self.units if (u.kind == "castle" and castle_lost) or
+                   (u.kind != "castle" and not snap.alive[u.index]))
+
+
+def _exact_hit_distribution(dice: tuple[tuple[int, int, int], ...]) -> list[Fraction]:
+    """As ``dice.hit_distribution``, in rational arithmetic."""
+    dist = [Fraction(1)]
+    for faces, need, count in dice:
+        need = max(need, 2)
+        p = Fraction(max(0, faces - need + 1), faces)
+        for _ in range(count):
+            new = [Fraction(0)] * (len(dist) + 1)
+            for k, v in enumerate(dist):
+                new[k] += v * (1 - p)
+                new[k + 1] += v * p
+            dist = new
+    return dist
+
+
+@dataclass
+class BattleOdds:
+    attacker_wins: float
+    defender_holds: float
+    both_destroyed: float
+    attacker_survivors: list[dict[str, Any]]
+    defender_survivors: list[dict[str, Any]]
+    expected_gold_lost: dict[str, float]
+    expected_rounds: float
+    method: str
+    seconds: float
+    retreats: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"attacker_wins": self.attacker_wins, "defender_holds": self.defender_holds,
+               "both_destroyed": self.both_destroyed, "attacker_retreats": self.retreats,
+               "attacker_survivors": self.attacker_survivors, "defender_survivors": self.defender_survivors,
+               "expected_gold_lost": self.expected_gold_lost, "expected_rounds": self.expected_rounds,
+               "method": self.method, "seconds": self.seconds}
+        out.update(self.extra)
+        return out
+
+
+def _survivor_list(acc: dict[tuple[str, ...], Any]) -> list[dict[str, Any]]:
+    return [{"pieces": list(k), "probability": float(v)}
+            for k, v in sorted(acc.items(), key=lambda kv: (-float(kv[1]), kv[0])) if v > 0]
+
+
+class NerathBattle:
+    """A Nerath battle between two listed forces in one space, under a casualty order and a press policy."""
+
+    def __init__(self, attacker: list[str], defender: list[str], sea: bool = False, order: str = "cheapest",
+                 press: PressPolicy | str = "always", attacker_cards: Sequence[str] = (),
+                 defender_cards: Sequence[str] = (), hurt_dragon_fights: bool = True,
+                 wounded: tuple[int, int] = (0, 0)) -> None:
+        if not attacker:
+            raise OddsError("attacker: no pieces given (an empty side cannot fight)")
+        if not defender:
+            raise OddsError("defender: no pieces given (an empty side cannot fight)")
+        if sea and "castle" in defender:
+            raise OddsError("defender: a Castle stands in a land space, not at sea")
+        self.attacker_pieces, self.defender_pieces = list(attacker), list(defender)
+        self.sea, self.order = sea, order
+        self.press = press if isinstance(press, PressPolicy) else PressPolicy.parse(press)
+        self.attacker_cards, self.defender_cards = list(attacker_cards), list(defender_cards)
+        self.hurt_dragon_fights = hurt_dragon_fights
+        self.a = _Side(attacker, True, sea, order, card_bonuses(attacker_cards, "attacker"), hurt_dragon_fights,
+                       wounded[0])
+        self.d = _Side(defender, False, sea, order, card_bonuses(defender_cards, "defender"), hurt_dragon_fights,
+                       wounded[1])
+
+    # ---- the transition vectors ----------------------------------------------------------------------
+    def _tables(self, exact: bool) -> tuple[list[list[Any]], list[list[Any]]]:
+        """``hitsA[i][fs]``: distribution of the hits the attacker scores after taking i hits (fs = First
+        Strike stage or not); likewise ``hitsD[j][fs]``."""
+        from conquest.rulesets.nerath.dice import hit_distribution
+        dist = _exact_hit_distribution if exact else (lambda d: list(hit_distribution(d)))
+        hits_a = [[dist(self.a.dice(i, bool(fs))) for fs in (0, 1)] for i in range(self.a.K + 1)]
+        hits_d = [[dist(self.d.dice(j, bool(fs))) for fs in (0, 1)] for j in range(self.d.K + 1)]
+        return hits_a, hits_d
+
+    def solve(self, exact: bool = False) -> BattleOdds:
+        """The exact distribution of the battle's results (float64, or Fractions with ``exact``)."""
+        t0 = time.perf_counter()
+        hits_a, hits_d = self._tables(exact)
+        term, rounds = solve_attrition(hits_a, hits_d, self._press(), exact)
+        return self._report(term, rounds, exact, t0)
+
+    def _press(self) -> list[bool]:
+        A = self.a
+        return [A.pieces_left(i) > 0 and self.press.presses(A.pieces_left(i)) for i in range(A.K + 1)]
+
+    def _report(self, term: dict[tuple[int, int, str], Any], rounds: Any, exact: bool, t0: float,
+                method: str | None = None, extra: dict[str, Any] | None = None) -> BattleOdds:
+        A, D = self.a, self.d
+        wins = holds = both = retreats = 0.0
+        sa: dict[tuple[str, ...], Any] = {}
+        sd: dict[tuple[str, ...], Any] = {}
+        gold_a = gold_d = 0.0
+        total = 0.0
+        memo_a: dict[int, Any] = {}
+        memo_d: dict[tuple[int, bool], Any] = {}
+        for (i, j, how), p in term.items():
+            pf = float(p)
+            total += pf
+            if how == "attacker":
+                wins += pf
+            elif how == "both":
+                both += pf
+            else:
+                holds += pf
+                if how == "retreat":
+                    retreats += pf
+            conquered = how == "attacker" and not self.sea
+            ka = memo_a.get(i)
+            if ka is None:
+                ka = memo_a[i] = (A.survivors(i, False), A.gold_lost(i, False))
+            kd = memo_d.get((j, conquered))
+            if kd is None:
+                kd = memo_d[(j, conquered)] = (D.survivors(j, keeps_castle=not conquered),
+                                               D.gold_lost(j, castle_lost=conquered))
+            sa[ka[0]] = sa.get(ka[0], 0.0) + pf
+            sd[kd[0]] = sd.get(kd[0], 0.0) + pf
+            gold_a += pf * ka[1]
+            gold_d += pf * kd[1]
+        extra = dict(extra or {})
+        extra.setdefault("probability_total", float(sum(term.values())) if exact else total)
+        if exact and max(Fraction(p).denominator.bit_length() for p in term.values()) < 1200:
+            extra["exact_fractions"] = {
+                "attacker_wins": str(sum((p for (i, j, h), p in term.items() if h == "attacker"), Fraction(0))),
+                "both_destroyed": str(sum((p for (i, j, h), p in term.items() if h == "both"), Fraction(0)))}
+        return BattleOdds(attacker_wins=wins, defender_holds=holds, both_destroyed=both,
+                          attacker_survivors=_survivor_list(sa), defender_survivors=_survivor_list(sd),
+                          expected_gold_lost={"attacker": gold_a, "defender": gold_d},
+                          expected_rounds=float(rounds), retreats=retreats,
+                          method=method or ("exact (Markov chain over hit counts, rational arithmetic)" if exact
+                                            else "exact (Markov chain over hit counts, float64, error < 1e-9)"),
+                          seconds=round(time.perf_counter() - t0, 6), extra=extra)
+
+    # ---- a fast sampler of the same chain (the speed yardstick of a Monte Carlo calculator) --------------
+    def sample_chain(self, n: int, seed: int = 0) -> BattleOdds:
+        """``n`` battles sampled from the same chain (a Monte Carlo calculator's way): the benchmark's yardstick."""
+        t0 = time.perf_counter()
+        hits_a, hits_d = self._tables(False)
+        term, rounds = sample_attrition(hits_a, hits_d, self._press(), n, seed)
+        return self._report(term, rounds, False, t0, method=f"Monte Carlo of the chain ({n} battles)")
 
 
 # ------------------------------------------------------------------------------------- from a position

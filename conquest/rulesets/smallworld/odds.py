@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.analysis.odds import action_odds_report
+from conquest.core.odds import action_odds_report
 from conquest.core.game import State
 
 
