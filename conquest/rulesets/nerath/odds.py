@@ -19,6 +19,7 @@ from typing import Any, Sequence
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
+from conquest.rulesets.nerath import data as nerath_data
 from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T
 
 POLICY_ORDERS = ("cheapest", "listed")
@@ -48,13 +49,8 @@ class PressPolicy:
         return "always" if self.below == 0 else f"until-below={self.below}"
 
 
-def _nerath() -> Any:
-    from conquest.rulesets.nerath import data
-    return data
-
-
 def piece_aliases() -> dict[str, str]:
-    d = _nerath()
+    d = nerath_data
     tb = d.tables()
     out = {p: p for p in d.PIECE_NAMES}
     for p in d.PIECE_NAMES:
@@ -83,7 +79,7 @@ def parse_pieces(text: str, who: str) -> list[str]:
         elif head.endswith("x") and head[:-1].isdigit() and rest:
             k, item = int(head[:-1]), rest
         if item not in names:
-            raise OddsError(f"{who}: unknown piece '{item}' (one of {', '.join(_nerath().PIECE_NAMES)})")
+            raise OddsError(f"{who}: unknown piece '{item}' (one of {', '.join(nerath_data.PIECE_NAMES)})")
         out.extend([names[item]] * k)
     if not out:
         raise OddsError(f"{who}: no pieces given (an empty side cannot fight)")
@@ -137,7 +133,7 @@ class _Side:
 
     def __init__(self, pieces: list[str], attacking: bool, sea: bool, order: str, bonus: dict[str, int],
                  hurt_fights: bool, wounded_at_start: int = 0) -> None:
-        d = _nerath()
+        d = nerath_data
         tb = d.tables()
         who = "attacker" if attacking else "defender"
         self.attacking, self.sea = attacking, sea
@@ -202,11 +198,11 @@ class _Side:
 
     # ---- what a side rolls after k hits (as rules.battle_dice) -------------------------------------
     def need(self, kind: str) -> int:
-        hit_on = _nerath().tables().hit_on
+        hit_on = nerath_data.tables().hit_on
         return hit_on - self.bonus.get(kind, 0) - self.bonus.get("*", 0)
 
     def dice(self, k: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
-        tb = _nerath().tables()
+        tb = nerath_data.tables()
         snap = self.snaps[k]
         dice: dict[tuple[int, int], int] = {}
         for u, a, w in zip(self.units, snap.alive, snap.wounded):
