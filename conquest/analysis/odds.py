@@ -191,12 +191,15 @@ def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
                 continue
             step = bt["step"]
             if step == "press":
-                ka = k_of(st, "a")
-                if battle.press.presses(battle.a.pieces_left(ka)):
+                ka, kd = k_of(st, "a"), k_of(st, "d")
+                # as the chain: a round in which no die of either side can hit would repeat for ever: retreat
+                stuck = not any(side.dice(k, fs) for side, k in ((battle.a, ka), (battle.d, kd))
+                                for fs in (False, True))
+                if battle.press.presses(battle.a.pieces_left(ka)) and not stuck:
                     act = ("press",)
                     st = st.apply_unchecked(act)
                     continue
-                term_key = (ka, k_of(st, "d"), "retreat")
+                term_key = (ka, kd, "retreat")
                 term[term_key] = term.get(term_key, 0.0) + 1.0 / n
                 how = "retreat"
                 break

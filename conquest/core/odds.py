@@ -292,10 +292,9 @@ def sample_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: li
             if i >= KA or j >= KD:
                 how = "both" if i >= KA and j >= KD else "attacker" if j >= KD else "defender"
                 break
-            if not press[i]:
-                how = "retreat"
+            if not press[i] or (len(hits_a[i][0]) == len(hits_a[i][1]) == len(hits_d[j][0]) ==
+                                len(hits_d[j][1]) == 1):
+                how = "retreat"   # (as the exact sweep: a round in which no die can hit is not repeated)
                 break
-            if rounds > 1000 * n:
-                raise OddsError("the sampled battle does not end (no die can hit)")
         term[(i, j, how)] = term.get((i, j, how), 0) + 1.0 / n
     return term, rounds / n

@@ -100,6 +100,19 @@ def test_durable_dragon_takes_two_hits():
     assert close(r2["attacker_wins"], F(1, 19))
 
 
+def test_two_wounded_dragons_that_cannot_roll_end_in_a_retreat():
+    # hurt_dragon_fights=false and a Dragon on each side: once both are wounded no die can hit, and pressing
+    # would repeat the round for ever ("If you press the attack, start another battle round"): the calculator
+    # retreats (docs/odds.md). Both d20 hit 3/4; from both whole: 1/16 again, 3/16 only the defender's wounded
+    # (the attacker then wins), 3/16 only the attacker's (the defender holds), 9/16 both (retreat).
+    r = solve("dragon", "dragon", hurt_dragon_fights=False)
+    assert close(r["attacker_wins"], F(1, 5))
+    assert close(r["attacker_retreats"], F(3, 5))
+    assert close(r["defender_holds"], F(4, 5))
+    mc = monte_carlo(NerathBattle(["dragon"], ["dragon"], hurt_dragon_fights=False), 300, seed=3)
+    assert abs(mc.retreats - 0.6) < 4.5 * (0.24 / 300) ** 0.5
+
+
 def test_storm_elemental_rolls_two_dice_at_sea():
     # "Capsize: In a sea battle, roll 2 [d8], both when attacking and defending."
     land = solve("storm", "footsoldier")
@@ -200,6 +213,23 @@ def test_exact_agrees_with_monte_carlo_through_the_rules():
             assert abs(getattr(mc, k) - p) <= 4.5 * se, (b.attacker_pieces, b.defender_pieces, k, p, getattr(mc, k))
         # the rounds: a looser check on the mean
         assert abs(mc.expected_rounds - ex.expected_rounds) < 0.5 * ex.expected_rounds
+
+
+def test_cards_and_wounded_dragons_that_stop_rolling_agree_with_the_rules():
+    """Attack-bonus cards become the battle's effects in the real position; option hurt_dragon_fights=false is
+    the real game's option."""
+    b = NerathBattle(["dragon", "footsoldier", "footsoldier", "siege"], ["dragon", "monster", "castle"],
+                     attacker_cards=["k-dark-rites"], defender_cards=["cube-of-force"], hurt_dragon_fights=False)
+    ex = b.solve()
+    n = 500
+    mc = monte_carlo(b, n, seed=11)
+    for k in ("attacker_wins", "defender_holds", "both_destroyed"):
+        p = getattr(ex, k)
+        se = max((p * (1 - p) / n) ** 0.5, 1 / n)
+        assert abs(getattr(mc, k) - p) <= 4.5 * se, (k, p, getattr(mc, k))
+    state, _x, _a, _d = battle_position(b)
+    assert sorted(e[1:4] for e in state.to_json()["effects"]) == [["attack_bonus", 1, "*"],
+                                                                   ["attack_bonus", 1, "castle"]]
 
 
 def test_monte_carlo_position_is_a_real_declared_battle():
