@@ -361,16 +361,14 @@ def test_narby_attack_is_an_opposed_d20_roll_ties_to_the_defender():
     assert abs(gain - p_att) < 1e-12
 
 
-def test_narby_steal_matches_sampling_through_the_rules():
-    rs, st, a = find_position("narby", 3, lambda a, s: a[0] == "steal" and min(s.coins + [s.chest_coins]) >= 4,
-                              seed=2)
+def narby_matches_sampling(rs, st, a, n: int = 1500, seed: int = 5) -> dict:
+    """The exact outcomes of ``a`` against n samples played through the rules (same summary, same stop)."""
     r = rs.action_odds(st, a)
     exact = {o["outcome"]: o["probability"] for o in r["outcomes"]}
-    assert abs(sum(exact.values()) - 1) < 1e-12 and len(exact) >= 2
+    assert abs(sum(exact.values()) - 1) < 1e-12
     from conquest.rulesets.narby.odds import _stop, _summary, _through
     summarise = _summary(rs)
-    rng = random.Random(5)
-    n = 1500
+    rng = random.Random(seed)
     counts: dict[str, int] = {}
     for _ in range(n):
         s = st.apply(a)
@@ -390,6 +388,32 @@ def test_narby_steal_matches_sampling_through_the_rules():
     for k, p in exact.items():
         se = max((p * (1 - p) / n) ** 0.5, 1 / n)
         assert abs(counts.get(k, 0) / n - p) <= 4.5 * se, (k, p, counts.get(k, 0) / n)
+    return exact
+
+
+def test_narby_steal_matches_sampling_through_the_rules():
+    rs, st, a = find_position("narby", 3, lambda a, s: a[0] == "steal" and min(s.coins + [s.chest_coins]) >= 4,
+                              seed=2)
+    assert len(narby_matches_sampling(rs, st, a)) >= 2
+
+
+def test_narby_tribute_roll_matches_sampling_through_the_rules():
+    # "One d20 roll determines coins collected from all claims": the action that ends the action phase leads
+    # into the first dragon's tribute roll
+    from conquest.rulesets.narby.rules import CITY, TOWN
+
+    def want(a, s):
+        if s.phase != "action" or a[0] != "end":
+            return False
+        nxt = s.apply_unchecked(a)
+        if nxt.phase != "tribute" or nxt.ev is None:
+            return False
+        seat = nxt.ev["seat"]
+        return sum(1 for k, o in nxt.claims.items() if o == seat and isinstance(k, int)
+                   and nxt.occ[k] in (TOWN, CITY)) >= 2
+    rs, st, a = find_position("narby", 3, want, seed=6)
+    exact = narby_matches_sampling(rs, st, a)
+    assert any("coins" in k for k in exact)
 
 
 def test_kingdom_soldier_income_dice_by_default_enumeration():
