@@ -128,6 +128,9 @@ def test_a_sunk_warship_takes_its_heroes_down():
     assert b.d.K == 1                      # the Warship is listed first: one hit sinks all three
     b2 = NerathBattle(["storm"], ["fighter", "fighter", "warship"], sea=True, order="listed")
     assert b2.d.K == 3
+    # a Hero is aboard the last Warship listed before it with room
+    b4 = NerathBattle(["storm"], ["warship", "fighter", "warship", "wizard", "fighter", "fighter"], sea=True)
+    assert [b4.d.units[w].cargo for w in (0, 2)] == [[1, 5], [3, 4]]
     # cheapest counts a Warship's cargo with it, so its Heroes are hit first
     b3 = NerathBattle(["storm"], ["warship", "fighter"], sea=True)
     assert [b3.d.units[u].kind for u, _ in b3.d.hit_slot] == ["fighter", "warship"]

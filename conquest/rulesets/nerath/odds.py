@@ -154,8 +154,10 @@ class _Side:
             if len(heroes) > 2 * len(ships):
                 raise OddsError(f"{who}: {len(heroes)} Heroes at sea need {(len(heroes) + 1) // 2} Warships to "
                                 f"carry them (a Warship carries up to 2 land pieces)")
-            for k, h in enumerate(heroes):
-                h.ship = ships[k // 2]
+            # a Hero is aboard the last Warship listed before it that has room, else the first with room
+            for h in heroes:
+                before = [w for w in ships if w < h.index and len(units[w].cargo) < 2]
+                h.ship = before[-1] if before else next(w for w in ships if len(units[w].cargo) < 2)
                 units[h.ship].cargo.append(h.index)
         else:
             if "warship" in pieces:
