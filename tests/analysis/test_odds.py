@@ -312,6 +312,15 @@ def test_nerath_declared_battle_is_the_calculators_battle():
     assert r["expected_gold_lost"] == ex.expected_gold_lost
 
 
+def test_nerath_declared_sea_battle_reads_heroes_aboard():
+    b = NerathBattle(["warship", "wizard", "storm"], ["warship", "fighter", "dragon"], sea=True)
+    rs = get_ruleset("nerath")
+    doc, x, _a, _d = battle_document(b)
+    r = rs.action_odds(rs.state_from_json(doc), f"battle {x}")
+    assert sorted(r["battle"]["attacker"]) == ["storm", "warship", "wizard"] and r["battle"]["sea"]
+    assert {o["outcome"]: o["probability"] for o in r["outcomes"]}["attacker wins"] == b.solve().attacker_wins
+
+
 def test_nerath_press_mid_battle_counts_wounded_dragons_and_an_inactive_castle():
     rs = get_ruleset("nerath")
     b = NerathBattle(["footsoldier", "footsoldier", "dragon"], ["dragon", "castle", "monster"])
