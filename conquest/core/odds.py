@@ -190,76 +190,6 @@ def solve_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: lis
     return term, rounds
 
 
-def _solve_attrition_float(hits_a: list[list[Any]], hits_d: list[list[Any]], press: list[bool]
-                       ) -> tuple[Term, Any]:
-    """``solve_attrition`` in float64 with numpy: the same sweep, with each side's received-hit vectors
-    cut from the hit distributions (the hits beyond what a side can take summed into its last entry)."""
-    KA, KD = len(hits_a) - 1, len(hits_d) - 1
-    # per hitter's count and stage: the distribution (numpy) and its tail sums
-    da = [[np.asarray(v) for v in row] for row in hits_a]
-    dd = [[np.asarray(v) for v in row] for row in hits_d]
-    ta = [[v[::-1].cumsum()[::-1] for v in row] for row in da]
-    td = [[v[::-1].cumsum()[::-1] for v in row] for row in dd]
-
-    def cut(dist: Any, tail: Any, n: int) -> Any:
-        if len(dist) <= n + 1:
-            return dist
-        out = dist[:n + 1].copy()
-        out[n] = tail[n]
-        return out
-    mid = np.zeros((KA + 1, KD + 1))
-    end = np.zeros((KA + 1, KD + 1))
-    term: dict[tuple[int, int, str], Any] = {}
-    rounds = 0.0
-    # P(no hit) of each side's roll, as Python floats: [k][stage]
-    za = [[float(v[0]) for v in row] for row in da]
-    zd = [[float(v[0]) for v in row] for row in dd]
-    fs_any_a = [len(row[1]) > 1 for row in da]
-    fs_any_d = [len(row[1]) > 1 for row in dd]
-    outer = np.outer
-    for i in range(KA):
-        na_i = KA - i
-        za_i, da_i, ta_i, fsa = za[i], da[i], ta[i], fs_any_a[i]
-        pr = press[i]
-        for j in range(KD):
-            # the attacker at i receives the defender's hits (defender at j), and vice versa; an entry
-            # (i, j) of ``mid``/``end`` is read once, before the sweep scatters into it from (i, j) itself
-            f0 = zd[j][1] * za_i[1]
-            n0 = zd[j][0] * za_i[0]
-            presses = pr and n0 * f0 != 1.0
-            e_in = float(end[i, j])
-            m_in = float(mid[i, j])
-            if i == 0 and j == 0:
-                s_in = 1.0 + (e_in if presses else 0.0)
-            elif not m_in and not e_in:
-                continue
-            else:
-                s_in = e_in if presses else 0.0
-            start = (s_in + n0 * m_in) / (1.0 - n0 * f0) if presses else s_in
-            rounds += start
-            m_here = m_in + f0 * start
-            nd_j = KD - j
-            if start and (fsa or fs_any_d[j]):
-                va = cut(dd[j][1], td[j][1], na_i)
-                vd = cut(da_i[1], ta_i[1], nd_j)
-                mid[i:i + len(va), j:j + len(vd)] += outer(va * start, vd)
-            if m_here:
-                va = cut(dd[j][0], td[j][0], na_i)
-                vd = cut(da_i[0], ta_i[0], nd_j)
-                end[i:i + len(va), j:j + len(vd)] += outer(va * m_here, vd)
-            if not presses:
-                back = e_in + n0 * m_here
-                if back:
-                    term[(i, j, "retreat")] = back
-    fin = mid + end
-    for i in range(KA + 1):
-        for j in range(KD + 1):
-            if (i == KA or j == KD) and fin[i, j]:
-                how = "both" if i == KA and j == KD else "attacker" if j == KD else "defender"
-                term[(i, j, how)] = float(fin[i, j])
-    return term, rounds
-
-
 def sample_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: list[bool], n: int,
                  seed: int = 0) -> tuple[Term, float]:
     """``n`` battles of the chain sampled round by round (what a Monte Carlo calculator does): the speed
@@ -298,3 +228,93 @@ def sample_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: li
                 break
         term[(i, j, how)] = term.get((i, j, how), 0) + 1.0 / n
     return term, rounds / n
+
+
+def _solve_attrition_float(hits_a: list[list[Any]], hits_d: list[list[Any]], press: list[bool]
+                          ) -> tuple[Term, Any]:
+    """``solve_attrition`` in float64, a row of the grid at a time: within row i (the attacker takes no hit) the
+    sweep goes cell by cell; what flows to the rows below is added for the whole row at once, as a matrix
+    product (``Q.T @ P``: the defender-side move vectors of each cell, shifted to its column, weighted by the
+    attacker-side ones)."""
+    KA, KD = len(hits_a) - 1, len(hits_d) - 1
+    width = max(len(v) for row in hits_a + hits_d for v in row) + KA + KD + 2
+
+    def padded(rows: list[list[Any]], stage: int) -> tuple[Any, Any]:
+        m = np.zeros((len(rows), width))
+        for k, row in enumerate(rows):
+            m[k, :len(row[stage])] = row[stage]
+        tail = m[:, ::-1].cumsum(axis=1)[:, ::-1]   # tail[k, n] = P(n or more hits)
+        return m, tail
+    da = [padded(hits_a, st) for st in (0, 1)]   # the attacker's hits at its count i
+    dd = [padded(hits_d, st) for st in (0, 1)]   # the defender's hits at its count j
+    fs_any_a = [len(row[1]) > 1 for row in hits_a]
+    fs_any_d = [len(row[1]) > 1 for row in hits_d]
+    za = [[float(row[st][0]) for st in (0, 1)] for row in hits_a]
+    zd = [[float(row[st][0]) for st in (0, 1)] for row in hits_d]
+    mid = np.zeros((KA + 1, KD + 1))
+    end = np.zeros((KA + 1, KD + 1))
+    term: Term = {}
+    rounds = 0.0
+    cols = np.arange(KD)
+    for i in range(KA):
+        n = KA - i
+        # P[st][j]: the defender's new count (as a column) when the attacker at i hits the defender at j
+        P = []
+        for st in (0, 1):
+            m, tail = da[st]
+            dist = m[i]
+            p = np.zeros((KD, KD + 1))
+            for y in range(min(KD, len(hits_a[i][st]))):
+                if dist[y]:
+                    p[cols[:KD - y], cols[:KD - y] + y] = dist[y]   # j + y < KD: the defender stands
+            p[:, KD] = tail[i, KD - cols]
+            P.append(p)
+        # A[st][j]: the attacker's new count from the defender at j, hits 1..n (n: destroyed)
+        A = []
+        for st in (0, 1):
+            m, tail = dd[st]
+            a = m[:KD, 1:n + 1].copy()
+            a[:, n - 1] = tail[:KD, n]
+            A.append(a)
+        starts = np.zeros(KD)
+        mids = np.zeros(KD)
+        mid_i, end_i = mid[i], end[i]
+        za_i = za[i]
+        pr = press[i]
+        fsa = fs_any_a[i]
+        for j in range(KD):
+            f0 = zd[j][1] * za_i[1]
+            n0 = zd[j][0] * za_i[0]
+            presses = pr and n0 * f0 != 1.0
+            e_in = float(end_i[j])
+            m_in = float(mid_i[j])
+            if i == 0 and j == 0:
+                s_in = 1.0 + (e_in if presses else 0.0)
+            elif not m_in and not e_in:
+                continue
+            else:
+                s_in = e_in if presses else 0.0
+            start = (s_in + n0 * m_in) / (1.0 - n0 * f0) if presses else s_in
+            rounds += start
+            m_here = m_in + f0 * start
+            if start and (fsa or fs_any_d[j]):
+                starts[j] = start
+                mid_i += (start * zd[j][1]) * P[1][j]      # the attacker takes no First Strike hit
+            mids[j] = m_here
+            if m_here:
+                end_i += (m_here * zd[j][0]) * P[0][j]
+            if not presses:
+                back = e_in + n0 * m_here
+                if back:
+                    term[(i, j, "retreat")] = back
+        # the rows below: the attacker takes x >= 1 hits
+        if starts.any():
+            mid[i + 1:i + 1 + n, :] += (A[1] * starts[:, None]).T @ P[1]
+        end[i + 1:i + 1 + n, :] += (A[0] * mids[:, None]).T @ P[0]
+    fin = mid + end
+    for i in range(KA + 1):
+        for j in range(KD + 1):
+            if (i == KA or j == KD) and fin[i, j]:
+                how = "both" if i == KA and j == KD else "attacker" if j == KD else "defender"
+                term[(i, j, how)] = float(fin[i, j])
+    return term, rounds
