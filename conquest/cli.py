@@ -652,6 +652,93 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
 
 
 @app.command()
+def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
+         attacker: Optional[str] = typer.Option(None, "--attacker", help="nerath: attacking pieces in order, "
+                                                "e.g. \"footsoldier,2 siege,dragon\""),
+         defender: Optional[str] = typer.Option(None, "--defender", help="nerath: defending pieces (a castle too)"),
+         sea: bool = typer.Option(False, "--sea", help="nerath: a sea battle"),
+         order: str = typer.Option("cheapest", "--order", help="nerath casualties: cheapest or listed"),
+         press: str = typer.Option("always", "--press", help="nerath: always, or until-below=K pieces"),
+         monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
+                                                   help="play N battles by the rules instead (a cross-check)"),
+         attacker_cards: str = typer.Option("", "--attacker-cards", help="attack-bonus cards, comma-separated"),
+         defender_cards: str = typer.Option("", "--defender-cards", help="attack-bonus cards, comma-separated"),
+         option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+         state_file: Optional[Path] = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
+         action: Optional[str] = typer.Option(None, "--action", help="the action to weigh, in notation"),
+         seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
+         as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
+    from conquest.core.odds import OddsError
+    from conquest.core.registry import get_ruleset
+    rs = get_ruleset(ruleset)
+    try:
+        if state_file is not None or action is not None:
+            if state_file is None or action is None:
+                fail("--state and --action go together (the position and the action to weigh)")
+            assert state_file is not None and action is not None
+            try:
+                doc = json.loads(state_file.read_text())
+            except OSError as e:
+                fail(f"cannot read {state_file}: {e.strerror}")
+            except json.JSONDecodeError as e:
+                fail(f"{state_file}: not JSON ({e.msg} at line {e.lineno})")
+            data = rs.action_odds(rs.state_from_json(doc), action)
+            if as_json:
+                print(json.dumps(data))
+                return
+            out.print(f"{rs.id}: odds of '{data['action']}' ({data['method']}, {data['seconds']} s)", markup=False)
+            table = Table("outcome", "probability")
+            for o in data["outcomes"]:
+                table.add_row(o["outcome"] if isinstance(o["outcome"], str) else json.dumps(o["outcome"]),
+                              f"{o['probability']:.6f}")
+            out.print(table)
+            return
+        if rs.id != "nerath":
+            fail(f"the battle calculator is for nerath; for {rs.id} give --state FILE --action \"...\"")
+        if attacker is None or defender is None:
+            fail("give both --attacker and --defender (pieces, comma-separated)")
+        from conquest.analysis.odds import NerathBattle, parse_pieces
+        assert attacker is not None and defender is not None
+        opts = rs.options().resolve(parse_option_pairs(option))
+        battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
+                              order=order, press=press, attacker_cards=_seats(attacker_cards),
+                              defender_cards=_seats(defender_cards),
+                              hurt_dragon_fights=bool(opts["hurt_dragon_fights"]))
+        if monte_carlo is not None:
+            from conquest.analysis.odds import monte_carlo as run_mc
+            result = run_mc(battle, monte_carlo, seed)
+        else:
+            result = battle.solve()
+    except OddsError as e:
+        fail(str(e))
+    data = result.to_json()
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{'sea' if sea else 'land'} battle: {len(battle.attacker_pieces)} attacking against "
+              f"{len(battle.defender_pieces)} defending; casualties {order}, press {battle.press}", markup=False)
+    table = Table("result", "probability")
+    table.add_row("attacker wins (conquers)", f"{data['attacker_wins']:.6f}")
+    table.add_row("defender holds", f"{data['defender_holds']:.6f}"
+                  + (f"  (retreats {data['attacker_retreats']:.6f})" if data["attacker_retreats"] else ""))
+    table.add_row("both destroyed", f"{data['both_destroyed']:.6f}")
+    out.print(table)
+    for who in ("attacker", "defender"):
+        st = Table(f"{who} survivors", "probability")
+        rows = data[f"{who}_survivors"]
+        for row in rows[:8]:
+            st.add_row(", ".join(row["pieces"]) or "(none)", f"{row['probability']:.6f}")
+        if len(rows) > 8:
+            st.add_row(f"... {len(rows) - 8} more", f"{sum(r['probability'] for r in rows[8:]):.6f}")
+        out.print(st)
+    gold = data["expected_gold_lost"]
+    out.print(f"expected gold lost: attacker {gold['attacker']:.4f}, defender {gold['defender']:.4f}; "
+              f"expected rounds {data['expected_rounds']:.4f}", markup=False)
+    out.print(f"method: {data['method']}; {data['seconds']} s", markup=False)
+
+
+@app.command()
 def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
           port: int = typer.Option(8000, "--port", help="port to listen on"),
           db: Optional[str] = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "

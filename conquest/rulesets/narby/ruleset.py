@@ -88,6 +88,11 @@ class NarbyRuleset(Ruleset):
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
 
+    def action_odds(self, state: State, action: Any) -> dict[str, Any]:
+        """The exact outcomes of an action that leads into dice (conquest/rulesets/narby/odds.py)."""
+        from conquest.rulesets.narby.odds import action_odds
+        return action_odds(self, state, action)
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         """"Seat 1" ... "Seat N", as the text board and the refusals name them (the dragons are not known
         before the setup); the state JSON numbers the same seats from 0."""

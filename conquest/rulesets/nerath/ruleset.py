@@ -83,6 +83,11 @@ class NerathRuleset(Ruleset):
     def state_from_json(self, data: Any) -> State:
         return super().state_from_json(data)
 
+    def action_odds(self, state: State, action: Any) -> dict[str, Any]:
+        """Odds of a battle declared or pressed from this position, or of any action that leads into dice."""
+        from conquest.rulesets.nerath.odds import action_odds
+        return action_odds(self, state, action)
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         st = NerathState(players, self.options().resolve(options))
         names: list[list[str]] = [[] for _ in range(players)]

@@ -167,6 +167,11 @@ class SmallWorldRuleset(Ruleset):
                      f"costs {i}, {state.col_coins[i]} coin{'' if state.col_coins[i] == 1 else 's'} on it)")
         return text
 
+    def action_odds(self, state: State, action: Any) -> dict[str, Any]:
+        """The exact outcomes of an action that leads into dice (conquest/rulesets/smallworld/odds.py)."""
+        from conquest.rulesets.smallworld.odds import action_odds
+        return action_odds(self, state, action)
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 
