@@ -20,6 +20,7 @@ from typing import Any
 
 from conquest.core.game import CHANCE, State
 from conquest.core.odds import OddsError
+from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.data import R, REALMS, T, TYPE_INDEX
 from conquest.rulesets.nerath.odds import (  # noqa: F401
     BattleOdds, NerathBattle, PressPolicy, _Side, parse_pieces,
@@ -86,7 +87,7 @@ def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int
 
 def _composition(state: Any, x: int, realm: int) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
     counts = tuple(state.n[(x * R + realm) * T + t] for t in range(T))
-    ships = tuple(sorted((sid, tuple(sorted(state.cargo(sh)))) for sid, sh in state.ships.items()
+    ships = tuple(sorted((sid, tuple(sorted(cargo(sh)))) for sid, sh in state.ships.items()
                          if sh[1] == x and sh[0] == realm))
     return counts, ships
 

@@ -20,6 +20,7 @@ from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath import data as nerath_data
+from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T
 
 POLICY_ORDERS = ("cheapest", "listed")
@@ -92,8 +93,7 @@ def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
     pieces...) change the course of the battle and are refused."""
     if not cards:
         return {}
-    from conquest.rulesets.nerath.dungeons import treasure_cards
-    from conquest.rulesets.nerath.effects import event_cards
+    from conquest.rulesets.nerath.cards import event_cards, treasure_cards
     events, treasures = event_cards(), treasure_cards()
     bonus: dict[str, int] = {}
     for cid in cards:
@@ -402,7 +402,7 @@ def _forces(state: Any, x: int, realm: int, kind: str) -> tuple[list[str], int]:
             sh = state.ships[sid]
             if sh[1] == x and sh[0] == realm:
                 out.append("warship")
-                out += [COUNTED[c] for c in state.cargo(sh) if c in HEROES]
+                out += [COUNTED[c] for c in cargo(sh) if c in HEROES]
     wounded = state.bt["hurt"][realm] if state.bt is not None else 0
     return out, wounded
 
@@ -419,7 +419,7 @@ def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | 
                       ) -> NerathBattle:
     """The calculator's battle for the fight in space x of this position (declared, or in progress)."""
     from conquest.rulesets.nerath.data import DUNGEON, LAND, SEA
-    from conquest.rulesets.nerath.rules import KIND
+    from conquest.rulesets.nerath.state import KIND
     kind = {LAND: "land", SEA: "sea", DUNGEON: "dungeon"}[KIND[x]]
     if kind == "dungeon":
         raise OddsError("a dungeon battle against Guardians is not covered by the battle calculator")
@@ -465,7 +465,7 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
     """``battle X`` (declaring a battle) and ``press`` (mid-battle): the exact battle odds from this position;
     ``retreat``: certain; any other action: the chance outcomes that follow it, enumerated."""
     from conquest.rulesets.nerath.data import DUNGEON
-    from conquest.rulesets.nerath.rules import IDS, IX, KIND
+    from conquest.rulesets.nerath.state import IDS, IX, KIND
     st: Any = state
     if isinstance(action, str):
         try:
@@ -521,7 +521,7 @@ def _summary(before: State, after: State, path: tuple) -> Any:
             parts.append(f"{REALMS[r]} Treasures {len(a.treasures[r]) - len(b.treasures[r]):+d}")
     def pieces(s: Any, r: int) -> int:
         return sum(s.n[i] for i in range(len(s.n)) if (i // T) % R == r) + sum(
-            1 + len(s.cargo(sh)) for sh in s.ships.values() if sh[0] == r)
+            1 + len(cargo(sh)) for sh in s.ships.values() if sh[0] == r)
     lost = [pieces(b, r) - pieces(a, r) for r in range(R)]
     for r in range(R):
         if lost[r] > 0:
