@@ -115,7 +115,8 @@ class Lane:
 class Heavy(Lane):
     """Heavy work (checking an imported record step by step): a ``Lane`` of ``concurrency`` threads, with at
     most ``per_client`` pieces running or waiting per client and ``queue`` waiting in all; beyond that the
-    request is refused at once (429 or 503) instead of holding the server."""
+    request is refused at once (429 or 503) instead of holding the server. A long piece (an import) is
+    asked to pause within itself too (``share`` is passed to ``Games.import_record``)."""
 
     def __init__(self, concurrency: int = 1, per_client: int = 1, queue: int = 8, share: float = 0.5) -> None:
         super().__init__(concurrency, share)

@@ -59,7 +59,7 @@ async def import_record(request: Request, svc: Svc) -> dict[str, Any]:
 
 def _import(svc: Services, doc: dict[str, Any]) -> dict[str, Any]:
     games = svc.games
-    row = games.import_record(doc)
+    row = games.import_record(doc, share=svc.heavy.share)  # pauses within the check: see Heavy
     return {"game": games.summary(games.load(row.id)),
             "spectator": {"token": row.spectator_token, "link": f"/game/{row.id}#t={row.spectator_token}",
                           "replay": f"/game/{row.id}/replay#t={row.spectator_token}"}}
