@@ -3,7 +3,8 @@ look up a game and the seat (or spectator) a token belongs to."""
 
 from __future__ import annotations
 
-import functools
+import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Callable, TypeVar
 
@@ -74,43 +75,63 @@ def client_of(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "?"
 
 
-class Heavy:
-    """Heavy work (checking an imported record step by step) runs in its own worker threads, ``concurrency``
-    at a time, at most ``per_client`` running or waiting per client and ``queue`` waiting in all; beyond
-    that the request is refused at once (429 or 503) instead of holding the server. Ordinary requests keep
-    the default thread pool to themselves."""
+class Lane:
+    """Work that may be long (a replay of a long game) in worker threads of its own, ``concurrency`` at a
+    time; the others wait their turn without holding a thread, so ordinary requests are not queued behind
+    them. And a **share** of the time: after a piece of work that took ``c`` seconds of CPU, its slot rests
+    ``c * (1 / share - 1)`` seconds before the next piece may start in it, so a client replaying or
+    importing without pause gets at most ``concurrency * share`` of a processor and ordinary players the
+    rest. (One request's answer is not delayed by its own rest.)"""
 
-    def __init__(self, concurrency: int = 1, per_client: int = 1, queue: int = 8) -> None:
-        self.concurrency, self.per_client, self.queue = concurrency, per_client, queue
-        self._limiter: anyio.CapacityLimiter | None = None
+    def __init__(self, concurrency: int = 2, share: float = 0.2) -> None:
+        self.concurrency, self.share = concurrency, share
+        self._slots: asyncio.Semaphore | None = None
+        self._threads: anyio.CapacityLimiter | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._slots is None or self._threads is None:
+            self._slots = asyncio.Semaphore(self.concurrency)
+            self._threads = anyio.CapacityLimiter(self.concurrency)
+        slots = self._slots
+        await slots.acquire()
+        cpu = 0.0
+        try:
+            def timed() -> T:
+                nonlocal cpu
+                t0 = time.thread_time()
+                try:
+                    return fn(*args)
+                finally:
+                    cpu = time.thread_time() - t0
+            return await anyio.to_thread.run_sync(timed, limiter=self._threads)
+        finally:
+            rest = cpu * (1 / self.share - 1) if 0 < self.share < 1 else 0.0
+            if rest > 0.001:
+                asyncio.get_running_loop().call_later(rest, slots.release)
+            else:
+                slots.release()
+
+
+class Heavy(Lane):
+    """Heavy work (checking an imported record step by step): a ``Lane`` of ``concurrency`` threads, with at
+    most ``per_client`` pieces running or waiting per client and ``queue`` waiting in all; beyond that the
+    request is refused at once (429 or 503) instead of holding the server. A long piece (an import) is
+    asked to pause within itself too (``share`` is passed to ``Games.import_record``)."""
+
+    def __init__(self, concurrency: int = 1, per_client: int = 1, queue: int = 8, share: float = 0.5) -> None:
+        super().__init__(concurrency, share)
+        self.per_client, self.queue = per_client, queue
         self.clients: dict[str, int] = {}
 
-    async def run(self, client: str, fn: Callable[..., T], *args: Any) -> T:
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.concurrency)
+    async def run_for(self, client: str, fn: Callable[..., T], *args: Any) -> T:
         if self.clients.get(client, 0) >= self.per_client:
             raise WebError(429, "your previous record is still being checked: wait for it before sending another")
         if sum(self.clients.values()) >= self.concurrency + self.queue:
             raise WebError(503, "the server is busy checking other records: try again in a minute")
         self.clients[client] = self.clients.get(client, 0) + 1
         try:
-            return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)
+            return await self.run(fn, *args)
         finally:
             self.clients[client] -= 1
             if not self.clients[client]:
                 del self.clients[client]
-
-
-class Lane:
-    """Work that may be long (a replay of a long game) in worker threads of its own, ``concurrency`` at a
-    time; the others wait their turn without holding a thread, so ordinary requests are not queued behind
-    them and fewer threads compete for the interpreter."""
-
-    def __init__(self, concurrency: int = 2) -> None:
-        self.concurrency = concurrency
-        self._limiter: anyio.CapacityLimiter | None = None
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.concurrency)
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)

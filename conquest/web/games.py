@@ -294,10 +294,12 @@ class Games:
             self._cache[row.id] = live
         return row
 
-    def import_record(self, doc: Any, time_limit: float | None = None) -> GameRow:
+    def import_record(self, doc: Any, time_limit: float | None = None, share: float = 1.0) -> GameRow:
         """A finished (or unfinished) game from its ``conquest-record/1`` document, for watching and
         replaying: its seats are played by nobody (kind ``record``). Every step is checked with ``apply``;
-        a record longer than MAX_RECORD_ACTIONS or slower than ``time_limit`` seconds to check is refused.
+        a record longer than MAX_RECORD_ACTIONS or needing more than ``time_limit`` seconds of CPU to check is
+        refused. With ``share`` < 1 the check pauses every 50 steps, long enough that it uses about that share
+        of the time of the thread's processor (the other threads of the server get the rest).
         The game is kept in memory with its snapshots (its replay starts at the nearest one)."""
         try:
             rec = Record.from_json(doc)
@@ -321,11 +323,16 @@ class Games:
         if time_limit is None:
             time_limit = self.import_seconds
         rows: list[ActionRow] = []
-        deadline = time.monotonic() + time_limit
+        cpu0 = last = time.thread_time()
         for i, text in enumerate(rec.actions):
-            if i % 50 == 0 and time.monotonic() > deadline:
-                raise WebError(422, f"the record takes too long to check: step {i} of {len(rec.actions)} after "
-                                    f"{time_limit:g} s ({time_limit:g} s at most)")
+            if i % 50 == 0:
+                now = time.thread_time()
+                if now - cpu0 >= time_limit:
+                    raise WebError(422, f"the record takes too long to check: step {i} of {len(rec.actions)} after "
+                                        f"{time_limit:g} s ({time_limit:g} s of CPU at most)")
+                if share < 1.0:
+                    time.sleep((now - last) * (1 / share - 1))
+                    last = time.thread_time()
             try:
                 action = rs.parse_action(text)
                 new = state.apply(action)

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from conquest.core.errors import OptionError
 from conquest.core.options import Option
-from conquest.web.deps import Heavy
+from conquest.web.deps import Heavy, Lane
 from conquest.web.games import MAX_RECORD_ACTIONS, WebError
 from tests.web.conftest import create, tok, with_toys
 from tests.web.liveserver import LiveServer
@@ -185,7 +185,7 @@ def test_heavy_work_is_one_at_a_time_per_client_and_bounded_in_all() -> None:
     async def main() -> None:
         async def job(client: str, name: str) -> None:
             try:
-                results[name] = await heavy.run(client, work, name)
+                results[name] = await heavy.run_for(client, work, name)
             except WebError as e:
                 results[name] = e.status
 
@@ -203,6 +203,27 @@ def test_heavy_work_is_one_at_a_time_per_client_and_bounded_in_all() -> None:
     assert results == {"first": "first", "same client again": 429, "another client": "another client",
                        "one too many": 503}
     assert heavy.clients == {}
+
+
+def test_a_lane_rests_after_work_in_proportion_to_its_cpu_time() -> None:
+    lane = Lane(concurrency=1, share=0.25)  # rest 3 x the CPU time used
+    spans: list[tuple[float, float, float]] = []
+
+    def work() -> None:
+        t0, c0 = time.monotonic(), time.thread_time()
+        while time.thread_time() - c0 < 0.02:  # 20 ms of CPU
+            pass
+        spans.append((t0, time.monotonic(), time.thread_time() - c0))
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for _ in range(3):
+                tg.start_soon(lane.run, work)
+
+    anyio.run(main)
+    assert len(spans) == 3
+    for (_s0, end, cpu), (start, _e1, _c1) in zip(spans, spans[1:]):
+        assert start - end >= 3 * cpu * 0.95  # the next piece waited for the slot's rest
 
 
 # ---- slow clients, keep-alive, the port -------------------------------------------------------------

@@ -54,12 +54,12 @@ async def import_record(request: Request, svc: Svc) -> dict[str, Any]:
     """Watch and replay a game from its record file (the ``conquest replay`` format): the record is checked
     field by field, then step by step off the event loop, one import at a time per client."""
     doc = record_of(await read_json(request)).model_dump(exclude_none=True)
-    return await svc.heavy.run(client_of(request), _import, svc, doc)
+    return await svc.heavy.run_for(client_of(request), _import, svc, doc)
 
 
 def _import(svc: Services, doc: dict[str, Any]) -> dict[str, Any]:
     games = svc.games
-    row = games.import_record(doc)
+    row = games.import_record(doc, share=svc.heavy.share)  # pauses within the check: see Heavy
     return {"game": games.summary(games.load(row.id)),
             "spectator": {"token": row.spectator_token, "link": f"/game/{row.id}#t={row.spectator_token}",
                           "replay": f"/game/{row.id}/replay#t={row.spectator_token}"}}
