@@ -24,7 +24,16 @@ def start_reinforce(st: NerathData) -> None:
 
 
 def castles_held(st: NerathData, r: int) -> int:
-    return sum(1 for s in LANDS if st.castle[s] and st.ctrl[s] == r and s not in st.built)
+    """The Castles realm ``r`` controls, whether held since the start of the turn, captured or built this
+    turn ("if you control only one Castle, this limit does not apply")."""
+    return sum(1 for s in LANDS if st.castle[s] and st.ctrl[s] == r)
+
+
+def no_castle(st: NerathData, r: int) -> bool:
+    """"If you control no Castles, all the new pieces must appear in the friendly land space closest to your
+    Capital": a Castle built this turn, which takes no new pieces, does not end this (else the pieces bought
+    before it could use the closest space and those bought after could go nowhere)."""
+    return all(not st.castle[s] or st.ctrl[s] != r or s in st.built for s in LANDS)
 
 
 def placement_room(st: NerathData, s: int, r: int, held: int = -1) -> int:
@@ -69,11 +78,11 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
     gold = st.gold[r]
     acts: list[tuple] = []
     castles = castles_held(st, r)
-    land_spots = [s for s in LANDS if placement_room(st, s, r, castles) > 0]
-    if castles == 0:
-        land_spots = fallback_spaces(st, r)
-    ship_ok = {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS} \
-        if castles else {}
+    fallback = no_castle(st, r)
+    land_spots = fallback_spaces(st, r) if fallback else \
+        [s for s in LANDS if placement_room(st, s, r, castles) > 0]
+    ship_ok = {} if fallback else \
+        {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS}
     sea_spots = [q for q in SEAS if ship_ok.get(q)]
     for p in BUYABLE:
         if ALL_COSTS[p] > gold:
@@ -148,7 +157,7 @@ def buy(st: NerathData, action: tuple) -> None:
             st.ships[st.next_ship] = [r, s, 0, F_NEW, -1, -1, -1, -1]
             st.next_ship += 1
             return
-    elif castles_held(st, r):
+    elif not no_castle(st, r):
         st.placed[s] = st.placed.get(s, 0) + 1
     t = TYPE_INDEX[p]
     add(st, s, r, t, 1)
