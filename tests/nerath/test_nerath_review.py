@@ -51,3 +51,81 @@ def test_building_a_castle_keeps_the_closest_space_for_a_realm_without_castles()
                "control_at_turn_start": {"k07": "nerath"}})
     st = play(st, "buy castle k13", "buy footsoldier k06")
     assert st.to_json()["pieces"]["k06"]["karkoth"]["footsoldier"] == 1
+
+
+PLUNDERED = {"phase": "reposition", "pieces": {"d1": {"karkoth": {"fighter": 1, "wizard": 1}}}, "movable": "all"}
+
+
+def test_heroes_with_a_way_out_must_leave_the_dungeon_before_done() -> None:
+    """"Heroes that successfully explored dungeons must exit after plundering them. Move each of your
+    surviving Heroes to a friendly land space adjacent to the dungeon entrance, or to a Warship in a
+    friendly sea space adjacent to the dungeon entrance." """
+    st = make(PLUNDERED)
+    assert not st.is_legal(("done",))
+    assert "d1" in refusal(st, "done") and "exit" in refusal(st, "done")
+    st = st.apply("move d1 k08 fighter 1")
+    assert not st.is_legal(("done",))                     # the Wizard is still inside
+    st = play(st, "move d1 k04 wizard 1", "done")
+    assert st.to_json()["pieces"]["k08"]["karkoth"]["fighter"] == 1
+    assert st.to_json()["pieces"]["k04"]["karkoth"]["wizard"] == 1
+
+
+def test_a_warship_beside_the_entrance_is_a_way_out() -> None:
+    """"... or to a Warship in a friendly sea space adjacent to the dungeon entrance": with the adjacent land
+    spaces in enemy hands, the Heroes board the Warship; the step cannot end before they do."""
+    ship = {"owner": "karkoth", "space": "s2", "moves": 0, "flags": [], "cargo": []}
+    st = make({**PLUNDERED, "control": {"k04": "vailin", "k08": "vailin"}, "ships": {"1": ship},
+               "next_ship": 2})
+    assert not st.is_legal(("done",))
+    st = play(st, "embark d1 1 fighter", "embark d1 1 wizard", "done")
+    assert sorted(st.to_json()["ships"]["1"]["cargo"]) == ["fighter", "wizard"]
+
+
+def test_heroes_with_no_way_out_are_lost_at_done() -> None:
+    """With no friendly land space and no Warship of the realm next to the entrance, the document gives the
+    Heroes nowhere to go ("must exit ... to a friendly land space ... or to a Warship"): `done` is allowed
+    and they are lost. A full Warship is no way out either (it "can carry up to 2 land pieces")."""
+    full = {"owner": "karkoth", "space": "s2", "moves": 0, "flags": [], "cargo": ["footsoldier", "footsoldier"]}
+    st = make({**PLUNDERED, "control": {"k04": "vailin", "k08": "vailin"}, "ships": {"1": full},
+               "next_ship": 2})
+    assert st.is_legal(("done",))
+    st = st.apply("done")
+    assert "d1" not in st.to_json()["pieces"] or "karkoth" not in st.to_json()["pieces"]["d1"]
+
+
+def test_a_refused_move_names_what_is_wrong() -> None:
+    """Each refused move says which rule it breaks: "Each piece can move a number of spaces up to its Move
+    value" / "Castles cannot move" / each piece moves once."""
+    st = make({"pieces": {"k13": {"karkoth": {"footsoldier": 2}}}, "movable": "all"})
+    assert refusal(st, "move k99 k10 footsoldier 1").endswith("there is no space 'k99' on the board")
+    assert refusal(st, "move k13 k10 footsoldier 3").endswith(
+        "only 2 footsoldier in k13 may still move; the move asks for 3")
+    assert refusal(st, "move k13 k10 wizard 1").endswith("your realm has no wizard in k13")
+    assert refusal(st, "move k07 k12 castle 1").endswith("Castles cannot move")
+    assert refusal(st, "move k13 k10 footsoldier 0").endswith("move at least one piece")
+    assert "n10 is out of reach of the footsoldier in k13" in refusal(st, "move k13 n10 footsoldier 1")
+    st = st.apply("move k13 k10 footsoldier 2")
+    assert refusal(st, "move k10 k09 footsoldier 1").endswith(
+        "each piece moves once a turn: every footsoldier in k10 has moved")
+    assert refusal(st, "move k13 k10 footsoldier 1").endswith("your realm has no footsoldier in k13")
+
+
+def test_a_refused_purchase_names_the_placement_rule_it_breaks() -> None:
+    """"You cannot place new pieces at any Castle you captured or recaptured this turn." / "At other Castles,
+    you may only place up to 4 new pieces" / "If you buy a new Castle, you must place it in a friendly land
+    space that contains no other Castles, and that you controlled since the start of your turn." """
+    st = make({"phase": "reinforce", "gold": {"karkoth": 30},
+               "castles": ["k07", "v05", "i08", "n07", "k13", "n04"], "control": {"n04": "karkoth"}})
+    poor = make({"phase": "reinforce", "gold": {"karkoth": 2}})
+    assert refusal(poor, "buy monster k07").endswith("a monster costs 3 gold and your realm has 2")
+    assert "captured or recaptured this turn" in refusal(st, "buy footsoldier n04")
+    assert "that you controlled since the start of your turn\": n05 is not one" in refusal(st, "buy castle n05")
+    assert "Only 1 Castle can be built in any land space\": k13 has one" in refusal(st, "buy castle k13")
+    assert refusal(st, "buy footsoldier k12").endswith("k12 holds none of yours")
+    assert "a footsoldier is a land piece" in refusal(st, "buy footsoldier s2")
+    assert refusal(st, "buy footsoldier k99").endswith("there is no space 'k99' on the board")
+    assert refusal(st, "buy footsoldier ship 7").endswith("your realm has no Warship 7")
+    st = play(st, *["buy footsoldier k13"] * 4)
+    assert "4 new pieces\": 4 already placed at k13" in refusal(st, "buy footsoldier k13")
+    st = st.apply("buy castle k12")
+    assert "cannot place other new pieces there\" (k12)" in refusal(st, "buy footsoldier k12")
