@@ -108,6 +108,22 @@ def test_a_refused_move_names_what_is_wrong() -> None:
     assert refusal(st, "move k10 k09 footsoldier 1").endswith(
         "each piece moves once a turn: every footsoldier in k10 has moved")
     assert refusal(st, "move k13 k10 footsoldier 1").endswith("your realm has no footsoldier in k13")
+    assert "at sea it rides a Warship" in refusal(st, "move s2 k12 footsoldier 1")
+    assert refusal(st, "move k13 k10 warship 1").endswith(
+        "a Warship moves with 'sail SHIP TO', one sea space at a time")
+
+
+def test_refused_moves_in_reposition_and_reinforce_name_the_step_rule() -> None:
+    """"Your flying pieces can move to any friendly land space they can reach with their Move" (4.
+    REPOSITION) / new pieces move in 5. REINFORCE ("Moving New Pieces")."""
+    st = make({"phase": "reposition", "pieces": {"k13": {"karkoth": {"footsoldier": 2}}}, "movable": "all"})
+    assert refusal(st, "move k13 k10 footsoldier 1").endswith(
+        "in the Reposition step only flying pieces move (and Heroes leaving a dungeon)")
+    st = make({"phase": "reinforce", "gold": {"karkoth": 10}, "pieces": {"k13": {"karkoth": {"footsoldier": 2}}}})
+    assert refusal(st, "move k13 k10 footsoldier 1").endswith(
+        "only new pieces move in the Reinforce step; no new footsoldier in k13 is left to move")
+    assert refusal(st, "buy footsoldier d1").endswith("new pieces are never placed in a dungeon entrance such as d1")
+    assert "no Castle next to s9 can take new pieces" in refusal(st, "buy warship s9")
 
 
 def test_a_refused_purchase_names_the_placement_rule_it_breaks() -> None:

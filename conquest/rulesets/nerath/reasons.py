@@ -112,10 +112,11 @@ def move_refusal(st: NerathData, action: tuple) -> str:
         return f"{a} is where the {p} already is"
     there = st.n[(s * R + r) * T + t]
     free = st.movable.get(s * T + t, 0)
+    if KIND[s] == SEA and t in LAND_TYPES:
+        return (f"a {p} is a land piece: at sea it rides a Warship, moves with it ('sail SHIP TO') and lands "
+                "with 'debark SHIP TO PIECE'")
     if not there:
         return f"your realm has no {p} in {a}"
-    if KIND[s] == SEA and t in LAND_TYPES:
-        return f"a {p} at sea rides a Warship: it moves with the Warship ('sail') and lands with 'debark'"
     if not free:
         if st.phase == "reposition":
             if KIND[s] == DUNGEON and t in HEROES:
