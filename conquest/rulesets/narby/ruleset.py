@@ -69,6 +69,16 @@ class NarbyRuleset(Ruleset):
                    "its text \"Moves 3 spaces each turn\": round = once a round (a use stays used for a new "
                    "controller); turn = once in each dragon's turn (the power refreshes at every turn)",
                    choices=("round", "turn")),
+            Option("tribute_loss", "not_adjacent", "Tribute Chart \"0 to 4: Lose a single claim\" and \"That "
+                   "adjacent claim is not scored as per the d20 roll\": not_adjacent = a claim beside the dragon "
+                   "scores the adjacent row and cannot be the claim lost; any = it scores the adjacent row and "
+                   "may still be the claim lost", choices=("not_adjacent", "any")),
+            Option("win_check", "round", "\"Game plays until a player exceeds\" the win amount: round = checked "
+                   "when the round's tribute is done; at_once = the game ends as soon as a dragon's coins exceed "
+                   "it", choices=("round", "at_once")),
+            Option("ties", "coins", "equal totals (coins and treasure tokens) at the end: coins = the dragon "
+                   "with more coins wins, still equal ones share; shared = every dragon with the top total "
+                   "shares the win", choices=("coins", "shared")),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
