@@ -1,0 +1,107 @@
+// Action input: the legal actions grouped by verb and space, count steppers for actions that differ only in
+// a number ("move k07 k06 footsoldier 3"), narrowing by the places chosen on the board, and typed notation.
+import { h } from "./ui.js";
+
+const FLAT_LIMIT = 14; // up to this many entries the list is flat; more are grouped in folding sections
+
+/** Actions whose notation differs only in a final number become one entry with a stepper. */
+export function entries(actions) {
+  const out = [], byKey = new Map();
+  for (const a of actions) {
+    const m = a.text.match(/^(.*\S) (\d+)$/);
+    const key = m ? m[1] + " #" : a.text;
+    if (m && byKey.has(key)) { byKey.get(key).options.push({ n: Number(m[2]), a }); continue; }
+    const e = { key, options: [{ n: m ? Number(m[2]) : null, a }] };
+    if (m) byKey.set(key, e);
+    out.push(e);
+  }
+  for (const e of out) e.options.sort((x, y) => (x.n ?? 0) - (y.n ?? 0));
+  return out;
+}
+
+function sectionOf(e, names) {
+  const a = e.options[0].a;
+  const verb = a.text.split(" ")[0];
+  const where = a.places && a.places.length ? a.places[0] : null;
+  return where ? `${verb} · ${names(where)}` : verb;
+}
+
+function entryView(e, me, send, matchSet) {
+  const isMatch = matchSet.has(e.options[0].a);
+  if (e.options.length === 1) {
+    const a = e.options[0].a;
+    return h("li", { class: isMatch ? "match" : "" },
+      h("button", { type: "button", "data-action": a.text, onclick: () => send(a.text) }, a.description,
+        a.description !== a.text ? h("code", { text: a.text }) : null));
+  }
+  const values = e.options.map(o => o.n);
+  let i = me.steps[e.key] !== undefined ? Math.max(0, values.indexOf(me.steps[e.key])) : values.length - 1;
+  const out = h("output", { class: "count", "aria-live": "polite" });
+  const go = h("button", { type: "button", class: "go" });
+  const desc = h("span", { class: "desc" });
+  const show = () => {
+    const a = e.options[i].a;
+    out.textContent = String(values[i]);
+    go.dataset.action = a.text;
+    go.setAttribute("aria-label", a.description);
+    desc.textContent = a.description;
+    go.replaceChildren("Play ", h("code", { text: a.text }));
+    minus.disabled = i === 0; plus.disabled = i === values.length - 1;
+  };
+  const minus = h("button", { type: "button", class: "step minus", "aria-label": "one fewer", text: "−",
+    onclick: () => { i = Math.max(0, i - 1); me.steps[e.key] = values[i]; show(); } });
+  const plus = h("button", { type: "button", class: "step plus", "aria-label": "one more", text: "+",
+    onclick: () => { i = Math.min(values.length - 1, i + 1); me.steps[e.key] = values[i]; show(); } });
+  go.addEventListener("click", () => send(go.dataset.action));
+  show();
+  return h("li", { class: "stepper" + (isMatch ? " match" : ""), "data-key": e.key },
+    desc, h("span", { class: "stepbox" }, minus, out, plus, go));
+}
+
+/**
+ * The "Your actions" card. me: {selected, filter, steps}; legal: [{text, description, places}];
+ * names(regionId) -> the space's name; send(text); rerender().
+ */
+export function actionCard(d, me, { names, send, rerender, matching }) {
+  const legal = d.legal || [];
+  const sel = me.selected;
+  const matchSet = new Set(matching);
+  const input = h("input", { type: "text", id: "notation", placeholder: "filter, or type an action and press Enter",
+    "aria-label": "Action in notation", value: me.filter, autocomplete: "off", autocapitalize: "off" });
+  const list = h("div", { id: "actions", class: "actions", "aria-label": "Legal actions" });
+  const fill = () => {
+    const f = input.value.trim().toLowerCase();
+    const shown = (sel.length ? matching : legal).filter(a => !f || a.text.toLowerCase().includes(f) || a.description.toLowerCase().includes(f));
+    const es = entries(shown);
+    list.replaceChildren();
+    if (es.length <= FLAT_LIMIT) {
+      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet))));
+    } else {
+      const groups = new Map();
+      for (const e of es) { const k = sectionOf(e, names); if (!groups.has(k)) groups.set(k, []); groups.get(k).push(e); }
+      let first = true;
+      for (const [k, group] of groups) {
+        const det = h("details", { class: "group", open: first || groups.size <= 3 || me.open.has(k) },
+          h("summary", {}, k, h("span", { class: "muted", text: ` (${group.length})` })),
+          h("ul", {}, group.map(e => entryView(e, me, send, matchSet))));
+        det.addEventListener("toggle", () => { if (det.open) me.open.add(k); else me.open.delete(k); });
+        list.append(det);
+        first = false;
+      }
+    }
+    if (!es.length) list.append(h("p", { class: "help", text: "No action matches." }));
+  };
+  input.addEventListener("input", () => { me.filter = input.value; fill(); });
+  input.addEventListener("keydown", ev => {
+    if (ev.key === "Enter") { ev.preventDefault(); send(input.value.trim()); }
+    if (ev.key === "Escape") { me.selected = []; input.value = ""; me.filter = ""; rerender(); }
+  });
+  fill();
+  const hint = sel.length
+    ? h("p", { class: "help chosen" }, `Chosen on the board: ${sel.map(names).join(" → ")} `,
+      h("button", { type: "button", id: "clear-sel", onclick: () => { me.selected = []; rerender(); }, text: "clear" }),
+      matching.length ? ` — ${matching.length} action${matching.length > 1 ? "s" : ""}; pick a count, or click the next space on the board.` : "")
+    : (legal.some(a => a.places && a.places.length) ? h("p", { class: "help", text: "Click a highlighted space on the board to narrow the list (from, then to)." }) : null);
+  return h("div", { class: "card action-card", id: "action-card" }, h("h2", { text: "Your actions" }), hint, input, list,
+    d.legal_truncated ? h("p", { class: "help", text: "Only the first actions are listed; type any other in notation." }) : null);
+}
