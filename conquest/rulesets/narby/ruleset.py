@@ -102,16 +102,8 @@ class NarbyRuleset(Ruleset):
         assert isinstance(state, NarbyState)
         w = action[0]
         text = self.format_action(action)
-        notes = {
-            "end": "end this dragon's turn",
-            "pass": "do nothing",
-            "move": "move the dragon (1 action)",
-            "claim2": "Citadel of Torture: claim both (1 action)",
-            "destroy": "roll on the Destroy chart (1 action)",
-            "steal": "roll on the Steal chart (1 action)",
-            "attack": "opposed d20, ties to the defender (1 action)",
-            "abandon": "take back a claim ring (1 action)",
-        }
+        from conquest.rulesets.narby.webboard import VERBS
+        notes = {k: v for k, v in VERBS.items() if k not in ("claim", "play", "power", "place")}
         if w == "place" and state.ev is not None:
             piece = state.ev["piece"]
             x, y = B.xy(action[1])
@@ -147,6 +139,15 @@ class NarbyRuleset(Ruleset):
     def render_text(self, state: State, seat: int | None = None) -> str:
         assert isinstance(state, NarbyState)
         return render(state, seat)
+
+    def board_json(self, view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """The board for the web app, from ``view(seat)`` only (conquest/rulesets/narby/webboard.py)."""
+        from conquest.rulesets.narby.webboard import board_json
+        return board_json(view, seat)
+
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        from conquest.rulesets.narby.webboard import help_terms
+        return help_terms()
 
 
 def _worth(s: NarbyState, seat: int) -> float:

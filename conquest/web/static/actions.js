@@ -19,11 +19,24 @@ export function entries(actions) {
   return out;
 }
 
-function sectionOf(e, names) {
-  const a = e.options[0].a;
-  const verb = a.text.split(" ")[0];
-  const where = a.places && a.places.length ? a.places[0] : null;
-  return where ? `${verb} · ${names(where)}` : verb;
+/** Sections: by verb, and by verb and first space where a verb has several entries from one space
+ * ("move · Karkoth Keep"), so a big turn reads as the player thinks: from where, then what, then where to. */
+function sections(es, names) {
+  const verb = e => e.options[0].a.text.split(" ")[0];
+  const first = e => (e.options[0].a.places || [])[0];
+  const stats = new Map();
+  for (const e of es) {
+    const v = verb(e), st = stats.get(v) || { n: 0, firsts: new Set() };
+    st.n += 1; if (first(e)) st.firsts.add(first(e)); stats.set(v, st);
+  }
+  const groups = new Map();
+  for (const e of es) {
+    const v = verb(e), st = stats.get(v);
+    const k = first(e) && st.firsts.size < st.n && st.n > 4 ? `${v} · ${names(first(e))}` : v;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(e);
+  }
+  return groups;
 }
 
 function entryView(e, me, send, matchSet) {
@@ -77,8 +90,7 @@ export function actionCard(d, me, { names, send, rerender, matching }) {
     if (es.length <= FLAT_LIMIT) {
       list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet))));
     } else {
-      const groups = new Map();
-      for (const e of es) { const k = sectionOf(e, names); if (!groups.has(k)) groups.set(k, []); groups.get(k).push(e); }
+      const groups = sections(es, names);
       let first = true;
       for (const [k, group] of groups) {
         const det = h("details", { class: "group", open: first || groups.size <= 3 || me.open.has(k) },

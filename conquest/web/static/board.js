@@ -106,8 +106,8 @@ export function drawBoard(board, opts) {
     });
     // icons (castles, dungeon entrances, bonus locations...): small badges along the bottom of the region
     if (icons.length) {
-      const isz = Math.min(1.5 * unit, 0.8 * bw / (icons.length * 2.4));
-      const iy = pieces.length ? yTop + rows * chip * 2.3 + isz * 1.2 : cy + labelSize * 0.6 + isz * 1.3;
+      const isz = Math.min(Math.max(1.5 * unit, room * 0.3), 0.8 * bw / (icons.length * 2.4), 0.4 * bh);
+      const iy = pieces.length ? yTop + rows * chip * 2.3 + isz * 1.2 : (name && showNames ? cy + labelSize * 0.6 + isz * 1.3 : cy);
       icons.forEach((ic, i) => {
         const x = cx + (i - (icons.length - 1) / 2) * isz * 2.4;
         top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon },
