@@ -50,7 +50,7 @@ function entryView(e, me, send, matchSet) {
   const values = e.options.map(o => o.n);
   let i = me.steps[e.key] !== undefined ? Math.max(0, values.indexOf(me.steps[e.key])) : values.length - 1;
   const out = h("output", { class: "count", "aria-live": "polite" });
-  const go = h("button", { type: "button", class: "go" });
+  const go = h("button", { type: "button", class: "go primary" });
   const desc = h("span", { class: "desc" });
   const show = () => {
     const a = e.options[i].a;

@@ -3,7 +3,7 @@
 import { h, s, color } from "./ui.js";
 
 const KIND_FILL = { land: "#efe6cf", sea: "#b9d3e6", lake: "#cfe3ef", water: "#b9d3e6", mountain: "#d8cbb5",
-  forest: "#cfe0bf", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
+  forest: "#cfe0bf", dungeon: "#a1887f", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
   hill: "#e3d6b8", swamp: "#c9d3b4", farmland: "#efe3a8" };
 const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
 
@@ -62,9 +62,10 @@ export function drawBoard(board, opts) {
       "data-region": r.id });
     const d = "M" + r.polygon.map(p => `${p[0]},${p[1]}`).join("L") + "Z";
     const owned = st.owner !== null && st.owner !== undefined;
-    const fill = st.fill || (owned ? col(st.owner) : (KIND_FILL[r.kind] || "#eee"));
+    const ownerColor = st.color || col(st.owner);
+    const fill = st.fill || (owned ? ownerColor : (KIND_FILL[r.kind] || "#eee"));
     g.append(s("path", { d, fill, "fill-opacity": st.fill ? 1 : owned ? 0.38 : 1 }));
-    if (st.fill && owned) g.append(s("path", { d, fill: col(st.owner), "fill-opacity": 0.35, class: "tint" }));
+    if (st.fill && owned) g.append(s("path", { d, fill: ownerColor, "fill-opacity": 0.35, class: "tint" }));
     if (st.declined) g.append(s("path", { d, fill: "url(#declined)", class: "hatch" }));
     const name = st.name || r.name || "";
     const title = [name ? `${name} (${r.id})` : r.id];
@@ -95,7 +96,7 @@ export function drawBoard(board, opts) {
       const kind = p.shape || SHAPES[0];
       const pg = s("g", { class: "piece", "data-kind": p.kind || "" },
         s("title", {}, pieceText(p, opts.seatName) + (p.help ? `: ${p.help}` : "")));
-      pg.append(shape(kind, x, y, chip, p.seat === null || p.seat === undefined ? (p.color || "#555") : col(p.seat)));
+      pg.append(shape(kind, x, y, chip, p.color || (p.seat === null || p.seat === undefined ? "#555" : col(p.seat))));
       const count = p.count ?? 1;
       const letter = p.icon !== undefined ? String(p.icon) : "";
       const txt = letter && count > 1 ? `${letter}${count}` : letter || String(count);
@@ -106,7 +107,7 @@ export function drawBoard(board, opts) {
     });
     // icons (castles, dungeon entrances, bonus locations...): small badges along the bottom of the region
     if (icons.length) {
-      const isz = Math.min(Math.max(1.5 * unit, room * 0.3), 0.8 * bw / (icons.length * 2.4), 0.4 * bh);
+      const isz = Math.min(showNames ? 1.25 * unit : room * 0.3, 0.8 * bw / (icons.length * 2.4), 0.4 * bh);
       const iy = pieces.length ? yTop + rows * chip * 2.3 + isz * 1.2 : (name && showNames ? cy + labelSize * 0.6 + isz * 1.3 : cy);
       icons.forEach((ic, i) => {
         const x = cx + (i - (icons.length - 1) / 2) * isz * 2.4;
