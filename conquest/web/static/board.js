@@ -47,7 +47,7 @@ export function drawBoard(board, opts) {
   const info = board.regions || {};
   const help = board.help || {};
   const svg = s("svg", { class: "board", viewBox: vb.join(" "), role: "group", "aria-label": `Board: ${m.name || m.id}`,
-    "data-board": board.kind || m.id || "" });
+    "data-board": board.kind || m.id || "", "data-home": vb.join(" ") });
   const defs = s("defs", {},
     s("pattern", { id: "declined", patternUnits: "userSpaceOnUse", width: 2 * unit, height: 2 * unit, patternTransform: "rotate(45)" },
       s("rect", { width: 2 * unit, height: 2 * unit, fill: "#ffffff", "fill-opacity": 0.0 }),
@@ -152,6 +152,15 @@ export function drawBoard(board, opts) {
 /** Labels that still touch an earlier one get smaller, then are hidden (the region's title keeps the name). */
 export function fitLabels(svg) {
   const kept = [];
+  const [vx, vy, vw, vh] = (svg.dataset.home || "").split(" ").map(Number);
+  for (const t of svg.querySelectorAll("text.label")) { // keep every label inside the board (no clipped names)
+    if (!vw) break;
+    const b = t.getBBox();
+    const dx = b.x < vx ? vx - b.x : b.x + b.width > vx + vw ? vx + vw - b.x - b.width : 0;
+    const dy = b.y < vy ? vy - b.y : b.y + b.height > vy + vh ? vy + vh - b.y - b.height : 0;
+    if (dx) t.setAttribute("x", Number(t.getAttribute("x")) + dx);
+    if (dy) t.setAttribute("y", Number(t.getAttribute("y")) + dy);
+  }
   const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   for (const t of svg.querySelectorAll("text.label")) {
     for (let k = 0; k < 4; k++) {

@@ -131,6 +131,9 @@ export function boardSection(d, opts) {
     box.append(h("div", { class: "board-wrap" }, svg, zoomBar(() => svg)));
     const lg = legend(d.board);
     if (lg) box.append(lg);
+    if ((d.board.banners || []).length) box.append(h("div", { class: "banners-box" }, h("h3", { text: "Race and power banners (top first)" }),
+      h("ol", { class: "banners", start: 0 }, d.board.banners.map(b => h("li", { title: b.text },
+        h("b", { text: b.title }), b.note ? h("span", { class: "tag", text: b.note }) : null, h("div", { class: "help", text: b.text }))))));
     for (const n of d.board.notes || []) box.append(h("p", { class: "notes", text: String(n) }));
   } else {
     if (d.text_board) box.append(h("pre", { class: "textboard", text: d.text_board }));
