@@ -30,6 +30,7 @@ from conquest.web.storage import Store
 
 log = logging.getLogger("conquest.web")
 STATIC = Path(__file__).parent / "static"
+RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 MAX_BODY = 64 * 1024
 MAX_RECORD = 4 * 1024 * 1024  # a record file (POST /api/records)
 MAX_LEGAL = 3000
@@ -639,6 +640,23 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     @app.get("/game/{gid}/replay", include_in_schema=False)
     def page_replay(gid: str) -> FileResponse:
         return FileResponse(index, media_type="text/html")
+
+    @app.get("/rules/{rid}", include_in_schema=False)
+    def page_rules(rid: str) -> Response:
+        """A game's rules page: docs/rules/<ruleset>.md (the readings of the rules), as HTML (raw HTML in the
+        document is escaped, not passed through)."""
+        from html import escape
+        from markdown_it import MarkdownIt
+        doc = RULES_DOCS / f"{rid}.md"
+        if not re.fullmatch(r"[a-z0-9_]+", rid) or not doc.is_file():
+            raise WebError(404, "no rules page for this game")
+        body = MarkdownIt("commonmark", {"html": False}).enable("table").render(doc.read_text(encoding="utf-8"))
+        page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+                f'content="width=device-width, initial-scale=1"><title>Rules: {escape(rid)}</title>'
+                f'<link rel="stylesheet" href="/static/app.css"></head><body><header class="top">'
+                f'<a href="/" class="brand">Conquest</a></header><main class="card rules-page">{body}</main>'
+                f'</body></html>')
+        return Response(page, media_type="text/html")
 
     @app.get("/static/{name}", include_in_schema=False)
     def static(name: str) -> FileResponse:

@@ -498,3 +498,11 @@ def test_database_location_from_argument_environment_or_user_data_dir(monkeypatc
     assert normalise_url(None) == f"sqlite:///{tmp_path / 'data' / 'conquest' / 'games.sqlite3'}"
     url = normalise_url("postgresql://u@h/db")
     assert url in ("postgresql+psycopg://u@h/db", "postgresql://u@h/db")
+
+
+def test_each_game_has_a_rules_page(client: TestClient) -> None:
+    page = client.get("/rules/narby")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<h1>" in page.text and "<script" not in page.text
+    refused(client.get("/rules/nothing"), 404)
+    refused(client.get("/rules/..%2Fweb"), 404)
