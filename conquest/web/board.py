@@ -169,6 +169,9 @@ def board_for(ruleset: Ruleset, state: Any, view: dict[str, Any], seat: int | No
         return None
     if "regions" not in board:
         board = {**board, "regions": auto_regions(board["map"], view, int(view.get("players", 0) or 0))}
+    if "help" not in board:
+        terms = getattr(ruleset, "help_terms", None)
+        board = {**board, "help": terms() if callable(terms) else {}}
     return complete_board(board)
 
 

@@ -57,6 +57,10 @@ class KingdomRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return ["Red", "Blue"]
 
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        from conquest.rulesets.kingdom.webhelp import help_terms
+        return help_terms(LOCATION_CODES)
+
     def board_json(self, view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         """The map file and, per territory, its armies, controller and bonus locations (from ``view`` only)."""
         board = load_board(view["options"]["board"])
@@ -74,7 +78,7 @@ class KingdomRuleset(Ruleset):
                 kind = board.loc_kind[l]
                 cell["icons"].append({"icon": LOCATION_CODES[kind], "key": kind,
                                       "fill": "#fff8e1" if holder is None else ("#ef9a9a", "#90caf9")[holder],
-                                      "title": f"{kind.replace('_', ' ')} bonus location"
+                                      "help": f"location:{kind}", "title": f"{kind.replace('_', ' ')} bonus location"
                                       + (f", held by {COLORS[holder].capitalize()}" if holder is not None else "")})
             if t in board.castles:
                 cell["label"] = "castle"
@@ -83,7 +87,9 @@ class KingdomRuleset(Ruleset):
             regions[tid] = cell
         notes = [f"Round {view['round']} of {view['options']['rounds']}, phase {view['phase']}. "
                  "Under each territory: its VP for Red/Blue."]
-        legend = [{"icon": c, "text": k.replace("_", " ")} for k, c in LOCATION_CODES.items()]
+        terms = self.help_terms()
+        legend = [{"icon": c, "text": k.replace("_", " "), "help": terms[f"location:{k}"]["text"]}
+                  for k, c in LOCATION_CODES.items()]
         legend += [{"icon": "", "fill": "#ef9a9a", "text": "held by Red"},
                    {"icon": "", "fill": "#90caf9", "text": "held by Blue"}]
         panels = [{"seat": p, "score": [["score", view["derived"]["score"][p], None]],

@@ -103,7 +103,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         aliases[pid] = anchor
         overlays.append({"kind": "place", "x": ax - 1, "y": ay - 1, "w": 2, "h": 2, "label": PLACE_LETTERS[i],
                          "fill": "#5d4037", "stroke": colors[o] if o >= 0 else "#222", "opacity": 0.75,
-                         "title": f"{p.name} (place of power){', claimed by seat ' + str(o + 1) if o >= 0 else ''}: {p.power}",
+                         "title": f"{p.name} (place of power){', claimed by seat ' + str(o + 1) if o >= 0 else ''}",
                          "help": f"place:{pid}"})
         for dx in (0, 1):
             for dy in (0, 1):

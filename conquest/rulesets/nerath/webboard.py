@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import conquest.rulesets.nerath.notation as notation
+from conquest.core.helptext import verbs_from_docstring
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import REALM_TITLES, REALMS, guardian_tiles, tables
 from conquest.rulesets.nerath.state import CAPITAL, IDS, LENGTH_VP, TREASURES_TO_WIN, seating
@@ -29,19 +31,6 @@ WHEN = {"move": "in your Move step", "fight": "in your Fight Battles step", "rei
         "any": "in your turn", "battle": "before a battle of yours", "roll": "after your side rolls in a battle",
         "damage": "when your realm is about to take hits", "income": "at your income",
         "enemy_move": "when an enemy enters your space", "enemy_income": "at an enemy's income"}
-# the verbs of the notation (conquest/rulesets/nerath/notation.py), as the help panel explains them
-VERBS = {"done": "end the current step (Move, Reposition, Reinforce) or stop landing",
-         "move": "N pieces of one kind move from a space to another (the path is implied)",
-         "sail": "a Warship moves one sea space", "embark": "a land piece boards a Warship",
-         "debark": "a carried piece lands in a coastal space or dungeon entrance",
-         "battle": "choose the next battle to fight", "hit": "choose which piece takes a hit",
-         "press": "the attacker fights another round of the battle",
-         "retreat": "the attacker's pieces leave the battle", "withdraw": "retreating pieces go to a space",
-         "amok": "a surviving Monster runs amok into a space", "stay": "end running amok",
-         "buy": "buy a piece and place it (in a Castle's space, a sea space, aboard a Warship)",
-         "play": "play an Event or Treasure card", "pass": "play no (more) card before this battle"}
-
-
 def _effects(effects: Any) -> str:
     out = []
     hit_on = tables().hit_on if hasattr(tables(), "hit_on") else 6
@@ -78,7 +67,7 @@ def help_terms() -> dict[str, dict[str, str]]:
         if c.get("property"):
             parts.append("for the rest of the game: " + _effects(c["property"]))
         out[f"treasure:{cid}"] = {"kind": "treasure card", "name": c["name"], "text": "; ".join(parts)}
-    for v, text in VERBS.items():
+    for v, text in verbs_from_docstring(notation.__doc__).items():
         out[f"verb:{v}"] = {"kind": "action", "name": v, "text": text}
     return out
 

@@ -9,11 +9,22 @@ from typing import Any
 
 from conquest.rulesets.smallworld import data as D
 
-VERBS = {"pick": "take a race and power combination from the column (pay 1 coin per combination above it)",
-         "conquer": "conquer a region with tokens of the active race",
-         "decline": "put the active race in decline (it stays on the board, scores, but no longer conquers)",
-         "redeploy": "move tokens between the active race's regions",
-         "end": "end this step or the turn (score a coin per region)", "final": "the last conquest with a die roll"}
+# the verbs of the notation, as docs/rules/smallworld.md lists them per step
+VERBS = {"pick": "pick I: take the race and power combination in slot I of the column (0 = top) for I coins, "
+                 "one on each combination above it",
+         "conquer": "conquer rN: take region rN with tokens of the active race (2 + 1 per token, mountain, "
+                    "encampment... in it)",
+         "final": "final rN: the last conquest of the turn, 1 to 3 tokens short, with the reinforcement die",
+         "dragon": "dragon rN (Dragon Master): conquer rN with one token and the Dragon",
+         "convert": "convert rN (Sorcerers): replace a lone enemy token with one of yours",
+         "berserk": "berserk (Berserk): roll the reinforcement die before a conquest",
+         "abandon": "abandon rN: take the tokens of rN back into the hand (the region is left empty)",
+         "decline": "decline: put the active race in decline instead of conquering this turn",
+         "redeploy": "redeploy rN K: place K tokens from the hand into region rN",
+         "camp": "camp rN (Bivouacking): put an Encampment in rN", "fortress": "fortress rN (Fortified): "
+         "build a Fortress in rN", "hero": "hero rN (Heroic): put a Hero in rN",
+         "peace": "peace S (Diplomat): seat S may not attack you during its next turn",
+         "end": "end the step: stop conquering, end redeployment (hand empty) or the turn"}
 
 
 def _race(rid: str) -> dict[str, Any]:

@@ -39,12 +39,14 @@ function sections(es, names) {
   return groups;
 }
 
-function entryView(e, me, send, matchSet) {
+function entryView(e, me, send, matchSet, help) {
   const isMatch = matchSet.has(e.options[0].a);
+  const verb = help[`verb:${e.options[0].a.text.split(" ")[0]}`];
+  const tip = verb ? `${verb.name}: ${verb.text}` : null;
   if (e.options.length === 1) {
     const a = e.options[0].a;
     return h("li", { class: isMatch ? "match" : "" },
-      h("button", { type: "button", "data-action": a.text, onclick: () => send(a.text) }, a.description,
+      h("button", { type: "button", "data-action": a.text, title: tip, onclick: () => send(a.text) }, a.description,
         a.description !== a.text ? h("code", { text: a.text }) : null));
   }
   const values = e.options.map(o => o.n);
@@ -67,7 +69,7 @@ function entryView(e, me, send, matchSet) {
     onclick: () => { i = Math.min(values.length - 1, i + 1); me.steps[e.key] = values[i]; show(); } });
   go.addEventListener("click", () => send(go.dataset.action));
   show();
-  return h("li", { class: "stepper" + (isMatch ? " match" : ""), "data-key": e.key },
+  return h("li", { class: "stepper" + (isMatch ? " match" : ""), "data-key": e.key, title: tip },
     desc, h("span", { class: "stepbox" }, minus, out, plus, go));
 }
 
@@ -77,6 +79,7 @@ function entryView(e, me, send, matchSet) {
  */
 export function actionCard(d, me, { names, send, rerender, matching }) {
   const legal = d.legal || [];
+  const help = (d.board && d.board.help) || {};
   const sel = me.selected;
   const matchSet = new Set(matching);
   const input = h("input", { type: "text", id: "notation", placeholder: "filter, or type an action and press Enter",
@@ -88,14 +91,14 @@ export function actionCard(d, me, { names, send, rerender, matching }) {
     const es = entries(shown);
     list.replaceChildren();
     if (es.length <= FLAT_LIMIT) {
-      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet))));
+      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet, help))));
     } else {
       const groups = sections(es, names);
       let first = true;
       for (const [k, group] of groups) {
         const det = h("details", { class: "group", open: first || groups.size <= 3 || me.open.has(k) },
           h("summary", {}, k, h("span", { class: "muted", text: ` (${group.length})` })),
-          h("ul", {}, group.map(e => entryView(e, me, send, matchSet))));
+          h("ul", {}, group.map(e => entryView(e, me, send, matchSet, help))));
         det.addEventListener("toggle", () => { if (det.open) me.open.add(k); else me.open.delete(k); });
         list.append(det);
         first = false;

@@ -28,6 +28,12 @@ function shape(kind, x, y, r, fill) {
   return s("circle", { cx: x, cy: y, r, ...st });
 }
 
+/** ": <rules text>" of a help term (board.help), or "". */
+export function helpText(help, key) {
+  const t = key && help && help[key];
+  return t ? `: ${t.text}` : "";
+}
+
 /** The text of a piece for titles and screen readers: "3 footsoldiers of Karkoth". */
 export function pieceText(p, seatName) {
   const n = p.count ?? 1;
@@ -95,7 +101,7 @@ export function drawBoard(board, opts) {
       const x = cx + (c - (inRow - 1) / 2) * chip * 2.3, y = yTop + chip * 1.15 + row * chip * 2.3;
       const kind = p.shape || SHAPES[0];
       const pg = s("g", { class: "piece", "data-kind": p.kind || "" },
-        s("title", {}, pieceText(p, opts.seatName) + (p.help ? `: ${p.help}` : "")));
+        s("title", {}, pieceText(p, opts.seatName) + helpText(help, p.help)));
       pg.append(shape(kind, x, y, chip, p.color || (p.seat === null || p.seat === undefined ? "#555" : col(p.seat))));
       const count = p.count ?? 1;
       const letter = p.icon !== undefined ? String(p.icon) : "";
@@ -112,7 +118,7 @@ export function drawBoard(board, opts) {
       icons.forEach((ic, i) => {
         const x = cx + (i - (icons.length - 1) / 2) * isz * 2.4;
         top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon },
-          s("title", {}, ic.title || ic.icon),
+          s("title", {}, (ic.title || ic.icon) + helpText(help, ic.help)),
           s("rect", { x: x - isz, y: iy - isz, width: 2 * isz, height: 2 * isz, rx: isz * 0.35, fill: ic.fill || "#fff8e1",
             stroke: ic.stroke || "#5a4a30", "stroke-width": isz * 0.12 }),
           s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
@@ -137,7 +143,7 @@ export function drawBoard(board, opts) {
   const over = s("g", { class: "overlays" });
   for (const o of board.overlays || []) {
     const fill = o.seat !== undefined && o.seat !== null ? col(o.seat) : (o.fill || "#555");
-    const og = s("g", { class: "overlay " + (o.class || ""), "data-overlay": o.kind || "" }, s("title", {}, o.title || o.label || ""));
+    const og = s("g", { class: "overlay " + (o.class || ""), "data-overlay": o.kind || "" }, s("title", {}, (o.title || o.label || "") + helpText(help, o.help)));
     og.append(s("rect", { x: o.x + 0.06, y: o.y + 0.06, width: o.w - 0.12, height: o.h - 0.12, rx: o.round ?? 0.25, fill,
       "fill-opacity": o.opacity ?? 0.85, stroke: o.stroke || "#222", "stroke-width": 0.08 }));
     if (o.label) og.append(s("text", { x: o.x + o.w / 2, y: o.y + o.h / 2 + Math.min(o.w, o.h) * 0.13, "text-anchor": "middle",
