@@ -12,8 +12,8 @@ from conquest.rulesets.smallworld import data as D
 # the verbs of the notation, as docs/rules/smallworld.md lists them per step
 VERBS = {"pick": "pick I: take the race and power combination in slot I of the column (0 = top) for I coins, "
                  "one on each combination above it",
-         "conquer": "conquer rN: take region rN with tokens of the active race (2 + 1 per token, mountain, "
-                    "encampment... in it)",
+         "conquer": "conquer rN: take region rN with tokens of the active race (2 tokens, plus 1 for each "
+                    "enemy token, Mountain, Encampment, Fortress or Troll's Lair in it)",
          "final": "final rN: the last conquest of the turn, 1 to 3 tokens short, with the reinforcement die",
          "dragon": "dragon rN (Dragon Master): conquer rN with one token and the Dragon",
          "convert": "convert rN (Sorcerers): replace a lone enemy token with one of yours",
@@ -23,7 +23,7 @@ VERBS = {"pick": "pick I: take the race and power combination in slot I of the c
          "redeploy": "redeploy rN K: place K tokens from the hand into region rN",
          "camp": "camp rN (Bivouacking): put an Encampment in rN", "fortress": "fortress rN (Fortified): "
          "build a Fortress in rN", "hero": "hero rN (Heroic): put a Hero in rN",
-         "peace": "peace S (Diplomat): seat S may not attack you during its next turn",
+         "peace": "peace S (Diplomat): choose seat S (0-based) to be at peace with (see the Diplomat power)",
          "end": "end the step: stop conquering, end redeployment (hand empty) or the turn"}
 
 

@@ -127,7 +127,6 @@ export function drawBoard(board, opts) {
     const marks = (st.markers || []).map(String);
     if (st.label && !st.hideLabel) marks.unshift(String(st.label));
     if (marks.length && showNames) {
-      g.lastElementChild.textContent += ""; // the title already lists them
       labels.append(s("text", { x: cx, y: by + bh - 0.4 * labelSize, "text-anchor": "middle", "font-size": labelSize * 0.72, class: "label small",
         "data-region": r.id }, marks.join(" · ")));
     }
@@ -200,7 +199,7 @@ function zoomable(svg, key, home) {
   };
   svg.zoomBy = zoomAt;
   svg.resetZoom = () => set(home.slice());
-  svg.addEventListener("wheel", ev => { if (!ev.ctrlKey && !ev.shiftKey && v[2] >= home[2] && ev.deltaY > 0) return; ev.preventDefault(); zoomAt(ev.deltaY > 0 ? 1.2 : 1 / 1.2, ev.clientX, ev.clientY); }, { passive: false });
+  svg.addEventListener("wheel", ev => { ev.preventDefault(); zoomAt(ev.deltaY > 0 ? 1.2 : 1 / 1.2, ev.clientX, ev.clientY); }, { passive: false });
   const pts = new Map();
   let start = null;
   svg.addEventListener("pointerdown", ev => {
@@ -231,7 +230,6 @@ function zoomable(svg, key, home) {
   });
   const up = ev => { pts.delete(ev.pointerId); start = pts.size ? { v: v.slice(), pts: new Map(pts) } : null; setTimeout(() => { svg.dragged = false; }, 0); };
   svg.addEventListener("pointerup", up); svg.addEventListener("pointercancel", up);
-  svg.style.touchAction = "pan-y";
 }
 
 /** The zoom buttons under a board. */

@@ -49,7 +49,7 @@ function newGameForm(data) {
     const r = current();
     playersSel.replaceChildren();
     for (let n = r.min_players; n <= r.max_players; n++) playersSel.append(h("option", { value: n, text: n, selected: n === r.default_players }));
-    summary.textContent = r.summary ? r.summary.charAt(0).toUpperCase() + r.summary.slice(1) + "." : "";
+    summary.textContent = r.summary ? r.summary.charAt(0).toUpperCase() + r.summary.slice(1) + (/[.!?]$/.test(r.summary) ? "" : ".") : "";
     rulesLink.setAttribute("href", `/rules/${r.id}`);
     optsBox.replaceChildren();
     if (!r.options.length) optsBox.append(h("p", { class: "help", text: "This game has no options." }));
