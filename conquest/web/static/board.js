@@ -28,6 +28,14 @@ function shape(kind, x, y, r, fill) {
   return s("circle", { cx: x, cy: y, r, ...st });
 }
 
+/** A name on one line, or two (split at the space nearest the middle) when it is long. */
+function wrap(name) {
+  if (name.length <= 9 || !name.includes(" ")) return [name];
+  let best = -1;
+  for (let i = 0; i < name.length; i++) if (name[i] === " " && (best < 0 || Math.abs(i - name.length / 2) < Math.abs(best - name.length / 2))) best = i;
+  return [name.slice(0, best), name.slice(best + 1)];
+}
+
 /** ": <rules text>" of a help term (board.help), or "". */
 export function helpText(help, key) {
   const t = key && help && help[key];
@@ -90,11 +98,16 @@ export function drawBoard(board, opts) {
     const cols = Math.min(Math.max(pieces.length, 1), room > 12 * unit ? 3 : 2);
     const rows = Math.ceil(pieces.length / cols);
     const chip = Math.min(2.1 * unit, 0.82 * bw / (cols * 2.3), 0.8 * bh / (rows * 2.3 + (name && showNames ? 1.6 : 0) + (icons.length ? 1.6 : 0)));
-    const labelSize = Math.max(Math.min(2.3 * unit, 1.7 * bw / Math.max(name.length, 4), bh / 3), 0.6 * unit);
-    let yTop = cy - (rows * chip * 2.3) / 2 + (name && showNames ? labelSize * 0.55 : 0);
+    const lines = wrap(name);
+    const longest = Math.max(...lines.map(x => x.length), 4);
+    const labelSize = Math.max(Math.min(3 * unit, 1.75 * bw / longest, bh / (2 + lines.length)), 0.6 * unit);
+    const extra = (lines.length - 1) * labelSize * 1.05;
+    let yTop = cy - (rows * chip * 2.3) / 2 + (name && showNames ? labelSize * 0.55 + extra / 2 : 0);
     if (name && showNames) {
-      labels.append(s("text", { x: cx, y: (pieces.length ? yTop - chip * 0.35 : cy + labelSize * 0.35), "text-anchor": "middle",
-        "font-size": labelSize, class: "label", "data-region": r.id }, name));
+      const y0 = (pieces.length ? yTop - chip * 0.35 : cy + labelSize * 0.35) - extra;
+      const text = s("text", { x: cx, y: y0, "text-anchor": "middle", "font-size": labelSize, class: "label", "data-region": r.id });
+      lines.forEach((line, i) => text.append(s("tspan", { x: cx, dy: i ? "1.05em" : 0 }, line)));
+      labels.append(text);
     }
     pieces.forEach((p, i) => {
       const row = Math.floor(i / cols), c = i % cols, inRow = Math.min(cols, pieces.length - row * cols);
@@ -163,7 +176,7 @@ export function fitLabels(svg) {
     const b = t.getBBox();
     const dx = b.x < vx ? vx - b.x : b.x + b.width > vx + vw ? vx + vw - b.x - b.width : 0;
     const dy = b.y < vy ? vy - b.y : b.y + b.height > vy + vh ? vy + vh - b.y - b.height : 0;
-    if (dx) t.setAttribute("x", Number(t.getAttribute("x")) + dx);
+    if (dx) for (const e of [t, ...t.querySelectorAll("tspan")]) e.setAttribute("x", Number(e.getAttribute("x")) + dx);
     if (dy) t.setAttribute("y", Number(t.getAttribute("y")) + dy);
   }
   const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
