@@ -221,8 +221,11 @@ def test_lobby_lists_your_games_and_shows_option_help(page: Any, server: Any) ->
     page.goto(server.url + "/")
     page.select_option("#ruleset", "toy")
     assert "how many rounds are played (default: 2)" in page.inner_text("#options")
+    assert "Rounds" in page.inner_text("label[for=opt-rounds]")  # a readable label, not the option's name
+    assert page.eval_on_selector("#create-btn", "b => b.getBoundingClientRect().bottom") < 900  # no scrolling
     page.click("#create-btn")
     page.wait_for_url("**/game/**")
+    page.wait_for_selector("#share")  # against the computer: a link for spectators to watch
     page.goto(server.url + "/")
     page.wait_for_selector("#mylist a")
     assert "Toy (a test game)" in page.inner_text("#mylist")

@@ -128,7 +128,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         hand = view["hands"][t]
         if hand and hand != "hidden":
             card = T.cards[T.card_ids.index(hand)]
-            holds = [["card", card.name, card.text]]
+            holds: list[list[Any]] = [["card", card.name, card.text]]
         else:
             holds = [["card", "one, face down" if hand == "hidden" else "none", None]]
         places = [T.places[T.place_index[k]] for k, o in claims.items() if o == t and k in T.place_index]

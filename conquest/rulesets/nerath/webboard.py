@@ -122,8 +122,8 @@ def board_json(view: dict[str, Any], seat: int | None, board_map: dict[str, Any]
         regions[view["battle"]["space"]]["markers"].append("battle!")
     # the alliances and the victory target
     sides: dict[int, list[str]] = {}
-    for r, realm in enumerate(REALMS):
-        sides.setdefault(team[r], []).append(realm)
+    for ri, realm in enumerate(REALMS):
+        sides.setdefault(team[ri], []).append(realm)
     length = opts["length"]
     events = event_cards()
     treasures = treasure_cards()
