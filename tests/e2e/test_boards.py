@@ -119,35 +119,59 @@ def test_narby_has_400_squares_and_a_move_is_played_by_clicking(browser: Any, se
     pg.context.close()
 
 
-def test_nerath_move_of_several_pieces_with_the_stepper(browser: Any, server: Any, screenshots: Path) -> None:
-    made = new_game(server, "nerath", 4)
-    gid, token = made["game"]["id"], made["seats"][0]["token"]
-    d = wait_turn(server, gid, token)
+def _counted_moves(d: dict) -> dict[str, list[int]]:
     counts: dict[str, list[int]] = {}
     for a in d["legal"]:
         w = a["text"].split()
         if w[0] == "move":
             counts.setdefault(" ".join(w[:-1]), []).append(int(w[-1]))
-    key, ns = max(counts.items(), key=lambda kv: max(kv[1]))
+    return counts
+
+
+def test_nerath_move_of_several_pieces_with_the_stepper(browser: Any, server: Any, screenshots: Path) -> None:
+    made = new_game(server, "nerath", 4)
+    gid, token = made["game"]["id"], made["seats"][0]["token"]
+    d = wait_turn(server, gid, token)
+    key, ns = max(_counted_moves(d).items(), key=lambda kv: max(kv[1]))
     assert max(ns) >= 2, "a space with several pieces of one kind"
-    frm, to = key.split()[1:3]
+    frm, to, kind = key.split()[1:4]
     pg = open_page(browser, server.url + made["seats"][0]["link"], SIZES["desktop"])
     pg.wait_for_selector("svg.board")
-    # pick the space on the board, then the destination, then the count
+    # as a player thinks: the space on the board, how many of each kind (steppers), the destination
     pg.click(f"svg.board g.region.can[data-region='{frm}']")
-    pg.wait_for_selector(".region.sel")
-    pg.click(f"svg.board g.region.can[data-region='{to}']")
-    row = pg.wait_for_selector(f"#actions li.stepper[data-key='{key} #']")
-    assert row.eval_on_selector("output", "o => o.textContent") == str(max(ns))
-    row.eval_on_selector(".minus", "b => b.click()")
-    want = f"{key} {max(ns) - 1}"
-    assert row.eval_on_selector(".go", "b => b.dataset.action") == want
-    pg.screenshot(path=str(screenshots / "board-nerath-stepper.png"), full_page=False)
+    pg.wait_for_selector("#composer")
+    for row in pg.query_selector_all("#composer li.stepper"):
+        k = row.get_attribute("data-kind")
+        presses = 1 if k == kind else int(row.eval_on_selector("output", "o => o.textContent.split(' ')[0]"))
+        for _ in range(presses):
+            row.eval_on_selector(".minus", "b => b.click()")
+    assert pg.eval_on_selector(f"#composer li[data-kind='{kind}'] output", "o => o.textContent") == \
+        f"{max(ns) - 1} of {max(ns)}"
+    pg.screenshot(path=str(screenshots / "board-nerath-composer.png"), full_page=False)
     rev = pg.eval_on_selector("#app", "a => a.dataset.revision")
-    row.eval_on_selector(".go", "b => b.click()")
+    pg.click(f"svg.board g.region.can[data-region='{to}']")
     pg.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
-    assert want in pg.inner_text(".log")
+    want = f"{key} {max(ns) - 1}"
+    pg.wait_for_function(f"() => document.querySelector('.log').textContent.includes({json.dumps(want)})")
     assert pg.evaluate("() => document.activeElement.id") == "turn"  # focus returns to the turn line
+
+    # the same from the list: the actions of one space and kind are one entry with a count stepper
+    d = wait_turn(server, gid, token)
+    if not d["game"]["over"] and d["game"]["to_move"] == 0 and _counted_moves(d):
+        pg.wait_for_function(f"() => document.getElementById('app').dataset.revision === '{d['game']['revision']}'")
+        key, ns = max(_counted_moves(d).items(), key=lambda kv: max(kv[1]))
+        pg.fill("#notation", key)
+        row = pg.wait_for_selector(f"#actions li.stepper[data-key='{key} #']")
+        assert row.eval_on_selector("output", "o => o.textContent") == str(max(ns))
+        if len(ns) > 1:
+            row.eval_on_selector(".minus", "b => b.click()")
+        want = f"{key} {sorted(ns)[-2] if len(ns) > 1 else ns[0]}"
+        assert row.eval_on_selector(".go", "b => b.dataset.action") == want
+        pg.screenshot(path=str(screenshots / "board-nerath-stepper.png"), full_page=False)
+        rev = pg.eval_on_selector("#app", "a => a.dataset.revision")
+        row.eval_on_selector(".go", "b => b.click()")
+        pg.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
+        assert want in pg.inner_text(".log")
     assert not pg.errors  # type: ignore[attr-defined]
     pg.context.close()
 

@@ -156,5 +156,11 @@ def board_json(view: dict[str, Any], seat: int | None, board_map: dict[str, Any]
                           for tm, xs in sorted(sides.items()))
     notes = [f"Round {view['round']}: {REALM_NAME.get(view['realm'], view['realm'])}, {view['phase']} step.",
              f"Sides: {side_text}."]
+    # a Move step entered as a player thinks: the space, the pieces (a count per kind), the destination;
+    # the page turns it into one `move FROM TO PIECE N` per kind
+    compose = None
+    if view.get("phase") == "move" and view.get("movable"):
+        compose = {"verb": "move", "template": "move {from} {to} {kind} {n}", "counts": view["movable"],
+                   "names": {k: p.name for k, p in tables().pieces.items()}}
     return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
-            "legend": legend, "notes": notes, "help": help_terms()}
+            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose}

@@ -77,7 +77,27 @@ function entryView(e, me, send, matchSet, help) {
  * The "Your actions" card. me: {selected, filter, steps}; legal: [{text, description, places}];
  * names(regionId) -> the space's name; send(text); rerender().
  */
-export function actionCard(d, me, { names, send, rerender, matching }) {
+/** The pieces of the chosen space, a count each (0 to all), before the destination is clicked. */
+function composer(me, compose, names) {
+  const p = me.pieces;
+  const max = compose.counts[p.from];
+  const rows = Object.entries(max).map(([kind, mx]) => {
+    const out = h("output", { class: "count", "data-kind": kind });
+    const minus = h("button", { type: "button", class: "step minus", "aria-label": `one ${compose.names[kind] || kind} fewer`, text: "−" });
+    const plus = h("button", { type: "button", class: "step plus", "aria-label": `one ${compose.names[kind] || kind} more`, text: "+" });
+    const show = () => { out.textContent = `${p.n[kind]} of ${mx}`; minus.disabled = p.n[kind] <= 0; plus.disabled = p.n[kind] >= mx; };
+    minus.addEventListener("click", () => { p.n[kind] = Math.max(0, p.n[kind] - 1); show(); });
+    plus.addEventListener("click", () => { p.n[kind] = Math.min(mx, p.n[kind] + 1); show(); });
+    show();
+    return h("li", { class: "stepper", "data-kind": kind }, h("span", { class: "desc", text: compose.names[kind] || kind }),
+      h("span", { class: "stepbox" }, minus, out, plus));
+  });
+  return h("div", { class: "composer", id: "composer" },
+    h("p", { class: "help" }, h("b", { text: `Move from ${names(p.from)}: ` }), "set how many of each, then click the destination on the board."),
+    h("ul", {}, rows));
+}
+
+export function actionCard(d, me, { names, send, rerender, matching, compose }) {
   const legal = d.legal || [];
   const help = (d.board && d.board.help) || {};
   const sel = me.selected;
@@ -117,6 +137,7 @@ export function actionCard(d, me, { names, send, rerender, matching }) {
       h("button", { type: "button", id: "clear-sel", onclick: () => { me.selected = []; rerender(); }, text: "clear" }),
       matching.length ? ` — ${matching.length} action${matching.length > 1 ? "s" : ""}; pick a count, or click the next space on the board.` : "")
     : (legal.some(a => a.places && a.places.length) ? h("p", { class: "help", text: "Click a highlighted space on the board to narrow the list (from, then to)." }) : null);
-  return h("div", { class: "card action-card", id: "action-card" }, h("h2", { text: "Your actions" }), hint, input, list,
+  return h("div", { class: "card action-card", id: "action-card" }, h("h2", { text: "Your actions" }), hint,
+    me.pieces && compose ? composer(me, compose, names) : null, input, list,
     d.legal_truncated ? h("p", { class: "help", text: "Only the first actions are listed; type any other in notation." }) : null);
 }

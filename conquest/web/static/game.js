@@ -65,17 +65,25 @@ function poll(me) { setTimeout(async () => { if (me === live) { await refresh();
 
 async function send(text) {
   const me = live;
-  if (!text) return;
+  if (!text) return false;
   try {
     me.data = await api("POST", `/api/games/${me.gid}/actions`, { action: text, step: me.data.game.step }, me.token);
-    me.selected = []; me.filter = "";
+    me.selected = []; me.filter = ""; me.pieces = null;
   } catch (e) {
     toast(`Refused: ${e.message}`);
     await refresh();
-    return;
+    return false;
   }
   renderGame(true);
+  return true;
 }
+
+/** Several actions one after the other (a move of pieces of several kinds); stops at the first refusal. */
+async function sendMany(texts) {
+  for (const text of texts) if (!(await send(text))) return;
+}
+
+function fillTemplate(template, values) { return template.replace(/\{(\w+)\}/g, (_, k) => String(values[k])); }
 
 async function undo() {
   const me = live;
@@ -152,11 +160,24 @@ function renderGame(afterMove) {
 
   const legal = d.legal || [];
   const sel = me.selected;
+  const nm = names(d.board);
   const matching = legal.filter(a => sel.every(p => a.places.includes(p)));
   const places = new Set();
   for (const a of matching) for (const p of a.places) places.add(p);
   for (const p of sel) places.add(p);
+  // the composer (board.compose): a space is picked, its pieces counted, then the destination is clicked
+  const compose = mine && d.board && d.board.compose;
+  const from = compose && sel.length === 1 && compose.counts[sel[0]] ? sel[0] : null;
+  if (!from) me.pieces = null;
+  else if (!me.pieces || me.pieces.from !== from) me.pieces = { from, n: { ...compose.counts[from] } };
   const onRegion = (rid) => {
+    if (me.pieces && rid !== me.pieces.from && sel.length === 1) {
+      const texts = Object.entries(me.pieces.n).filter(([, n]) => n > 0)
+        .map(([kind, n]) => fillTemplate(compose.template, { from: me.pieces.from, to: rid, kind, n }));
+      const known = new Set(legal.map(a => a.text));
+      if (texts.length && texts.every(x => known.has(x))) { sendMany(texts); return; }
+      if (texts.length) toast(`Not all of these pieces can go to ${nm(rid)}: choose below.`);
+    }
     let next = sel.includes(rid) ? sel.filter(x => x !== rid) : [...sel, rid];
     let cands = legal.filter(a => next.every(p => a.places.includes(p)));
     if (!cands.length) { next = [rid]; cands = legal.filter(a => a.places.includes(rid)); }
@@ -165,14 +186,12 @@ function renderGame(afterMove) {
     me.selected = next; renderGame();
     const first = document.querySelector("#actions li.match button[data-action], #actions button[data-action]"); if (first) first.focus({ preventScroll: true });
   };
-  const nm = names(d.board);
   const boardBox = boardSection(d, { places: mine ? places : new Set(), selected: sel, onRegion, seatName, key: `game-${g.id}` });
 
   const side = h("section", { class: "side" });
   const spectator = (tokensOf(g.id).find(e => e.spectator) || {}).spectator;
   const head = h("div", { class: "card" },
     h("div", { class: "turn" + (mine ? " mine" : ""), id: "turn", tabindex: "-1", text: turnText(d) }),
-    playerPanels(d, seatName),
     resultTable(g),
     d.last_chance && d.last_chance.length ? h("div", { class: "dice", "aria-label": "Last dice and draws" }, "Last chance: ",
       d.last_chance.map(t => h("span", { text: t }))) : null,
@@ -183,7 +202,8 @@ function renderGame(afterMove) {
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
       d.you.seat !== null && d.undo > 0 ? h("button", { type: "button", id: "undo", onclick: undo, text: `Undo (${d.undo})` }) : null));
   side.append(head);
-  if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching }));
+  if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose }));
+  side.append(h("div", { class: "card" }, playerPanels(d, seatName)));
   side.append(helpPanel(d.board, g.ruleset));
   if (d.board && d.board.map) side.append(h("details", { class: "card" }, h("summary", { text: "Details" }), ...viewPanel(d, false)));
   side.append(h("div", { class: "card" }, h("h2", { text: "Log" }), logList(d.log, seatName)));
