@@ -78,7 +78,21 @@ def _card_names(cards: Any, table: dict[str, dict[str, Any]]) -> str:
     return ", ".join(table[c]["name"] if c in table else c for c in cards) or "none"
 
 
+def _anchor_labels(board_map: dict[str, Any]) -> None:
+    """Each space's name, pieces and icons go on its own hex nearest its middle (the centre of a sea that
+    surrounds an island can fall on the island)."""
+    from conquest.rulesets.nerath.ruleset import _hex
+    for r in board_map["regions"]:
+        if "label_at" in r:
+            continue
+        mids = [(sum(p[0] for p in h) / 6, sum(p[1] for p in h) / 6) for h in (_hex(x, y) for x, y in r["attrs"]["cells"])]
+        mx, my = sum(p[0] for p in mids) / len(mids), sum(p[1] for p in mids) / len(mids)
+        best = min(mids, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
+        r["label_at"] = [round(best[0], 2), round(best[1], 2)]
+
+
 def board_json(view: dict[str, Any], seat: int | None, board_map: dict[str, Any]) -> dict[str, Any]:
+    _anchor_labels(board_map)
     players = int(view.get("players", 4))
     opts = view["options"]
     seat_of, team = seating(players, opts["mode"], opts["three_player"])

@@ -90,7 +90,7 @@ export function drawBoard(board, opts) {
     g.append(s("title", {}, title.join(", ")));
     base.append(g);
     const [bx, by, bw, bh] = bbox(r.polygon);
-    const [cx, cy] = r.center || [bx + bw / 2, by + bh / 2];
+    const [cx, cy] = r.label_at || r.center || [bx + bw / 2, by + bh / 2];
     const room = Math.min(bw, bh);
     // pieces: one chip per kind and seat, shape by kind, a letter and the count
     const pieces = st.pieces || [];

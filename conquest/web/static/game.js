@@ -176,7 +176,7 @@ function renderGame(afterMove) {
         .map(([kind, n]) => fillTemplate(compose.template, { from: me.pieces.from, to: rid, kind, n }));
       const known = new Set(legal.map(a => a.text));
       if (texts.length && texts.every(x => known.has(x))) { sendMany(texts); return; }
-      if (texts.length) toast(`Not all of these pieces can go to ${nm(rid)}: choose below.`);
+      me.note = texts.length ? `Not all of these pieces can go to ${nm(rid)}: choose below.` : "";
     }
     let next = sel.includes(rid) ? sel.filter(x => x !== rid) : [...sel, rid];
     let cands = legal.filter(a => next.every(p => a.places.includes(p)));
