@@ -81,7 +81,6 @@ def _card_names(cards: Any, table: dict[str, dict[str, Any]]) -> str:
 def _anchor_labels(board_map: dict[str, Any]) -> None:
     """Each space's name, pieces and icons go on its own hex nearest its middle (the centre of a sea that
     surrounds an island can fall on the island)."""
-    from conquest.rulesets.nerath.ruleset import _hex
     for r in board_map["regions"]:
         if "label_at" in r:
             continue
@@ -91,7 +90,8 @@ def _anchor_labels(board_map: dict[str, Any]) -> None:
         r["label_at"] = [round(best[0], 2), round(best[1], 2)]
 
 
-def board_json(view: dict[str, Any], seat: int | None, board_map: dict[str, Any]) -> dict[str, Any]:
+def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    board_map = board_map_json()
     _anchor_labels(board_map)
     players = int(view.get("players", 4))
     opts = view["options"]
@@ -178,3 +178,62 @@ def board_json(view: dict[str, Any], seat: int | None, board_map: dict[str, Any]
                    "names": {k: p.name for k, p in tables().pieces.items()}}
     return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
             "legend": legend, "notes": notes, "help": help_terms(), "compose": compose}
+
+
+# ---- the hex outlines of the spaces
+_HEX_R = 10 / 3 ** 0.5
+
+
+def _hex(x: int, y: int) -> list[tuple[float, float]]:
+    import math
+    cx, cy = (x + 0.5 * (y % 2)) * 10 + 5, y * 1.5 * _HEX_R + 5
+    return [(round(cx + _HEX_R * math.cos(math.radians(60 * k - 30)), 2),
+             round(cy + _HEX_R * math.sin(math.radians(60 * k - 30)), 2)) for k in range(6)]
+
+
+def _outline(cells: list[list[int]]) -> list[list[float]]:
+    """The outline of a set of hex cells: the edges not shared by two of them, chained; the longest ring."""
+    count: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
+    for x, y in cells:
+        h = _hex(x, y)
+        for k in range(6):
+            a, b = h[k], h[(k + 1) % 6]
+            key = (a, b) if a < b else (b, a)
+            count[key] = count.get(key, 0) + 1
+    nxt: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for (a, b), c in count.items():
+        if c == 1:
+            nxt.setdefault(a, []).append(b)
+            nxt.setdefault(b, []).append(a)
+    rings: list[list[tuple[float, float]]] = []
+    seen: set[tuple[float, float]] = set()
+    for start in sorted(nxt):
+        if start in seen:
+            continue
+        ring = [start]
+        seen.add(start)
+        prev, cur = None, start
+        while True:
+            options = [p for p in nxt[cur] if p != prev and (p not in seen or p == start)]
+            if not options:
+                break
+            prev, cur = cur, options[0]
+            if cur == start:
+                break
+            ring.append(cur)
+            seen.add(cur)
+        rings.append(ring)
+    best = max(rings, key=len)
+    return [[a, b] for a, b in best]
+
+
+_MAP_CACHE: dict[str, Any] = {}
+
+
+def board_map_json() -> dict[str, Any]:
+    if not _MAP_CACHE:
+        m = tables().board.map.to_json()
+        for r in m["regions"]:
+            r["polygon"] = _outline(r["attrs"]["cells"])
+        _MAP_CACHE.update(m)
+    return _MAP_CACHE
