@@ -56,8 +56,12 @@ def test_narby_place_of_power_claims_are_clicked_on_its_square() -> None:
     seat = st.to_move
     board = board_for(rs, st, st.view(seat), seat)
     assert board is not None
-    pid, anchor = next(iter(board["aliases"].items()))
+    pid, anchor = next((k, v) for k, v in board["aliases"].items() if k in st.places)
     assert places(("claim", pid), region_ids(board), f"claim {pid}", board["aliases"]) == [anchor]
+    red = st.view(seat)["dragons"][1 - seat]
+    assert places(("attack", red), region_ids(board)) == []  # without the aliases nothing names a square
+    assert places(("attack", red), region_ids(board), f"attack {red}", board["aliases"]) == \
+        [st.view(seat)["dragon_at"][1 - seat]]  # an attack is clicked on the other dragon
 
 
 def test_nerath_board_shows_alliances_target_and_pieces_by_kind() -> None:

@@ -109,6 +109,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             for dy in (0, 1):
                 regions[B.sq_text(B.sq(ax + dx, ay + dy))]["name"] = p.name
     if view.get("chest"):
+        aliases["chest"] = view["chest"]  # "steal chest" is clicked on the chest
         cx, cy = (int(v) for v in view["chest"].split(","))
         overlays.append({"kind": "chest", "x": cx - 1 + 0.15, "y": cy - 1 + 0.15, "w": 0.7, "h": 0.7, "label": "$",
                          "fill": "#c79100", "round": 0.1, "text": "#3b2a14",
@@ -117,6 +118,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         if a:
             ax, ay = (int(v) for v in a.split(","))
             d = dragons[t]
+            if d:
+                aliases[d] = a  # "attack red", "play robber red": clicked on that dragon's square
             name = T.dragons[T.dragon_index[d]].name if d else f"seat {t + 1}"
             overlays.append({"kind": "dragon", "x": ax - 1, "y": ay - 1, "w": 2, "h": 2, "seat": t, "round": 0.9,
                              "label": f"D{t + 1}", "opacity": 0.88,
