@@ -92,57 +92,59 @@ export function drawBoard(board, opts) {
     const [bx, by, bw, bh] = bbox(r.polygon);
     const [cx, cy] = r.label_at || r.center || [bx + bw / 2, by + bh / 2];
     const room = Math.min(bw, bh);
-    // pieces: one chip per kind and seat, shape by kind, a letter and the count
+    // one vertical stack centred on the region: its name, a small line (label, markers), pieces, icons
     const pieces = st.pieces || [];
     const icons = st.icons || [];
+    const marks = (st.markers || []).map(String);
+    if (st.label && !st.hideLabel) marks.unshift(String(st.label));
+    const named = !!(name && showNames);
+    const lines = named ? wrap(name) : [];
+    const longest = Math.max(...lines.map(x => x.length), 4);
+    const labelSize = Math.max(Math.min(3 * unit, 1.75 * bw / longest, bh / (2.4 + lines.length)), 0.6 * unit);
+    const small = marks.length && showNames ? Math.min(labelSize * 0.72, 1.6 * bw / Math.max(marks.join(" · ").length, 6)) : 0;
     const cols = Math.min(Math.max(pieces.length, 1), room > 12 * unit ? 3 : 2);
     const rows = Math.ceil(pieces.length / cols);
-    const chip = Math.min(2.1 * unit, 0.82 * bw / (cols * 2.3), 0.8 * bh / (rows * 2.3 + (name && showNames ? 1.6 : 0) + (icons.length ? 1.6 : 0)));
-    const lines = wrap(name);
-    const longest = Math.max(...lines.map(x => x.length), 4);
-    const labelSize = Math.max(Math.min(3 * unit, 1.75 * bw / longest, bh / (2 + lines.length)), 0.6 * unit);
-    const extra = (lines.length - 1) * labelSize * 1.05;
-    let yTop = cy - (rows * chip * 2.3) / 2 + (name && showNames ? labelSize * 0.55 + extra / 2 : 0);
-    if (name && showNames) {
-      const y0 = (pieces.length ? yTop - chip * 0.35 : cy + labelSize * 0.35) - extra;
-      const text = s("text", { x: cx, y: y0, "text-anchor": "middle", "font-size": labelSize, class: "label", "data-region": r.id });
+    const textH = lines.length * labelSize * 1.05 + (small ? small * 1.2 : 0);
+    const chip = Math.min(2.1 * unit, 0.82 * bw / (cols * 2.3), Math.max(0.75 * bh - textH, 0.3 * bh) / (rows * 2.3 + (icons.length ? 2 : 0)));
+    const isz = icons.length ? Math.min(showNames ? 1.25 * unit : room * 0.3, 0.8 * bw / (icons.length * 2.4), 0.4 * bh) : 0;
+    const height = textH + rows * chip * 2.3 + (icons.length ? isz * 2.3 : 0);
+    let y = cy - height / 2;
+    if (named) {
+      const text = s("text", { x: cx, y: y + labelSize * 0.85, "text-anchor": "middle", "font-size": labelSize, class: "label", "data-region": r.id });
       lines.forEach((line, i) => text.append(s("tspan", { x: cx, dy: i ? "1.05em" : 0 }, line)));
       labels.append(text);
+      y += lines.length * labelSize * 1.05;
     }
+    if (small) {
+      labels.append(s("text", { x: cx, y: y + small * 0.9, "text-anchor": "middle", "font-size": small, class: "label small",
+        "data-region": r.id }, marks.join(" · ")));
+      y += small * 1.2;
+    }
+    // pieces: one chip per kind and seat, shape by kind, a letter and the count
     pieces.forEach((p, i) => {
       const row = Math.floor(i / cols), c = i % cols, inRow = Math.min(cols, pieces.length - row * cols);
-      const x = cx + (c - (inRow - 1) / 2) * chip * 2.3, y = yTop + chip * 1.15 + row * chip * 2.3;
+      const x = cx + (c - (inRow - 1) / 2) * chip * 2.3, py = y + chip * 1.15 + row * chip * 2.3;
       const kind = p.shape || SHAPES[0];
       const pg = s("g", { class: "piece", "data-kind": p.kind || "" },
         s("title", {}, pieceText(p, opts.seatName) + helpText(help, p.help)));
-      pg.append(shape(kind, x, y, chip, p.color || (p.seat === null || p.seat === undefined ? "#555" : col(p.seat))));
+      pg.append(shape(kind, x, py, chip, p.color || (p.seat === null || p.seat === undefined ? "#555" : col(p.seat))));
       const count = p.count ?? 1;
       const letter = p.icon !== undefined ? String(p.icon) : "";
       const txt = letter && count > 1 ? `${letter}${count}` : letter || String(count);
-      pg.append(s("text", { x, y: y + chip * 0.36, "text-anchor": "middle", "font-size": chip * (txt.length > 2 ? 0.85 : 1.05),
+      pg.append(s("text", { x, y: py + chip * 0.36, "text-anchor": "middle", "font-size": chip * (txt.length > 2 ? 0.85 : 1.05),
         fill: "#fff", "font-weight": "bold" }, txt));
-      if (p.outline) pg.firstElementChild.nextElementSibling?.setAttribute("stroke", "#000");
       top.append(pg);
     });
-    // icons (castles, dungeon entrances, bonus locations...): small badges along the bottom of the region
-    if (icons.length) {
-      const isz = Math.min(showNames ? 1.25 * unit : room * 0.3, 0.8 * bw / (icons.length * 2.4), 0.4 * bh);
-      const iy = pieces.length ? yTop + rows * chip * 2.3 + isz * 1.2 : (name && showNames ? cy + labelSize * 0.6 + isz * 1.3 : cy);
-      icons.forEach((ic, i) => {
-        const x = cx + (i - (icons.length - 1) / 2) * isz * 2.4;
-        top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon },
-          s("title", {}, (ic.title || ic.icon) + helpText(help, ic.help)),
-          s("rect", { x: x - isz, y: iy - isz, width: 2 * isz, height: 2 * isz, rx: isz * 0.35, fill: ic.fill || "#fff8e1",
-            stroke: ic.stroke || "#5a4a30", "stroke-width": isz * 0.12 }),
-          s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
-      });
-    }
-    const marks = (st.markers || []).map(String);
-    if (st.label && !st.hideLabel) marks.unshift(String(st.label));
-    if (marks.length && showNames) {
-      labels.append(s("text", { x: cx, y: by + bh - 0.4 * labelSize, "text-anchor": "middle", "font-size": labelSize * 0.72, class: "label small",
-        "data-region": r.id }, marks.join(" · ")));
-    }
+    y += rows * chip * 2.3;
+    // icons (castles, dungeon entrances, bonus locations...): small badges under the pieces
+    icons.forEach((ic, i) => {
+      const x = cx + (i - (icons.length - 1) / 2) * isz * 2.4, iy = y + isz * 1.15;
+      top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon },
+        s("title", {}, (ic.title || ic.icon) + helpText(help, ic.help)),
+        s("rect", { x: x - isz, y: iy - isz, width: 2 * isz, height: 2 * isz, rx: isz * 0.35, fill: ic.fill || "#fff8e1",
+          stroke: ic.stroke || "#5a4a30", "stroke-width": isz * 0.12 }),
+        s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
+    });
     if (places.has(r.id)) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
