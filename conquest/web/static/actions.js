@@ -4,15 +4,19 @@ import { h } from "./ui.js";
 
 const FLAT_LIMIT = 14; // up to this many entries the list is flat; more are grouped in folding sections
 
-/** Actions whose notation differs only in a final number become one entry with a stepper. */
+/** Actions whose notation differs only in a final number, and whose descriptions differ only in numbers (a
+ * count, not a choice: "move k07 k06 footsoldier 3", never "pick 3" of different combinations), become one
+ * entry with a stepper. */
 export function entries(actions) {
   const out = [], byKey = new Map();
   for (const a of actions) {
     const m = a.text.match(/^(.*\S) (\d+)$/);
     const key = m ? m[1] + " #" : a.text;
-    if (m && byKey.has(key)) { byKey.get(key).options.push({ n: Number(m[2]), a }); continue; }
+    // the description without its numbers and plural endings ("1 army" and "3 armies" are the same choice)
+    const same = m ? key + "\u0000" + a.description.replace(/\d+/g, "#").replace(/\b(\w+?)(ies|s|y)\b/g, "$1") : null;
+    if (m && byKey.has(same)) { byKey.get(same).options.push({ n: Number(m[2]), a }); continue; }
     const e = { key, options: [{ n: m ? Number(m[2]) : null, a }] };
-    if (m) byKey.set(key, e);
+    if (m) byKey.set(same, e);
     out.push(e);
   }
   for (const e of out) e.options.sort((x, y) => (x.n ?? 0) - (y.n ?? 0));
