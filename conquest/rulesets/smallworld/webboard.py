@@ -72,4 +72,4 @@ def extras(view: dict[str, Any]) -> dict[str, Any]:
         {"title": f"{_power(c['power'])['name']} {_race(c['race'])['name']}",
          "text": f"{_race(c['race'])['name']}: {_race(c['race']).get('text', '')}. "
                  f"{_power(c['power'])['name']}: {_power(c['power']).get('text', '')}",
-         "note": f"+{c['coins']} coins" if c["coins"] else ""} for c in column]}
+         "note": f"+{c['coins']} coins" if c["coins"] else "", "action": f"pick {i}"} for i, c in enumerate(column)]}

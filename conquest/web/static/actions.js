@@ -106,7 +106,7 @@ export function actionCard(d, me, { names, send, rerender, matching, compose }) 
   const help = (d.board && d.board.help) || {};
   const note = me.note; me.note = ""; // shown once
   const sel = me.selected;
-  const matchSet = new Set(matching);
+  const matchSet = new Set(sel.length ? matching : []); // highlighted only when the board narrowed the list
   const input = h("input", { type: "text", id: "notation", placeholder: "filter, or type an action and press Enter",
     "aria-label": "Action in notation", value: me.filter, autocomplete: "off", autocapitalize: "off" });
   const list = h("div", { id: "actions", class: "actions", "aria-label": "Legal actions" });

@@ -140,8 +140,13 @@ export function boardSection(d, opts) {
     const lg = legend(d.board);
     if (lg) box.append(lg);
     if ((d.board.banners || []).length) box.append(h("div", { class: "banners-box" }, h("h3", { text: "Race and power banners (top first)" }),
-      h("ol", { class: "banners", start: 0 }, d.board.banners.map(b => h("li", { title: b.text },
-        h("b", { text: b.title }), b.note ? h("span", { class: "tag", text: b.note }) : null, h("div", { class: "help", text: b.text }))))));
+      h("ol", { class: "banners", start: 0 }, d.board.banners.map(b => {
+        const legal = b.action && (d.legal || []).find(a => a.text === b.action);
+        return h("li", { title: b.text }, h("b", { text: b.title }), b.note ? h("span", { class: "tag", text: b.note }) : null,
+          legal && opts.send ? h("button", { type: "button", class: "take", "data-action": legal.text, onclick: () => opts.send(legal.text),
+            text: "take it", title: legal.description }) : null,
+          h("div", { class: "help", text: b.text }));
+      }))));
     for (const n of d.board.notes || []) box.append(h("p", { class: "notes", text: String(n) }));
   } else {
     if (d.text_board) box.append(h("pre", { class: "textboard", text: d.text_board }));
@@ -186,7 +191,7 @@ function renderGame(afterMove) {
     me.selected = next; renderGame();
     const first = document.querySelector("#actions li.match button[data-action], #actions button[data-action]"); if (first) first.focus({ preventScroll: true });
   };
-  const boardBox = boardSection(d, { places: mine ? places : new Set(), selected: sel, onRegion, seatName, key: `game-${g.id}` });
+  const boardBox = boardSection(d, { places: mine ? places : new Set(), selected: sel, onRegion, seatName, key: `game-${g.id}`, send: mine ? send : null });
 
   const side = h("section", { class: "side" });
   const spectator = (tokensOf(g.id).find(e => e.spectator) || {}).spectator;
