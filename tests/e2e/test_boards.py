@@ -89,6 +89,18 @@ def test_board_fits_the_page_and_its_labels_do_not_overlap(browser: Any, server:
         for b in boxes[i + 1:]:
             overlap = a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5 and a[2] < b[4] - 0.5 and b[2] < a[4] - 0.5
             assert not overlap, f"{rid} at {size}: labels {a[0]!r} and {b[0]!r} overlap"
+    # zoom: the + button, the wheel, and back to the whole board
+    width_of = "s => Number(s.getAttribute('viewBox').split(' ')[2])"
+    whole = pg.eval_on_selector("svg.board", width_of)
+    pg.click("button[aria-label='Zoom in']")
+    zoomed = pg.eval_on_selector("svg.board", width_of)
+    assert zoomed < whole
+    box = pg.eval_on_selector("svg.board", "s => { const r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    pg.mouse.move(*box)
+    pg.mouse.wheel(0, -200)
+    pg.wait_for_function(f"() => Number(document.querySelector('svg.board').getAttribute('viewBox').split(' ')[2]) < {zoomed}")
+    pg.click("button[aria-label='Whole board']")
+    assert pg.eval_on_selector("svg.board", width_of) == whole
     assert not pg.errors, pg.errors  # type: ignore[attr-defined]
     pg.context.close()
 
