@@ -19,7 +19,7 @@ export async function lobby() {
   newGameForm(data);
 }
 
-function optionText(o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c); }
+function optionText(o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
 
 function newGameForm(data) {
   const box = document.getElementById("newform");
