@@ -70,7 +70,9 @@ def _players_span(rs: Any) -> str:
 
 
 @app.command()
-def info(ruleset: str = typer.Argument(..., help="ruleset id")) -> None:
+def info(ruleset: str = typer.Argument(..., help="ruleset id"),
+         terms: bool = typer.Option(False, "--terms", help="also list the rules help: races, powers, cards, "
+                                    "pieces, action verbs (what the web app shows as tooltips)")) -> None:
     """Show a ruleset's options with their defaults and help."""
     from conquest.core.registry import get_ruleset
     rs = get_ruleset(ruleset)
@@ -92,6 +94,17 @@ def info(ruleset: str = typer.Argument(..., help="ruleset id")) -> None:
                   markup=False)
         out.print(textwrap.fill(o["help"], width=width, initial_indent="      ", subsequent_indent="      "),
                   markup=False)
+    if terms:
+        by_kind: dict[str, list[dict[str, str]]] = {}
+        for t in rs.help_terms().values():
+            by_kind.setdefault(t["kind"], []).append(t)
+        if not by_kind:
+            out.print("rules help: none for this ruleset", markup=False)
+        for kind, items in by_kind.items():
+            out.print(f"{kind}s:", markup=False)
+            for t in items:
+                out.print(textwrap.fill(f"{t['name']}: {t['text']}", width=width, initial_indent="  ",
+                                        subsequent_indent="      "), markup=False)
 
 
 def _shown(value: Any) -> str:

@@ -289,6 +289,12 @@ class Ruleset(ABC):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        """Rules help: ``{"kind:id": {"kind", "name", "text"}}`` for each race, power, card, piece kind, action
+        verb... taken from the ruleset's data. ``conquest info --terms`` prints it; the web app shows it as
+        tooltips and in its rules help panel. None by default."""
+        return {}
+
     def info(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "min_players": self.min_players,
                 "max_players": self.max_players, "rules_version": self.rules_version,

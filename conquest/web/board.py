@@ -169,18 +169,42 @@ def board_for(ruleset: Ruleset, state: Any, view: dict[str, Any], seat: int | No
         return None
     if "regions" not in board:
         board = {**board, "regions": auto_regions(board["map"], view, int(view.get("players", 0) or 0))}
+    if "help" not in board:
+        terms = getattr(ruleset, "help_terms", None)
+        board = {**board, "help": terms() if callable(terms) else {}}
     return complete_board(board)
 
 
-def places(action: Action, region_ids: set[str]) -> list[str]:
-    """The regions an action names (for choosing it by clicking the board)."""
-    parts = action if isinstance(action, tuple) else (action,)
+def places(action: Action, region_ids: set[str], text: str = "",
+           aliases: dict[str, str] | None = None) -> list[str]:
+    """The regions an action names (for choosing it by clicking the board): region ids among its parts, or
+    among the words of its notation ``text`` (a ruleset whose actions hold squares as numbers, like Narby's
+    ``move 3,4``), each word or part also looked up in the board's ``aliases`` (a place of power's id ->
+    the square it is clicked on)."""
+    al = aliases or {}
+
+    def one(p: Any) -> str | None:
+        if isinstance(p, str):
+            p = al.get(p, p)
+            return p if p in region_ids else None
+        return None
+
     out: list[str] = []
-    for p in parts:
-        if isinstance(p, str) and p in region_ids and p not in out:
-            out.append(p)
-        elif isinstance(p, tuple):
-            out.extend(x for x in places(p, region_ids) if x not in out)
+
+    def walk(a: Any) -> None:
+        for p in a if isinstance(a, tuple) else (a,):
+            if isinstance(p, tuple):
+                walk(p)
+            else:
+                q = one(p)
+                if q is not None and q not in out:
+                    out.append(q)
+    walk(action)
+    if not out and text:
+        for w in text.split():
+            q = one(w)
+            if q is not None and q not in out:
+                out.append(q)
     return out
 
 

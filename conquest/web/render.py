@@ -26,10 +26,13 @@ def legal_for(live: Live, who: Actor, board: dict[str, Any] | None) -> dict[str,
     if who.seat is None or state.to_move != who.seat:
         return {"legal": [], "legal_truncated": False}
     ids = region_ids(board)
+    aliases = (board or {}).get("aliases") or {}
     fmt = live.ruleset.format_action
     acts = list(state.legal_actions())
-    out = [{"text": fmt(a), "description": describe(live, a), "places": places(a, ids)}
-           for a in acts[:MAX_LEGAL]]
+    out = []
+    for a in acts[:MAX_LEGAL]:
+        text = fmt(a)
+        out.append({"text": text, "description": describe(live, a), "places": places(a, ids, text, aliases)})
     return {"legal": out, "legal_truncated": len(acts) > MAX_LEGAL}
 
 

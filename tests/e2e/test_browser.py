@@ -76,10 +76,10 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
         toast = page.query_selector("#toast:not([hidden])")
         assert toast is None, f"a click on the board was refused: {toast.inner_text() if toast else ''}"
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
-            matches = page.query_selector_all(".actions li.match button")
-            (matches[0] if matches else page.query_selector_all("#actions button")[0]).click()
+            matches = page.query_selector_all("#actions li.match button[data-action]:visible")
+            (matches[0] if matches else page.query_selector_all("#actions button[data-action]:visible")[0]).click()
     else:
-        buttons = page.query_selector_all("#actions button")
+        buttons = page.query_selector_all("#actions button[data-action]:visible")
         assert buttons, "the seat to move has a list of legal actions"
         choice = [b for b in buttons if b.get_attribute("data-action") != "peek"] or buttons
         rng.choice(choice).click()
@@ -124,7 +124,7 @@ def test_play_a_whole_game_against_the_computer(page: Any, server: Any, screensh
     rng = random.Random(7)
     create_in_lobby(page, server.url, rid)
     page.screenshot(path=str(screenshots / f"{rid}-start.png"), full_page=True)
-    assert "Tester" in page.inner_text(".turn + .bar") or "Tester" in page.inner_text("#status")
+    assert "Tester" in page.inner_text("#players") and "Tester" in page.inner_text("#status")
     clicks = 0
     reloaded = False
     while wait_my_turn_or_end(page):
@@ -221,8 +221,11 @@ def test_lobby_lists_your_games_and_shows_option_help(page: Any, server: Any) ->
     page.goto(server.url + "/")
     page.select_option("#ruleset", "toy")
     assert "how many rounds are played (default: 2)" in page.inner_text("#options")
+    assert "Rounds" in page.inner_text("label[for=opt-rounds]")  # a readable label, not the option's name
+    assert page.eval_on_selector("#create-btn", "b => b.getBoundingClientRect().bottom") < 900  # no scrolling
     page.click("#create-btn")
     page.wait_for_url("**/game/**")
+    page.wait_for_selector("#share")  # against the computer: a link for spectators to watch
     page.goto(server.url + "/")
     page.wait_for_selector("#mylist a")
     assert "Toy (a test game)" in page.inner_text("#mylist")

@@ -225,6 +225,7 @@ def test_guardians_rolled_by_the_other_player_in_a_two_player_game() -> None:
 
 def test_board_for_the_web_app_uses_only_the_view() -> None:
     """The board drawn in the browser: hex outlines, controllers by seat, pieces, no facedown Guardian names."""
+    from conquest.rulesets.nerath.data import guardian_tiles
     st = RULESET.new_game(2, {}, 0)
     while st.phase == "deal":
         st = st.apply(st.chance_outcomes()[0][0])
@@ -232,9 +233,12 @@ def test_board_for_the_web_app_uses_only_the_view() -> None:
     regions = board["map"]["regions"]
     assert len(regions) == 70 and all(len(r["polygon"]) >= 6 for r in regions)
     assert board["regions"]["k07"]["owner"] == 0 and board["regions"]["v05"]["owner"] == 1
-    assert "capital" in board["regions"]["k07"]["markers"]
-    assert any(p["kind"] == "dragon" for p in board["regions"]["k07"]["pieces"])
-    assert all("facedown" in board["regions"][f"d{i}"]["markers"][0] for i in range(1, 7))
+    assert "capital" in [i["key"] for i in board["regions"]["k07"]["icons"]]
+    assert any(p["help"] == "piece:dragon" and p["icon"] == "D" for p in board["regions"]["k07"]["pieces"])
+    for i in range(1, 7):  # the Guardians are face down: the entrance says how many, not which
+        (entrance,) = [x for x in board["regions"][f"d{i}"]["icons"] if x["key"] == "dungeon"]
+        assert "a face-down Guardian" in entrance["title"]
+        assert not any(g.name in entrance["title"] for g in guardian_tiles().values())
 
 
 def test_free_for_all_is_for_four_players() -> None:

@@ -180,8 +180,9 @@ def test_board_for_the_browser_uses_the_view_only():
     board = board_for(RULESET, st, st.view(1), 1)
     assert board is not None
     assert "31 coins" not in json.dumps(board)
-    assert any(n.startswith("Seat 0: ? coins") for n in board["notes"])
-    assert any(n.startswith("Seat 1: 7 coins") for n in board["notes"])
+    assert board["panels"][0]["score"][0][:2] == ["coins", "face down"]
+    assert board["panels"][1]["score"][0][:2] == ["coins", 7]
+    assert board["panels"][0]["holds"] == [["Ratmen in hand", 4, "tokens of the active race not on the board"]]
     assert board["regions"]["r2"]["owner"] == 0 and board["regions"]["r2"]["pieces"][0]["count"] == 2
     assert "in decline" in board["regions"]["r3"]["pieces"][0]["kind"]
     ids = region_ids(board)

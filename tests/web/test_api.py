@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 import threading
 from typing import Any
@@ -427,12 +428,17 @@ def test_websocket_announces_each_change(client: TestClient) -> None:
 
 def test_the_page_and_its_files_are_served_by_the_app(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
+    assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # nothing from the internet
     assert "default-src 'self'" in page.headers["content-security-policy"]
     js = client.get("/static/app.js")
     assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
-    assert "innerHTML" not in js.text  # every server text goes in with textContent
+    modules = set(re.findall(r'from "\./([a-z0-9_-]+\.js)"', js.text))
+    assert {"lobby.js", "game.js"} <= modules  # ES modules, no build step
+    for name in ("app.js", *sorted(modules), "ui.js", "board.js", "actions.js", "panels.js"):
+        part = client.get(f"/static/{name}")
+        assert part.status_code == 200, name
+        assert "innerHTML" not in part.text, name  # every server text goes in with textContent
     assert client.get("/game/abc").status_code == 200
     refused(client.get("/static/../server.py"), 404)
     refused(client.get("/static/nothing.js"), 404)
@@ -492,3 +498,11 @@ def test_database_location_from_argument_environment_or_user_data_dir(monkeypatc
     assert normalise_url(None) == f"sqlite:///{tmp_path / 'data' / 'conquest' / 'games.sqlite3'}"
     url = normalise_url("postgresql://u@h/db")
     assert url in ("postgresql+psycopg://u@h/db", "postgresql://u@h/db")
+
+
+def test_each_game_has_a_rules_page(client: TestClient) -> None:
+    page = client.get("/rules/narby")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<h1>" in page.text and "<script" not in page.text
+    refused(client.get("/rules/nothing"), 404)
+    refused(client.get("/rules/..%2Fweb"), 404)

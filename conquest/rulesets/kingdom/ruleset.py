@@ -59,6 +59,10 @@ class KingdomRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return ["Red", "Blue"]
 
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        from conquest.rulesets.kingdom.webhelp import help_terms
+        return help_terms(LOCATION_CODES)
+
     def board_json(self, view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         """The map file and, per territory, its armies, controller and bonus locations (from ``view`` only)."""
         board = load_board(view["options"]["board"])
@@ -70,26 +74,34 @@ class KingdomRuleset(Ruleset):
             for p, n in ((0, red), (1, blue)):
                 if n:
                     cell["pieces"].append({"seat": p, "count": n, "kind": "army" if n == 1 else "armies"})
+            cell["icons"] = []
             for l in board.territory_locs[t]:
                 holder = view["locations"][board.loc_ids[l]]
-                code = LOCATION_CODES[board.loc_kind[l]]
-                cell["markers"].append(code if holder is None else f"{code}:{COLORS[holder][0].upper()}")
+                kind = board.loc_kind[l]
+                cell["icons"].append({"icon": LOCATION_CODES[kind], "key": kind,
+                                      "fill": "#fff8e1" if holder is None else ("#ef9a9a", "#90caf9")[holder],
+                                      "help": f"location:{kind}", "title": f"{kind.replace('_', ' ')} bonus location"
+                                      + (f", held by {COLORS[holder].capitalize()}" if holder is not None else "")})
             if t in board.castles:
                 cell["label"] = "castle"
             else:
                 cell["label"] = f"{board.vp[t][0]}/{board.vp[t][1]} VP"
             regions[tid] = cell
         notes = [f"Round {view['round']} of {view['options']['rounds']}, phase {view['phase']}. "
-                 "Bonus locations: " + ", ".join(f"{c} {k.replace('_', ' ')}" for k, c in LOCATION_CODES.items())
-                 + " (:R / :B who holds it); VP red/blue."]
-        for p in (0, 1):
-            tok = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view["derived"]["tokens"][p].items() if v)
-            notes.append(f"{COLORS[p].capitalize()}: {view['soldiers'][p]} Soldier tokens, {view['reserve'][p]} "
-                         f"in reserve, score {view['derived']['score'][p]}" + (f"; {tok}" if tok else ""))
+                 "Under each territory: its VP for Red/Blue."]
+        terms = self.help_terms()
+        legend = [{"icon": c, "text": k.replace("_", " "), "help": terms[f"location:{k}"]["text"]}
+                  for k, c in LOCATION_CODES.items()]
+        legend += [{"icon": "", "fill": "#ef9a9a", "text": "held by Red"},
+                   {"icon": "", "fill": "#90caf9", "text": "held by Blue"}]
+        panels = [{"seat": p, "score": [["score", view["derived"]["score"][p], None]],
+                   "holds": [["Soldier tokens", view["soldiers"][p], None], ["in reserve", view["reserve"][p], None]],
+                   "badges": [[f"{k.replace('_', ' ')} {v}", None] for k, v in view["derived"]["tokens"][p].items() if v]}
+                  for p in (0, 1)]
         if view.get("move"):
             frm = ", ".join(f"{k} {v}" for k, v in view["move"]["from"].items()) or "nothing yet"
             notes.append(f"Moving into {view['move']['to']}: {frm}.")
-        return {"map": board.map.to_json(), "regions": regions, "notes": notes}
+        return {"map": board.map.to_json(), "regions": regions, "notes": notes, "legend": legend, "panels": panels}
 
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:

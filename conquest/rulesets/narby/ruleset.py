@@ -151,6 +151,15 @@ class NarbyRuleset(Ruleset):
         assert isinstance(state, NarbyState)
         return render(state, seat)
 
+    def board_json(self, view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """The board for the web app, from ``view(seat)`` only (conquest/rulesets/narby/webboard.py)."""
+        from conquest.rulesets.narby.webboard import board_json
+        return board_json(view, seat)
+
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        from conquest.rulesets.narby.webboard import help_terms
+        return help_terms()
+
 
 def _worth(s: NarbyState, seat: int) -> float:
     """Coins in hand plus what the claims are expected to bring over the next rounds."""

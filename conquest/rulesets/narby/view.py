@@ -25,16 +25,8 @@ def describe_action(state: NarbyData, action: Any) -> str:
     """The legal action as the CLI lists it: its notation and what it does here."""
     w = action[0]
     text = notation.format_action(action)
-    notes = {
-        "end": "end this dragon's turn",
-        "pass": "do nothing",
-        "move": "move the dragon (1 action)",
-        "claim2": "Citadel of Torture: claim both (1 action)",
-        "destroy": "roll on the Destroy chart (1 action)",
-        "steal": "roll on the Steal chart (1 action)",
-        "attack": "opposed d20, ties to the defender (1 action)",
-        "abandon": "take back a claim ring (1 action)",
-    }
+    from conquest.rulesets.narby.webboard import VERBS
+    notes = {k: v for k, v in VERBS.items() if k not in ("claim", "play", "power", "place")}
     if w == "place" and state.ev is not None:
         piece = state.ev["piece"]
         x, y = B.xy(action[1])

@@ -17,7 +17,6 @@ from conquest.rulesets.nerath.income import income
 from conquest.rulesets.nerath.setup import setup_board
 from conquest.rulesets.nerath.state import (
     ADJ, C1, C2, CAPITAL, COST, DIE, HIT_ON, HOME, IDS, IS_CAPITAL, KIND, LANDS, OWNER, S, SPACE, STEP_TITLES,
-    seating,
 )
 from conquest.rulesets.nerath.turn import NerathState
 
@@ -279,40 +278,13 @@ class NerathRuleset(Ruleset):
         return out
 
     def board_json(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """The board for the web app, from what ``view(seat)`` shows: hex outlines of the spaces, the
-        controller's seat, pieces per seat, Castles, capitals, Guardians and declared battles."""
-        players = int(view.get("players", 4))
-        st_seats, _ = seating(players, view["options"]["mode"], view["options"]["three_player"])
-        regions: dict[str, dict[str, Any]] = {}
-        for rid in IDS:
-            regions[rid] = {"pieces": [], "markers": [], "label": tables().board.map.by_id[rid].name}
-        for rid, owner in view["control"].items():
-            regions[rid]["owner"] = st_seats[REALMS.index(owner)]
-        for rid, by_realm in view["pieces"].items():
-            for realm, row in by_realm.items():
-                for piece, c in row.items():
-                    regions[rid]["pieces"].append({"seat": st_seats[REALMS.index(realm)], "kind": piece,
-                                                   "count": c})
-        for sid, sh in view["ships"].items():
-            cargo = "+".join(sh["cargo"])
-            regions[sh["space"]]["pieces"].append({"seat": st_seats[REALMS.index(sh["owner"])],
-                                                   "kind": f"warship {sid}" + (f" ({cargo})" if cargo else ""),
-                                                   "count": 1})
-        for rid in view["castles"]:
-            regions[rid]["markers"].append("castle")
-        for c in CAPITAL:
-            regions[IDS[c]]["markers"].append("capital")
-        for rid, gs in view["guardians"].items():
-            if gs:
-                regions[rid]["markers"].append(
-                    ", ".join(g["tile"] + (f" {g['dice']}" if g["face_up"] else "") for g in gs))
-        for rid in view["battles"]:
-            regions[rid]["markers"].append("battle declared")
-        if view.get("battle"):
-            regions[view["battle"]["space"]]["markers"].append("battle")
-        notes = [f"round {view['round']}, {view['realm']}: {view['phase']}"] + \
-            [f"{r}: {view['vp'][r]} VP, {view['gold'][r]} gold" for r in REALMS]
-        return {"map": board_map_json(), "regions": regions, "notes": notes}
+        """The board for the web app, from what ``view(seat)`` shows (conquest/rulesets/nerath/webboard.py)."""
+        from conquest.rulesets.nerath.webboard import board_json
+        return board_json(view, seat)
+
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        from conquest.rulesets.nerath.webboard import help_terms
+        return help_terms()
 
     def describe_action(self, state: State, action: Any) -> str:
         text = self.format_action(action)
@@ -325,7 +297,8 @@ class NerathRuleset(Ruleset):
             return f"{text}  (fight the battle in {board.by_id[action[1]].name})"
         if verb == "buy":
             cost = tables().pieces[action[1]].cost
-            return f"{text}  ({cost} gold)"
+            where = board.by_id[action[2]].name if len(action) > 2 and action[2] in board.by_id else ""
+            return f"{text}  ({tables().pieces[action[1]].name}, {cost} gold" + (f", in {where})" if where else ")")
         if verb in ("sail", "debark") and isinstance(state, NerathState) and action[1] in state.ships:
             sh = state.ships[action[1]]
             cargo = [COUNTED[c] for c in (sh[C1], sh[C2]) if c >= 0]
@@ -335,61 +308,3 @@ class NerathRuleset(Ruleset):
             if card:
                 return f"{text}  ({card['name']})"
         return text
-
-
-_HEX_R = 10 / 3 ** 0.5
-
-
-def _hex(x: int, y: int) -> list[tuple[float, float]]:
-    import math
-    cx, cy = (x + 0.5 * (y % 2)) * 10 + 5, y * 1.5 * _HEX_R + 5
-    return [(round(cx + _HEX_R * math.cos(math.radians(60 * k - 30)), 2),
-             round(cy + _HEX_R * math.sin(math.radians(60 * k - 30)), 2)) for k in range(6)]
-
-
-def _outline(cells: list[list[int]]) -> list[list[float]]:
-    """The outline of a set of hex cells: the edges not shared by two of them, chained; the longest ring."""
-    count: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
-    for x, y in cells:
-        h = _hex(x, y)
-        for k in range(6):
-            a, b = h[k], h[(k + 1) % 6]
-            key = (a, b) if a < b else (b, a)
-            count[key] = count.get(key, 0) + 1
-    nxt: dict[tuple[float, float], list[tuple[float, float]]] = {}
-    for (a, b), c in count.items():
-        if c == 1:
-            nxt.setdefault(a, []).append(b)
-            nxt.setdefault(b, []).append(a)
-    rings: list[list[tuple[float, float]]] = []
-    seen: set[tuple[float, float]] = set()
-    for start in sorted(nxt):
-        if start in seen:
-            continue
-        ring = [start]
-        seen.add(start)
-        prev, cur = None, start
-        while True:
-            options = [p for p in nxt[cur] if p != prev and (p not in seen or p == start)]
-            if not options:
-                break
-            prev, cur = cur, options[0]
-            if cur == start:
-                break
-            ring.append(cur)
-            seen.add(cur)
-        rings.append(ring)
-    best = max(rings, key=len)
-    return [[a, b] for a, b in best]
-
-
-_MAP_CACHE: dict[str, Any] = {}
-
-
-def board_map_json() -> dict[str, Any]:
-    if not _MAP_CACHE:
-        m = tables().board.map.to_json()
-        for r in m["regions"]:
-            r["polygon"] = _outline(r["attrs"]["cells"])
-        _MAP_CACHE.update(m)
-    return _MAP_CACHE

@@ -214,7 +214,8 @@ class SmallWorldRuleset(Ruleset):
                 rinfo = races.get(race, {})
                 cell["owner"] = rinfo.get("seat")
                 declined = rinfo.get("status") == "declined"
-                cell["pieces"].append({"seat": rinfo.get("seat"), "count": info["tokens"],
+                cell["declined"] = declined
+                cell["pieces"].append({"seat": rinfo.get("seat"), "count": info["tokens"], "help": f"race:{race}",
                                        "kind": D.RACES[D.RACE_INDEX[race]]["name"] + (" (in decline)" if declined
                                                                                       else "")})
             else:
@@ -226,7 +227,7 @@ class SmallWorldRuleset(Ruleset):
                 if info.get(key):
                     cell["markers"].append(name if info[key] == 1 else f"{info[key]} {name}s")
             symbols = [s for s in ("mine", "cavern", "magic") if attrs.get(s)]
-            cell["label"] = f"{r.id} {attrs.get('terrain', '')}" + (f" ({', '.join(symbols)})" if symbols else "")
+            cell["label"] = f"{attrs.get('terrain', '')}" + (f" ({', '.join(symbols)})" if symbols else "")
             regions[r.id] = cell
         notes = [f"Turn {view['turn']} of {view['turns']}; seat {view['seat']} plays ({view['phase']})."]
         col = view.get("column") or []
@@ -240,9 +241,14 @@ class SmallWorldRuleset(Ruleset):
                    if v.get("seat") == t]
             coins = st.get("coins")
             notes.append(f"Seat {t}: {'?' if coins is None else coins} coins; " + (", ".join(own) or "no race"))
-        return {"map": board.map.to_json(), "regions": regions, "notes": notes}
+        from conquest.rulesets.smallworld.webboard import extras
+        return {"map": board.map.to_json(), "regions": regions, "notes": notes[:1], **extras(view)}
 
     # ---- the greedy evaluation --------------------------------------------------------------------
+    def help_terms(self) -> dict[str, dict[str, str]]:
+        from conquest.rulesets.smallworld.webboard import help_terms
+        return help_terms()
+
     def evaluate(self, state: State, seat: int) -> float:
         """Coins, plus the income the seat's regions would bring over the turns left, plus the strength of
         the active race (tokens that can still conquer, defence of exposed regions), relative to the best

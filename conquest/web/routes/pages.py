@@ -6,12 +6,13 @@ import re
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from conquest.web.games import WebError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 INDEX = STATIC / "index.html"
+RULES_DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,6 +30,24 @@ def page_game(gid: str) -> FileResponse:
 @router.get("/game/{gid}/replay")
 def page_replay(gid: str) -> FileResponse:
     return FileResponse(INDEX, media_type="text/html")
+
+
+@router.get("/rules/{rid}")
+def page_rules(rid: str) -> Response:
+    """A game's rules page: docs/rules/<ruleset>.md (the readings of the rules), as HTML (raw HTML in the
+    document is escaped, not passed through)."""
+    from html import escape
+    from markdown_it import MarkdownIt
+    doc = RULES_DOCS / f"{rid}.md"
+    if not re.fullmatch(r"[a-z0-9_]+", rid) or not doc.is_file():
+        raise WebError(404, "no rules page for this game")
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(doc.read_text(encoding="utf-8"))
+    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>Rules: {escape(rid)}</title>'
+            f'<link rel="stylesheet" href="/static/app.css"></head><body><header class="top">'
+            f'<a href="/" class="brand">Conquest</a></header><main class="card rules-page">{body}</main>'
+            f'</body></html>')
+    return Response(page, media_type="text/html")
 
 
 @router.get("/static/{name}")

@@ -1,0 +1,161 @@
+"""The Narby board for the web app, built from ``view(seat)`` only: the 20x20 squares (each one a clickable
+region ``"x,y"``), settlements and claims, caves, dragons over their 2x2 footprint, places of power, the
+thief's chest; one panel per seat; and the rules help (dragons, places of power, cards, action verbs) taken
+from the tables the rules read (``tables.yaml``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.rulesets.narby import board as B
+from conquest.rulesets.narby.tables import TABLES as T
+
+# the dragons' colours (tables.yaml "color") as drawn; white and grey darkened so white letters stay readable
+CSS = {"White": "#9e9e9e", "Black": "#212121", "Green": "#2e7d32", "Blue": "#1565c0", "Red": "#c62828",
+       "Purple": "#6a1b9a", "Grey": "#546e7a", "Yellow": "#c79100", "Copper": "#a0522d", "Orange": "#ef6c00"}
+SEAT_DEFAULT = ["#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#795548", "#ad1457",
+                "#9e9d24", "#37474f"]
+SETTLEMENT_ICON = {"town": ("t", "town: 1 claim ring; tribute from the Tribute Chart"),
+                   "city": ("C", "city: tribute from the Tribute Chart (more than a town)"),
+                   "ruin": ("r", "ruin: what is left of a destroyed settlement")}
+# what each verb of the notation does (the action list and the rules help read the same text)
+VERBS = {
+    "end": "end this dragon's turn",
+    "pass": "do nothing",
+    "move": "move the dragon (1 action)",
+    "claim": "put a claim ring on a settlement, square or place of power (1 action; 2 to take another's claim)",
+    "claim2": "Citadel of Torture: claim both (1 action)",
+    "destroy": "roll on the Destroy chart (1 action)",
+    "steal": "roll on the Steal chart (1 action)",
+    "attack": "opposed d20, ties to the defender (1 action)",
+    "abandon": "take back a claim ring (1 action)",
+    "play": "play the bonus card in hand",
+    "power": "use the power of a place of power you claimed",
+    "place": "put a piece (a dragon, the chest, Baba Yaga's Hut) on the square chosen",
+}
+_POWER_TEXT = {"no_destroy_settlements": "cannot destroy settlements",
+               "city_tribute_bonus": "a bonus on city tribute",
+               "double_town_tribute": "double tribute from towns",
+               "no_home_cave": "has no home cave (its home is the Immortals Resting Place)"}
+PLACE_LETTERS = "ABEFGHIJKLMNOP"  # as the text board letters them
+
+
+def help_terms() -> dict[str, dict[str, str]]:
+    """Every dragon, place of power, card and verb with its text, from the tables."""
+    out: dict[str, dict[str, str]] = {}
+    for d in T.dragons:
+        extra = "; ".join(_POWER_TEXT.get(p, p.replace("_", " ")) for p in d.powers)
+        out[f"dragon:{d.id}"] = {"kind": "dragon", "name": f"{d.name} dragon",
+                                 "text": f"d20 digit {d.digit}; {d.rings} claim rings" + (f"; {extra}" if extra else "")}
+    for p in T.places:
+        out[f"place:{p.id}"] = {"kind": "place of power", "name": p.name,
+                                "text": p.power + (f". Claimed: {p.control}" if p.control else "")}
+    for c in T.cards:
+        out[f"card:{c.id}"] = {"kind": "card", "name": c.name,
+                               "text": c.text + (" (your own turn)" if c.timing == "own_turn" else f" ({c.timing.replace('_', ' ')})")}
+    for v, text in VERBS.items():
+        out[f"verb:{v}"] = {"kind": "action", "name": v, "text": text}
+    return out
+
+
+def _map() -> dict[str, Any]:
+    regions = [{"id": B.sq_text(q), "cell": [q % B.N, q // B.N], "kind": "empty"} for q in range(B.SQUARES)]
+    return {"id": "narby", "name": "Narby, 20 × 20", "labels": False, "regions": regions}
+
+
+def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    players = int(view["players"])
+    dragons = view["dragons"]
+    colors = [CSS[T.dragons[T.dragon_index[d]].color] if d else SEAT_DEFAULT[t % len(SEAT_DEFAULT)]
+              for t, d in enumerate(dragons)]
+    regions: dict[str, Any] = {}
+    for q in range(B.SQUARES):
+        x, y = q % B.N, q // B.N
+        regions[B.sq_text(q)] = {"pieces": [], "markers": [], "icons": [],
+                                 "fill": "#efe6cf" if (x + y) % 2 else "#e8dcc0"}
+    claims = view["claims"]
+    for key, kind in view["settlements"].items():
+        icon, text = SETTLEMENT_ICON[kind]
+        o = claims.get(key, -1)
+        cell = regions[key]
+        cell["icons"].append({"icon": icon, "key": kind, "title": text, "fill": "#fff8e1" if kind != "ruin" else "#d7ccc8"})
+        cell["name"] = f"{kind} {key}"
+    for key, o in claims.items():
+        if key in regions:
+            regions[key]["owner"] = o
+            regions[key]["markers"].append(f"claimed by seat {o + 1}")
+    overlays: list[dict[str, Any]] = []
+    aliases: dict[str, str] = {}
+    for t, c in enumerate(view["caves"]):
+        if c:
+            regions[c]["icons"].append({"icon": "c", "key": "cave", "title": f"the cave of seat {t + 1}",
+                                        "fill": colors[t], "color": "#fff"})
+            regions[c]["name"] = f"cave of seat {t + 1}"
+    for t, hsq in enumerate(view.get("home", [])):
+        if hsq and not view["caves"][t]:
+            regions[hsq]["icons"].append({"icon": "h", "key": "home", "title": f"the home of seat {t + 1} (Undead)",
+                                          "fill": colors[t], "color": "#fff"})
+    for pid, anchor in view["places"].items():
+        i = T.place_index[pid]
+        p = T.places[i]
+        ax, ay = (int(v) for v in anchor.split(","))
+        o = claims.get(pid, -1)
+        aliases[pid] = anchor
+        overlays.append({"kind": "place", "x": ax - 1, "y": ay - 1, "w": 2, "h": 2, "label": PLACE_LETTERS[i],
+                         "fill": "#5d4037", "stroke": colors[o] if o >= 0 else "#222", "opacity": 0.75,
+                         "title": f"{p.name} (place of power){', claimed by seat ' + str(o + 1) if o >= 0 else ''}",
+                         "help": f"place:{pid}"})
+        for dx in (0, 1):
+            for dy in (0, 1):
+                regions[B.sq_text(B.sq(ax + dx, ay + dy))]["name"] = p.name
+    if view.get("chest"):
+        aliases["chest"] = view["chest"]  # "steal chest" is clicked on the chest
+        cx, cy = (int(v) for v in view["chest"].split(","))
+        overlays.append({"kind": "chest", "x": cx - 1 + 0.15, "y": cy - 1 + 0.15, "w": 0.7, "h": 0.7, "label": "$",
+                         "fill": "#c79100", "round": 0.1, "text": "#3b2a14",
+                         "title": f"the thief's treasure chest: {view['chest_coins']} coins"})
+    for t, a in enumerate(view["dragon_at"]):
+        if a:
+            ax, ay = (int(v) for v in a.split(","))
+            d = dragons[t]
+            if d:
+                aliases[d] = a  # "attack red", "play robber red": clicked on that dragon's square
+            name = T.dragons[T.dragon_index[d]].name if d else f"seat {t + 1}"
+            overlays.append({"kind": "dragon", "x": ax - 1, "y": ay - 1, "w": 2, "h": 2, "seat": t, "round": 0.9,
+                             "label": f"D{t + 1}", "opacity": 0.88,
+                             "title": f"the {name} dragon of seat {t + 1} (covers {ax}-{ax + 1}, {ay}-{ay + 1})",
+                             "help": f"dragon:{d}" if d else None})
+    panels = []
+    for t in range(players):
+        d = dragons[t]
+        hand = view["hands"][t]
+        if hand and hand != "hidden":
+            card = T.cards[T.card_ids.index(hand)]
+            holds: list[list[Any]] = [["card", card.name, card.text]]
+        else:
+            holds = [["card", "one, face down" if hand == "hidden" else "none", None]]
+        places = [T.places[T.place_index[k]] for k, o in claims.items() if o == t and k in T.place_index]
+        panels.append({"seat": t, "title": f"{T.dragons[T.dragon_index[d]].name} dragon" if d else "",
+                       "score": [["coins", view["coins"][t], "coins in the hoard; the game ends when one exceeds "
+                                  f"{view['options']['win']}"],
+                                 ["tokens", f"{view['tokens'][t]} ({view['token_count'][t]})", "tribute tokens"]],
+                       "holds": [["rings left", view["rings_left"][t], "claim rings not yet on the board"], *holds],
+                       "badges": [[p.name, p.power] for p in places]})
+    legend = [{"icon": "t", "text": "town"}, {"icon": "C", "text": "city"}, {"icon": "r", "text": "ruin"},
+              {"icon": "c", "text": "cave", "fill": "#795548"},
+              {"icon": "D1", "text": "dragon (2×2) of seat 1", "shape": "circle", "fill": colors[0]},
+              {"icon": "A", "text": "place of power (2×2)", "shape": "square", "fill": "#5d4037"},
+              {"icon": "$", "text": f"thief's chest ({view['chest_coins']} coins)", "shape": "square", "fill": "#c79100"},
+              {"text": "tinted square: claimed (claimant's colour)"}]
+    used = set(view.get("powers_used", []))
+    notes = [f"Round {view['round']}, {view['phase']} phase" +
+             (f"; seat {view['seat'] + 1} has {view['actions_left']} action(s) left" if view.get("seat") is not None
+              and view["phase"] == "action" else "") + f". Win: more than {view['options']['win']} coins."]
+    for pid in view["places"]:
+        p = T.places[T.place_index[pid]]
+        notes.append(f"{PLACE_LETTERS[T.place_index[pid]]}: {p.name} — {p.power}" + (" (used this round)" if pid in used else ""))
+    terms = help_terms()
+    shown = {k: v for k, v in terms.items() if k.startswith(("card:", "verb:"))
+             or (k.startswith("dragon:") and k[7:] in dragons) or (k.startswith("place:") and k[6:] in view["places"])}
+    return {"kind": "narby", "map": _map(), "regions": regions, "overlays": overlays, "aliases": aliases,
+            "colors": colors, "panels": panels, "legend": legend, "notes": notes, "help": shown}

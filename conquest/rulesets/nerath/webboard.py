@@ -1,0 +1,239 @@
+"""The Nerath board for the web app, built from ``view(seat)`` only: one label per space, realm colours, pieces
+drawn by kind (a shape and a letter with the count), Castles, capitals, dungeon entrances and their Guardians
+as icons; one panel per seat (realms, gold, VP, cards, the alliance and the victory target); and the rules help
+(piece kinds, Guardians, Event and Treasure cards, action verbs) from the data files the rules read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import conquest.rulesets.nerath.notation as notation
+from conquest.core.helptext import verbs_from_docstring
+from conquest.rulesets.nerath.cards import event_cards, treasure_cards
+from conquest.rulesets.nerath.data import REALM_TITLES, REALMS, guardian_tiles, tables
+from conquest.rulesets.nerath.state import CAPITAL, IDS, LENGTH_VP, TREASURES_TO_WIN, seating
+
+REALM_NAME = {"karkoth": "Karkoth", "vailin": "Vailin", "iron": "Iron Circle", "nerath": "Nerath"}
+REALM_COLOR = {"karkoth": "#8e1b1b", "vailin": "#2e7d32", "iron": "#546e7a", "nerath": "#1f4fa3"}
+PIECE_ICON = {"footsoldier": ("F", "circle"), "siege": ("S", "square"), "fighter": ("H", "diamond"),
+              "wizard": ("W", "diamond"), "monster": ("M", "hexagon"), "storm": ("E", "triangle"),
+              "dragon": ("D", "triangle"), "castle": ("C", "square"), "warship": ("B", "square")}
+ABILITY = {"first_strike": "strikes first", "powerful_attack": "rolls 2 dice when attacking",
+           "explore": "a Hero: may explore dungeons", "battle_at_sea": "may fight at sea aboard a Warship",
+           "run_amok": "runs amok after winning", "place_pieces": "new pieces are placed here",
+           "captured": "inactive when hit, captured with the space", "capsize": "rolls 2 dice in sea battles",
+           "hover": "may end Reposition at sea", "durable": "takes two hits", "transport": "carries 2 land pieces"}
+EFFECT = {"gain_gold": "gain {n} gold", "attack_bonus": "{p} hit on {hit}+", "move_bonus": "{p} +{n} Move",
+          "income_bonus": "income +{n}", "vp": "score {n} VP", "place_pieces": "{n} free {p} in your capital",
+          "remove_piece": "{n} enemy {p} in one space leave play", "reroll": "roll again",
+          "cancel_hits": "ignore {n} hits", "tax": "the enemy collects {n} gold less"}
+WHEN = {"move": "in your Move step", "fight": "in your Fight Battles step", "reinforce": "in your Reinforce step",
+        "any": "in your turn", "battle": "before a battle of yours", "roll": "after your side rolls in a battle",
+        "damage": "when your realm is about to take hits", "income": "at your income",
+        "enemy_move": "when an enemy enters your space", "enemy_income": "at an enemy's income"}
+def _effects(effects: Any) -> str:
+    out = []
+    hit_on = tables().hit_on if hasattr(tables(), "hit_on") else 6
+    for verb, n, p in effects or []:
+        piece = "all pieces" if p == "*" else tables().pieces[p].name + "s" if p in tables().pieces else str(p)
+        out.append(EFFECT.get(verb, verb.replace("_", " ")).format(n=n, p=piece, hit=hit_on - int(n)))
+    return "; ".join(out)
+
+
+def help_terms() -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for pid, p in tables().pieces.items():
+        ab = ", ".join(ABILITY.get(a, a.replace("_", " ")) for a in p.abilities)
+        letter = PIECE_ICON.get(pid, ("?", ""))[0]
+        out[f"piece:{pid}"] = {"kind": "piece", "name": f"{p.name} ({letter})",
+                               "text": f"{p.type}; costs {p.cost} gold; attacks with a d{p.die}; moves {p.move}"
+                               + (f"; {ab}" if ab else "")}
+    for gid, g in guardian_tiles().items():
+        extra = [s for s, on in (("strikes first", g.first_strike),
+                                 (f"Heroes hit it only on {g.heroes_need}+", g.heroes_need),
+                                 (f"{g.reward} gold reward", g.reward)) if on]
+        out[f"guardian:{gid}"] = {"kind": "guardian", "name": g.name,
+                                  "text": "attacks with " + " + ".join(f"d{d}" for d in g.dice)
+                                  + (f"; {', '.join(extra)}" if extra else "")}
+    for cid, c in event_cards().items():
+        out[f"event:{cid}"] = {"kind": "event card", "name": c["name"],
+                               "text": (_effects(c.get("effects")) or "no effect") + "; "
+                               + ("played at once when drawn" if c.get("immediate") else WHEN.get(c["when"], c["when"]))
+                               + f" ({REALM_NAME.get(c.get('realm', ''), '')} deck)"}
+    for cid, c in treasure_cards().items():
+        parts = [f"{c['vp']} VP when played"]
+        if c.get("power"):
+            parts.append("once: " + _effects(c["power"]))
+        if c.get("property"):
+            parts.append("for the rest of the game: " + _effects(c["property"]))
+        out[f"treasure:{cid}"] = {"kind": "treasure card", "name": c["name"], "text": "; ".join(parts)}
+    for v, text in verbs_from_docstring(notation.__doc__).items():
+        out[f"verb:{v}"] = {"kind": "action", "name": v, "text": text}
+    return out
+
+
+def _card_names(cards: Any, table: dict[str, dict[str, Any]]) -> str:
+    if isinstance(cards, int):
+        return f"{cards} face down" if cards else "none"
+    return ", ".join(table[c]["name"] if c in table else c for c in cards) or "none"
+
+
+def _anchor_labels(board_map: dict[str, Any]) -> None:
+    """Each space's name, pieces and icons go on its own hex nearest its middle (the centre of a sea that
+    surrounds an island can fall on the island)."""
+    for r in board_map["regions"]:
+        if "label_at" in r:
+            continue
+        mids = [(sum(p[0] for p in h) / 6, sum(p[1] for p in h) / 6) for h in (_hex(x, y) for x, y in r["attrs"]["cells"])]
+        mx, my = sum(p[0] for p in mids) / len(mids), sum(p[1] for p in mids) / len(mids)
+        best = min(mids, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
+        r["label_at"] = [round(best[0], 2), round(best[1], 2)]
+
+
+def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    board_map = board_map_json()
+    _anchor_labels(board_map)
+    players = int(view.get("players", 4))
+    opts = view["options"]
+    seat_of, team = seating(players, opts["mode"], opts["three_player"])
+    m = tables().board.map
+    colors = [REALM_COLOR[REALMS[seat_of.index(t)]] for t in range(players)]
+    regions: dict[str, dict[str, Any]] = {rid: {"pieces": [], "markers": [], "icons": []} for rid in IDS}
+    for rid, owner in view["control"].items():
+        regions[rid]["owner"] = seat_of[REALMS.index(owner)]
+        regions[rid]["color"] = REALM_COLOR[owner]
+        regions[rid]["label"] = REALM_NAME[owner]
+        regions[rid]["hideLabel"] = True
+    for rid, by_realm in view["pieces"].items():
+        for realm, row in by_realm.items():
+            for piece, c in row.items():
+                icon, shape = PIECE_ICON.get(piece, ("?", "circle"))
+                regions[rid]["pieces"].append({"seat": seat_of[REALMS.index(realm)], "color": REALM_COLOR[realm],
+                                               "kind": f"{tables().pieces[piece].name} ({REALM_NAME[realm]})",
+                                               "count": c, "icon": icon, "shape": shape, "help": f"piece:{piece}"})
+    for sid, sh in view["ships"].items():
+        cargo = "+".join(sh["cargo"])
+        regions[sh["space"]]["pieces"].append({"seat": seat_of[REALMS.index(sh["owner"])],
+                                               "color": REALM_COLOR[sh["owner"]], "icon": "B", "shape": "square",
+                                               "kind": f"Warship {sid} ({REALM_NAME[sh['owner']]})"
+                                               + (f" carrying {cargo}" if cargo else ""), "count": 1})
+    for rid in view["castles"]:
+        regions[rid]["icons"].append({"icon": "C", "key": "castle", "title": "Castle: new pieces are bought here"})
+    for c in CAPITAL:
+        regions[IDS[c]]["icons"].append({"icon": "★", "key": "capital", "title": "capital"})
+    tiles = guardian_tiles()
+    for r in m.regions:
+        if r.kind == "dungeon":
+            regions[r.id]["fill"] = "#a1887f"
+            gs = view["guardians"].get(r.id) or []
+            names = ", ".join((tiles[g["tile"]].name if g.get("tile") in tiles else "a face-down Guardian")
+                              + (f" (dice {g['dice']})" if g.get("face_up") else "") for g in gs)
+            regions[r.id]["icons"].append({"icon": f"G{len(gs)}" if gs else "∅", "key": "dungeon",
+                                           "title": f"dungeon entrance: {names or 'no Guardian left'}"})
+    for rid in view["battles"]:
+        regions[rid]["markers"].append("battle declared")
+    if view.get("battle"):
+        regions[view["battle"]["space"]]["markers"].append("battle!")
+    # the alliances and the victory target
+    sides: dict[int, list[str]] = {}
+    for ri, realm in enumerate(REALMS):
+        sides.setdefault(team[ri], []).append(realm)
+    length = opts["length"]
+    events = event_cards()
+    treasures = treasure_cards()
+
+    def target(t: int) -> str:
+        alone = len(sides[t]) == 1
+        if length in LENGTH_VP:
+            return f"{LENGTH_VP[length][0 if alone else 1]} VP"
+        return f"all four capitals or {TREASURES_TO_WIN[0 if alone else 1]} Treasures"
+
+    panels = []
+    for t in range(players):
+        realms = [REALMS[r] for r in range(4) if seat_of[r] == t]
+        tm = team[REALMS.index(realms[0])]
+        allies = [REALM_NAME[x] for x in sides[tm] if x not in realms]
+        panels.append({
+            "seat": t, "title": " & ".join(REALM_NAME[x] for x in realms),
+            "score": [[f"{REALM_NAME[x]} VP", view["vp"][x], None] for x in realms]
+            + [[f"{REALM_NAME[x]} gold", view["gold"][x], None] for x in realms],
+            "holds": [[f"{REALM_NAME[x]} events", _card_names(view["event_hands"][x], events), None] for x in realms]
+            + [[f"{REALM_NAME[x]} treasures", _card_names(view["treasure_hands"][x], treasures), None] for x in realms],
+            "badges": ([[f"allied with {', '.join(allies)}", "allies share victory: their VP are added"]] if allies else [])
+            + [[f"wins at {target(tm)}", "the victory target of this side (option length: " + length + ")"]]})
+    legend = [{"icon": PIECE_ICON[p][0], "shape": PIECE_ICON[p][1], "fill": "#555", "text": tables().pieces[p].name,
+               "help": help_terms()[f"piece:{p}"]["text"]} for p in PIECE_ICON if p != "castle"]
+    legend += [{"icon": "C", "text": "Castle"}, {"icon": "★", "text": "capital"},
+               {"icon": "G2", "text": "dungeon entrance (Guardians left)"}]
+    legend += [{"text": f"{REALM_NAME[r]}", "shape": "square", "fill": REALM_COLOR[r], "icon": ""} for r in REALMS]
+    side_text = "; ".join(" + ".join(REALM_NAME[x] for x in xs) + f" (to win: {target(tm)})"
+                          for tm, xs in sorted(sides.items()))
+    notes = [f"Round {view['round']}: {REALM_NAME.get(view['realm'], view['realm'])}, {view['phase']} step.",
+             f"Sides: {side_text}."]
+    # a Move step entered as a player thinks: the space, the pieces (a count per kind), the destination;
+    # the page turns it into one `move FROM TO PIECE N` per kind
+    compose = None
+    if view.get("phase") == "move" and view.get("movable"):
+        compose = {"verb": "move", "template": "move {from} {to} {kind} {n}", "counts": view["movable"],
+                   "names": {k: p.name for k, p in tables().pieces.items()}}
+    return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
+            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose}
+
+
+# ---- the hex outlines of the spaces
+_HEX_R = 10 / 3 ** 0.5
+
+
+def _hex(x: int, y: int) -> list[tuple[float, float]]:
+    import math
+    cx, cy = (x + 0.5 * (y % 2)) * 10 + 5, y * 1.5 * _HEX_R + 5
+    return [(round(cx + _HEX_R * math.cos(math.radians(60 * k - 30)), 2),
+             round(cy + _HEX_R * math.sin(math.radians(60 * k - 30)), 2)) for k in range(6)]
+
+
+def _outline(cells: list[list[int]]) -> list[list[float]]:
+    """The outline of a set of hex cells: the edges not shared by two of them, chained; the longest ring."""
+    count: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
+    for x, y in cells:
+        h = _hex(x, y)
+        for k in range(6):
+            a, b = h[k], h[(k + 1) % 6]
+            key = (a, b) if a < b else (b, a)
+            count[key] = count.get(key, 0) + 1
+    nxt: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for (a, b), c in count.items():
+        if c == 1:
+            nxt.setdefault(a, []).append(b)
+            nxt.setdefault(b, []).append(a)
+    rings: list[list[tuple[float, float]]] = []
+    seen: set[tuple[float, float]] = set()
+    for start in sorted(nxt):
+        if start in seen:
+            continue
+        ring = [start]
+        seen.add(start)
+        prev, cur = None, start
+        while True:
+            options = [p for p in nxt[cur] if p != prev and (p not in seen or p == start)]
+            if not options:
+                break
+            prev, cur = cur, options[0]
+            if cur == start:
+                break
+            ring.append(cur)
+            seen.add(cur)
+        rings.append(ring)
+    best = max(rings, key=len)
+    return [[a, b] for a, b in best]
+
+
+_MAP_CACHE: dict[str, Any] = {}
+
+
+def board_map_json() -> dict[str, Any]:
+    if not _MAP_CACHE:
+        m = tables().board.map.to_json()
+        for r in m["regions"]:
+            r["polygon"] = _outline(r["attrs"]["cells"])
+        _MAP_CACHE.update(m)
+    return _MAP_CACHE

@@ -1,0 +1,149 @@
+// Action input: the legal actions grouped by verb and space, count steppers for actions that differ only in
+// a number ("move k07 k06 footsoldier 3"), narrowing by the places chosen on the board, and typed notation.
+import { h } from "./ui.js";
+
+const FLAT_LIMIT = 14; // up to this many entries the list is flat; more are grouped in folding sections
+
+/** Actions whose notation differs only in a final number, and whose descriptions differ only in numbers (a
+ * count, not a choice: "move k07 k06 footsoldier 3", never "pick 3" of different combinations), become one
+ * entry with a stepper. */
+export function entries(actions) {
+  const out = [], byKey = new Map();
+  for (const a of actions) {
+    const m = a.text.match(/^(.*\S) (\d+)$/);
+    const key = m ? m[1] + " #" : a.text;
+    // the description without its numbers and plural endings ("1 army" and "3 armies" are the same choice)
+    const same = m ? key + "\u0000" + a.description.replace(/\d+/g, "#").replace(/\b(\w+?)(ies|s|y)\b/g, "$1") : null;
+    if (m && byKey.has(same)) { byKey.get(same).options.push({ n: Number(m[2]), a }); continue; }
+    const e = { key, options: [{ n: m ? Number(m[2]) : null, a }] };
+    if (m) byKey.set(same, e);
+    out.push(e);
+  }
+  for (const e of out) e.options.sort((x, y) => (x.n ?? 0) - (y.n ?? 0));
+  return out;
+}
+
+/** Sections: by verb, and by verb and first space where a verb has several entries from one space
+ * ("move · Karkoth Keep"), so a big turn reads as the player thinks: from where, then what, then where to. */
+function sections(es, names) {
+  const verb = e => e.options[0].a.text.split(" ")[0];
+  const first = e => (e.options[0].a.places || [])[0];
+  const stats = new Map();
+  for (const e of es) {
+    const v = verb(e), st = stats.get(v) || { n: 0, firsts: new Set() };
+    st.n += 1; if (first(e)) st.firsts.add(first(e)); stats.set(v, st);
+  }
+  const groups = new Map();
+  for (const e of es) {
+    const v = verb(e), st = stats.get(v);
+    const k = first(e) && st.firsts.size < st.n && st.n > 4 ? `${v} · ${names(first(e))}` : v;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(e);
+  }
+  return groups;
+}
+
+function entryView(e, me, send, matchSet, help) {
+  const isMatch = matchSet.has(e.options[0].a);
+  const verb = help[`verb:${e.options[0].a.text.split(" ")[0]}`];
+  const tip = verb ? `${verb.name}: ${verb.text}` : null;
+  if (e.options.length === 1) {
+    const a = e.options[0].a;
+    return h("li", { class: isMatch ? "match" : "" },
+      h("button", { type: "button", "data-action": a.text, title: tip, onclick: () => send(a.text) }, a.description,
+        a.description !== a.text ? h("code", { text: a.text }) : null));
+  }
+  const values = e.options.map(o => o.n);
+  let i = me.steps[e.key] !== undefined ? Math.max(0, values.indexOf(me.steps[e.key])) : values.length - 1;
+  const out = h("output", { class: "count", "aria-live": "polite" });
+  const go = h("button", { type: "button", class: "go primary" });
+  const desc = h("span", { class: "desc" });
+  const show = () => {
+    const a = e.options[i].a;
+    out.textContent = String(values[i]);
+    go.dataset.action = a.text;
+    go.setAttribute("aria-label", a.description);
+    desc.textContent = a.description;
+    go.replaceChildren("Play ", h("code", { text: a.text }));
+    minus.disabled = i === 0; plus.disabled = i === values.length - 1;
+  };
+  const minus = h("button", { type: "button", class: "step minus", "aria-label": "one fewer", text: "−",
+    onclick: () => { i = Math.max(0, i - 1); me.steps[e.key] = values[i]; show(); } });
+  const plus = h("button", { type: "button", class: "step plus", "aria-label": "one more", text: "+",
+    onclick: () => { i = Math.min(values.length - 1, i + 1); me.steps[e.key] = values[i]; show(); } });
+  go.addEventListener("click", () => send(go.dataset.action));
+  show();
+  return h("li", { class: "stepper" + (isMatch ? " match" : ""), "data-key": e.key, title: tip },
+    desc, h("span", { class: "stepbox" }, minus, out, plus, go));
+}
+
+/**
+ * The "Your actions" card. me: {selected, filter, steps}; legal: [{text, description, places}];
+ * names(regionId) -> the space's name; send(text); rerender().
+ */
+/** The pieces of the chosen space, a count each (0 to all), before the destination is clicked. */
+function composer(me, compose, names) {
+  const p = me.pieces;
+  const max = compose.counts[p.from];
+  const rows = Object.entries(max).map(([kind, mx]) => {
+    const out = h("output", { class: "count", "data-kind": kind });
+    const minus = h("button", { type: "button", class: "step minus", "aria-label": `one ${compose.names[kind] || kind} fewer`, text: "−" });
+    const plus = h("button", { type: "button", class: "step plus", "aria-label": `one ${compose.names[kind] || kind} more`, text: "+" });
+    const show = () => { out.textContent = `${p.n[kind]} of ${mx}`; minus.disabled = p.n[kind] <= 0; plus.disabled = p.n[kind] >= mx; };
+    minus.addEventListener("click", () => { p.n[kind] = Math.max(0, p.n[kind] - 1); show(); });
+    plus.addEventListener("click", () => { p.n[kind] = Math.min(mx, p.n[kind] + 1); show(); });
+    show();
+    return h("li", { class: "stepper", "data-kind": kind }, h("span", { class: "desc", text: compose.names[kind] || kind }),
+      h("span", { class: "stepbox" }, minus, out, plus));
+  });
+  return h("div", { class: "composer", id: "composer" },
+    h("p", { class: "help" }, h("b", { text: `Move from ${names(p.from)}: ` }), "set how many of each, then click the destination on the board."),
+    h("ul", {}, rows));
+}
+
+export function actionCard(d, me, { names, send, rerender, matching, compose }) {
+  const legal = d.legal || [];
+  const help = (d.board && d.board.help) || {};
+  const note = me.note; me.note = ""; // shown once
+  const sel = me.selected;
+  const matchSet = new Set(sel.length ? matching : []); // highlighted only when the board narrowed the list
+  const input = h("input", { type: "text", id: "notation", placeholder: "filter, or type an action and press Enter",
+    "aria-label": "Action in notation", value: me.filter, autocomplete: "off", autocapitalize: "off" });
+  const list = h("div", { id: "actions", class: "actions", "aria-label": "Legal actions" });
+  const fill = () => {
+    const f = input.value.trim().toLowerCase();
+    const shown = (sel.length ? matching : legal).filter(a => !f || a.text.toLowerCase().includes(f) || a.description.toLowerCase().includes(f));
+    const es = entries(shown);
+    list.replaceChildren();
+    if (es.length <= FLAT_LIMIT) {
+      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet, help))));
+    } else {
+      const groups = sections(es, names);
+      let first = true;
+      for (const [k, group] of groups) {
+        const det = h("details", { class: "group", open: first || groups.size <= 3 || me.open.has(k) },
+          h("summary", {}, k, h("span", { class: "muted", text: ` (${group.length})` })),
+          h("ul", {}, group.map(e => entryView(e, me, send, matchSet, help))));
+        det.addEventListener("toggle", () => { if (det.open) me.open.add(k); else me.open.delete(k); });
+        list.append(det);
+        first = false;
+      }
+    }
+    if (!es.length) list.append(h("p", { class: "help", text: "No action matches." }));
+  };
+  input.addEventListener("input", () => { me.filter = input.value; fill(); });
+  input.addEventListener("keydown", ev => {
+    if (ev.key === "Enter") { ev.preventDefault(); send(input.value.trim()); }
+    if (ev.key === "Escape") { me.selected = []; input.value = ""; me.filter = ""; rerender(); }
+  });
+  fill();
+  const hint = sel.length
+    ? h("p", { class: "help chosen" }, `Chosen on the board: ${sel.map(names).join(" → ")} `,
+      h("button", { type: "button", id: "clear-sel", onclick: () => { me.selected = []; rerender(); }, text: "clear" }),
+      matching.length ? ` — ${matching.length} action${matching.length > 1 ? "s" : ""}; pick a count, or click the next space on the board.` : "")
+    : (legal.some(a => a.places && a.places.length) ? h("p", { class: "help", text: "Click a highlighted space on the board to narrow the list (from, then to)." }) : null);
+  return h("div", { class: "card action-card", id: "action-card" }, h("h2", { text: "Your actions" }), hint,
+    note ? h("p", { class: "help note", role: "status", text: note }) : null,
+    me.pieces && compose ? composer(me, compose, names) : null, input, list,
+    d.legal_truncated ? h("p", { class: "help", text: "Only the first actions are listed; type any other in notation." }) : null);
+}

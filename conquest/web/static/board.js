@@ -1,0 +1,269 @@
+// The board: one SVG drawn from the ruleset's board_json (map polygons, per-region owner, pieces, markers,
+// icons, overlays), with zoom and pan (wheel, pinch, drag, buttons) and clickable places.
+import { h, s, color } from "./ui.js";
+
+const KIND_FILL = { land: "#efe6cf", sea: "#b9d3e6", lake: "#cfe3ef", water: "#b9d3e6", mountain: "#d8cbb5",
+  forest: "#cfe0bf", dungeon: "#a1887f", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
+  hill: "#e3d6b8", swamp: "#c9d3b4", farmland: "#efe3a8" };
+const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
+
+// the view box each board keeps while the page re-draws (zoom and pan survive a move)
+const views = new Map();
+
+function bbox(poly) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of poly) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  return [x0, y0, x1 - x0, y1 - y0];
+}
+
+function shape(kind, x, y, r, fill) {
+  const st = { fill, stroke: "#fff", "stroke-width": r * 0.12 };
+  if (kind === "square") return s("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.2, ...st });
+  if (kind === "diamond") return s("path", { d: `M${x},${y - r * 1.15}L${x + r * 1.15},${y}L${x},${y + r * 1.15}L${x - r * 1.15},${y}Z`, ...st });
+  if (kind === "triangle") return s("path", { d: `M${x},${y - r * 1.15}L${x + r * 1.1},${y + r * 0.85}L${x - r * 1.1},${y + r * 0.85}Z`, ...st });
+  if (kind === "hexagon") {
+    const pts = []; for (let k = 0; k < 6; k++) pts.push(`${x + r * Math.cos(Math.PI / 3 * k)},${y + r * Math.sin(Math.PI / 3 * k)}`);
+    return s("path", { d: "M" + pts.join("L") + "Z", ...st });
+  }
+  return s("circle", { cx: x, cy: y, r, ...st });
+}
+
+/** A name on one line, or two (split at the space nearest the middle) when it is long. */
+function wrap(name) {
+  if (name.length <= 9 || !name.includes(" ")) return [name];
+  let best = -1;
+  for (let i = 0; i < name.length; i++) if (name[i] === " " && (best < 0 || Math.abs(i - name.length / 2) < Math.abs(best - name.length / 2))) best = i;
+  return [name.slice(0, best), name.slice(best + 1)];
+}
+
+/** ": <rules text>" of a help term (board.help), or "". */
+export function helpText(help, key) {
+  const t = key && help && help[key];
+  return t ? `: ${t.text}` : "";
+}
+
+/** The text of a piece for titles and screen readers: "3 footsoldiers of Karkoth". */
+export function pieceText(p, seatName) {
+  const n = p.count ?? 1;
+  return `${n} ${p.kind || "piece"}${p.seat !== undefined && p.seat !== null ? " of " + seatName(p.seat) : ""}`;
+}
+
+/** opts: {places:Set, selected:[], onRegion(id), seatName(seat), colors:[], key:string} */
+export function drawBoard(board, opts) {
+  const m = board.map;
+  const vb = m.viewbox || [0, 0, 100, 100];
+  const drawn = (m.regions || []).filter(r => r.polygon).length || 1;
+  const unit = Math.sqrt(vb[2] * vb[3] / drawn) / 22; // a typical region's scale
+  const colors = board.colors || null;
+  const col = seat => (colors && seat !== null && seat !== undefined && seat >= 0 && colors[seat]) || color(seat);
+  const places = opts.places || new Set();
+  const selected = opts.selected || [];
+  const info = board.regions || {};
+  const help = board.help || {};
+  const svg = s("svg", { class: "board", viewBox: vb.join(" "), role: "group", "aria-label": `Board: ${m.name || m.id}`,
+    "data-board": board.kind || m.id || "", "data-home": vb.join(" ") });
+  const defs = s("defs", {},
+    s("pattern", { id: "declined", patternUnits: "userSpaceOnUse", width: 2 * unit, height: 2 * unit, patternTransform: "rotate(45)" },
+      s("rect", { width: 2 * unit, height: 2 * unit, fill: "#ffffff", "fill-opacity": 0.0 }),
+      s("line", { x1: 0, y1: 0, x2: 0, y2: 2 * unit, stroke: "#333", "stroke-width": 0.7 * unit, "stroke-opacity": 0.45 })));
+  svg.append(defs);
+  const base = s("g", { class: "regions" }), top = s("g", { class: "pieces" }), labels = s("g", { class: "labels" });
+  const showNames = m.labels !== false;
+  for (const r of m.regions || []) {
+    if (!r.polygon) continue;
+    const st = info[r.id] || {};
+    const g = s("g", { class: "region" + (places.has(r.id) ? " can" : "") + (selected.includes(r.id) ? " sel" : "") + (st.declined ? " declined" : ""),
+      "data-region": r.id });
+    const d = "M" + r.polygon.map(p => `${p[0]},${p[1]}`).join("L") + "Z";
+    const owned = st.owner !== null && st.owner !== undefined;
+    const ownerColor = st.color || col(st.owner);
+    const fill = st.fill || (owned ? ownerColor : (KIND_FILL[r.kind] || "#eee"));
+    g.append(s("path", { d, fill, "fill-opacity": st.fill ? 1 : owned ? 0.38 : 1 }));
+    if (st.fill && owned) g.append(s("path", { d, fill: ownerColor, "fill-opacity": 0.35, class: "tint" }));
+    if (st.declined) g.append(s("path", { d, fill: "url(#declined)", class: "hatch" }));
+    const name = st.name || r.name || "";
+    const title = [name ? `${name} (${r.id})` : r.id];
+    if (st.label) title.push(st.label);
+    for (const p of st.pieces || []) title.push(pieceText(p, opts.seatName));
+    for (const ic of st.icons || []) title.push(ic.title || ic.icon);
+    for (const mk of st.markers || []) title.push(String(mk));
+    g.append(s("title", {}, title.join(", ")));
+    base.append(g);
+    const [bx, by, bw, bh] = bbox(r.polygon);
+    const [cx, cy] = r.label_at || r.center || [bx + bw / 2, by + bh / 2];
+    const room = Math.min(bw, bh);
+    // one vertical stack centred on the region: its name, a small line (label, markers), pieces, icons
+    const pieces = st.pieces || [];
+    const icons = st.icons || [];
+    const marks = (st.markers || []).map(String);
+    if (st.label && !st.hideLabel) marks.unshift(String(st.label));
+    const named = !!(name && showNames);
+    const lines = named ? wrap(name) : [];
+    const longest = Math.max(...lines.map(x => x.length), 4);
+    const labelSize = Math.max(Math.min(3 * unit, 1.75 * bw / longest, bh / (2.4 + lines.length)), 0.6 * unit);
+    const small = marks.length && showNames ? Math.min(labelSize * 0.72, 1.6 * bw / Math.max(marks.join(" · ").length, 6)) : 0;
+    const cols = Math.min(Math.max(pieces.length, 1), room > 12 * unit ? 3 : 2);
+    const rows = Math.ceil(pieces.length / cols);
+    const textH = lines.length * labelSize * 1.05 + (small ? small * 1.2 : 0);
+    const chip = Math.min(2.1 * unit, 0.82 * bw / (cols * 2.3), Math.max(0.75 * bh - textH, 0.3 * bh) / (rows * 2.3 + (icons.length ? 2 : 0)));
+    const isz = icons.length ? Math.min(showNames ? 1.25 * unit : room * 0.3, 0.8 * bw / (icons.length * 2.4), 0.4 * bh) : 0;
+    const height = textH + rows * chip * 2.3 + (icons.length ? isz * 2.3 : 0);
+    let y = cy - height / 2;
+    if (named) {
+      const text = s("text", { x: cx, y: y + labelSize * 0.85, "text-anchor": "middle", "font-size": labelSize, class: "label", "data-region": r.id });
+      lines.forEach((line, i) => text.append(s("tspan", { x: cx, dy: i ? "1.05em" : 0 }, line)));
+      labels.append(text);
+      y += lines.length * labelSize * 1.05;
+    }
+    if (small) {
+      labels.append(s("text", { x: cx, y: y + small * 0.9, "text-anchor": "middle", "font-size": small, class: "label small",
+        "data-region": r.id }, marks.join(" · ")));
+      y += small * 1.2;
+    }
+    // pieces: one chip per kind and seat, shape by kind, a letter and the count
+    pieces.forEach((p, i) => {
+      const row = Math.floor(i / cols), c = i % cols, inRow = Math.min(cols, pieces.length - row * cols);
+      const x = cx + (c - (inRow - 1) / 2) * chip * 2.3, py = y + chip * 1.15 + row * chip * 2.3;
+      const kind = p.shape || SHAPES[0];
+      const pg = s("g", { class: "piece", "data-kind": p.kind || "" },
+        s("title", {}, pieceText(p, opts.seatName) + helpText(help, p.help)));
+      pg.append(shape(kind, x, py, chip, p.color || (p.seat === null || p.seat === undefined ? "#555" : col(p.seat))));
+      const count = p.count ?? 1;
+      const letter = p.icon !== undefined ? String(p.icon) : "";
+      const txt = letter && count > 1 ? `${letter}${count}` : letter || String(count);
+      pg.append(s("text", { x, y: py + chip * 0.36, "text-anchor": "middle", "font-size": chip * (txt.length > 2 ? 0.85 : 1.05),
+        fill: "#fff", "font-weight": "bold" }, txt));
+      top.append(pg);
+    });
+    y += rows * chip * 2.3;
+    // icons (castles, dungeon entrances, bonus locations...): small badges under the pieces
+    icons.forEach((ic, i) => {
+      const x = cx + (i - (icons.length - 1) / 2) * isz * 2.4, iy = y + isz * 1.15;
+      top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon },
+        s("title", {}, (ic.title || ic.icon) + helpText(help, ic.help)),
+        s("rect", { x: x - isz, y: iy - isz, width: 2 * isz, height: 2 * isz, rx: isz * 0.35, fill: ic.fill || "#fff8e1",
+          stroke: ic.stroke || "#5a4a30", "stroke-width": isz * 0.12 }),
+        s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
+    });
+    if (places.has(r.id)) {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", `${name || r.id}: choose`);
+      g.addEventListener("click", () => { if (!svg.dragged) opts.onRegion(r.id); });
+      g.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); opts.onRegion(r.id); } });
+    }
+  }
+  // overlays: pieces larger than a region (a Narby dragon covers 2x2 squares); clicks pass through them
+  const over = s("g", { class: "overlays" });
+  for (const o of board.overlays || []) {
+    const fill = o.seat !== undefined && o.seat !== null ? col(o.seat) : (o.fill || "#555");
+    const og = s("g", { class: "overlay " + (o.class || ""), "data-overlay": o.kind || "" }, s("title", {}, (o.title || o.label || "") + helpText(help, o.help)));
+    og.append(s("rect", { x: o.x + 0.06, y: o.y + 0.06, width: o.w - 0.12, height: o.h - 0.12, rx: o.round ?? 0.25, fill,
+      "fill-opacity": o.opacity ?? 0.85, stroke: o.stroke || "#222", "stroke-width": 0.08 }));
+    if (o.label) og.append(s("text", { x: o.x + o.w / 2, y: o.y + o.h / 2 + Math.min(o.w, o.h) * 0.13, "text-anchor": "middle",
+      "font-size": Math.min(o.w, o.h) * (o.label.length > 2 ? 0.28 : 0.4), fill: o.text || "#fff", "font-weight": "bold" }, o.label));
+    over.append(og);
+  }
+  svg.append(base, over, top, labels);
+  zoomable(svg, opts.key || m.id || "board", vb);
+  return svg;
+}
+
+/** Labels that still touch an earlier one get smaller, then are hidden (the region's title keeps the name). */
+export function fitLabels(svg) {
+  const kept = [];
+  const [vx, vy, vw, vh] = (svg.dataset.home || "").split(" ").map(Number);
+  for (const t of svg.querySelectorAll("text.label")) { // keep every label inside the board (no clipped names)
+    if (!vw) break;
+    const b = t.getBBox();
+    const dx = b.x < vx ? vx - b.x : b.x + b.width > vx + vw ? vx + vw - b.x - b.width : 0;
+    const dy = b.y < vy ? vy - b.y : b.y + b.height > vy + vh ? vy + vh - b.y - b.height : 0;
+    if (dx) for (const e of [t, ...t.querySelectorAll("tspan")]) e.setAttribute("x", Number(e.getAttribute("x")) + dx);
+    if (dy) t.setAttribute("y", Number(t.getAttribute("y")) + dy);
+  }
+  const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (const t of svg.querySelectorAll("text.label")) {
+    for (let k = 0; k < 4; k++) {
+      const b = t.getBBox();
+      if (!kept.some(o => hit(o, b))) { kept.push(b); break; }
+      if (k === 3) { t.setAttribute("visibility", "hidden"); t.classList.add("hidden"); break; }
+      t.setAttribute("font-size", Number(t.getAttribute("font-size")) * 0.8);
+    }
+  }
+}
+
+// ---- zoom and pan ------------------------------------------------------------------------------------
+function zoomable(svg, key, home) {
+  let v = views.get(key) || home.slice();
+  const set = nv => {
+    const w = Math.min(Math.max(nv[2], home[2] / 8), home[2]), hgt = w * home[3] / home[2];
+    const x = Math.min(Math.max(nv[0], home[0] - w * 0.25), home[0] + home[2] - w * 0.75);
+    const y = Math.min(Math.max(nv[1], home[1] - hgt * 0.25), home[1] + home[3] - hgt * 0.75);
+    v = [x, y, w, hgt]; views.set(key, v); svg.setAttribute("viewBox", v.join(" "));
+  };
+  set(v);
+  const toBoard = (cx, cy) => {
+    const r = svg.getBoundingClientRect();
+    const sc = Math.max(v[2] / r.width, v[3] / r.height);
+    const ox = (r.width - v[2] / sc) / 2, oy = (r.height - v[3] / sc) / 2;
+    return [v[0] + (cx - r.left - ox) * sc, v[1] + (cy - r.top - oy) * sc, sc];
+  };
+  const zoomAt = (f, cx, cy) => {
+    const [bx, by] = cx === undefined ? [v[0] + v[2] / 2, v[1] + v[3] / 2] : toBoard(cx, cy);
+    set([bx - (bx - v[0]) * f, by - (by - v[1]) * f, v[2] * f, v[3] * f]);
+  };
+  svg.zoomBy = zoomAt;
+  svg.resetZoom = () => set(home.slice());
+  svg.addEventListener("wheel", ev => { ev.preventDefault(); zoomAt(ev.deltaY > 0 ? 1.2 : 1 / 1.2, ev.clientX, ev.clientY); }, { passive: false });
+  const pts = new Map();
+  let start = null;
+  svg.addEventListener("pointerdown", ev => {
+    pts.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    svg.dragged = false;
+    start = { v: v.slice(), pts: new Map(pts) };
+  });
+  svg.addEventListener("pointermove", ev => {
+    if (!pts.has(ev.pointerId) || !start) return;
+    pts.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    const r = svg.getBoundingClientRect();
+    const sc = Math.max(start.v[2] / r.width, start.v[3] / r.height);
+    if (pts.size === 1) {
+      const [x0, y0] = start.pts.get(ev.pointerId) || [ev.clientX, ev.clientY];
+      const dx = ev.clientX - x0, dy = ev.clientY - y0;
+      if (!svg.dragged && Math.hypot(dx, dy) < 6) return;
+      if (start.v[2] >= home[2] && ev.pointerType === "touch") return; // an unzoomed board lets the page scroll
+      svg.dragged = true; try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* */ }
+      set([start.v[0] - dx * sc, start.v[1] - dy * sc, start.v[2], start.v[3]]);
+    } else if (pts.size === 2 && start.pts.size === 2) {
+      const [a, b] = [...pts.values()], [a0, b0] = [...start.pts.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]), d0 = Math.hypot(a0[0] - b0[0], a0[1] - b0[1]) || 1;
+      svg.dragged = true;
+      const f = d0 / d, mx = (a0[0] + b0[0]) / 2, my = (a0[1] + b0[1]) / 2;
+      const bx = start.v[0] + (mx - r.left) * sc, by = start.v[1] + (my - r.top) * sc;
+      set([bx - (bx - start.v[0]) * f, by - (by - start.v[1]) * f, start.v[2] * f, start.v[3] * f]);
+    }
+  });
+  const up = ev => { pts.delete(ev.pointerId); start = pts.size ? { v: v.slice(), pts: new Map(pts) } : null; setTimeout(() => { svg.dragged = false; }, 0); };
+  svg.addEventListener("pointerup", up); svg.addEventListener("pointercancel", up);
+}
+
+/** The zoom buttons under a board. */
+export function zoomBar(svgGetter) {
+  return h("div", { class: "zoombar", "aria-label": "Zoom" },
+    h("button", { type: "button", title: "Zoom in", "aria-label": "Zoom in", onclick: () => svgGetter()?.zoomBy(1 / 1.4), text: "+" }),
+    h("button", { type: "button", title: "Zoom out", "aria-label": "Zoom out", onclick: () => svgGetter()?.zoomBy(1.4), text: "−" }),
+    h("button", { type: "button", title: "Whole board", "aria-label": "Whole board", onclick: () => svgGetter()?.resetZoom(), text: "⤢" }));
+}
+
+/** Legend entries (board.legend: [{icon, text, shape?, help?}]) shown beside the board, not as a footnote. */
+export function legend(board) {
+  const items = board.legend || [];
+  if (!items.length) return null;
+  return h("ul", { class: "legend", "aria-label": "Legend" }, items.map(it => {
+    const sw = s("svg", { viewBox: "-2 -2 4 4", class: "legend-icon", "aria-hidden": "true" });
+    if (it.shape) sw.append(shape(it.shape, 0, 0, 1.5, it.fill || "#666"));
+    else sw.append(s("rect", { x: -1.6, y: -1.6, width: 3.2, height: 3.2, rx: 0.6, fill: it.fill || "#fff8e1", stroke: "#5a4a30", "stroke-width": 0.15 }));
+    if (it.icon) sw.append(s("text", { x: 0, y: 0.6, "text-anchor": "middle", "font-size": 1.7, fill: it.shape ? "#fff" : "#3b2a14", "font-weight": "bold" }, it.icon));
+    return h("li", { title: it.help || "" }, sw, h("span", { text: it.text }));
+  }));
+}

@@ -1,0 +1,149 @@
+// The lobby: a new game (ruleset, players, seats, options), this browser's games, a record to replay.
+import { h, app, api, toast, status, swatch, copy, label } from "./ui.js";
+import { remembered, remember, forget, absolute } from "./store.js";
+
+export async function lobby() {
+  status("");
+  document.title = "Conquest";
+  app.replaceChildren(h("div", { class: "cols" },
+    h("section", { class: "card lobby-new", "aria-labelledby": "newgame" }, h("h2", { id: "newgame", text: "New game" }),
+      h("div", { id: "newform", text: "Loading the rulesets…" })),
+    h("section", { class: "card lobby-mine", "aria-labelledby": "mine" }, h("h2", { id: "mine", text: "Your games" }),
+      h("div", { id: "mylist" }),
+      h("h2", { text: "Replay a record" }),
+      h("p", { class: "help", text: "A record file (conquest-record/1, from “Download record” or conquest play) is shown step by step." }),
+      h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "Record file", onchange: importRecord }))));
+  listMine();
+  let data;
+  try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(e.message); return; }
+  newGameForm(data);
+}
+
+function optionText(o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
+
+function newGameForm(data) {
+  const box = document.getElementById("newform");
+  const rulesets = data.rulesets;
+  if (!rulesets.length) { box.textContent = "No ruleset is installed."; return; }
+  const rsSel = h("select", { id: "ruleset", name: "ruleset" },
+    rulesets.map(r => h("option", { value: r.id, text: r.title })));
+  const summary = h("p", { class: "help", id: "rs-summary" });
+  const rulesLink = h("a", { id: "rs-rules", target: "_blank", rel: "noopener", text: "Rules" });
+  const playersSel = h("select", { id: "players", name: "players" });
+  const optsBox = h("div", { id: "options", class: "options" });
+  const seatsBox = h("table", { class: "seats", id: "seats" });
+  const result = h("div", { id: "created" });
+  const form = h("form", { id: "create" },
+    h("div", { class: "row2" },
+      h("div", {}, h("label", { for: "ruleset", text: "Game" }), rsSel),
+      h("div", {}, h("label", { for: "players", text: "Players" }), playersSel)),
+    h("p", { class: "help" }, summary, " ", rulesLink),
+    h("fieldset", {}, h("legend", { text: "Seats" }), seatsBox),
+    h("p", {}, h("button", { type: "submit", class: "primary", id: "create-btn", text: "Create the game" })),
+    result,
+    h("details", { class: "opts", open: true }, h("summary", { text: "Options" }), optsBox));
+  box.replaceChildren(form);
+
+  const current = () => rulesets.find(r => r.id === rsSel.value);
+  function fillPlayers() {
+    const r = current();
+    playersSel.replaceChildren();
+    for (let n = r.min_players; n <= r.max_players; n++) playersSel.append(h("option", { value: n, text: n, selected: n === r.default_players }));
+    summary.textContent = r.summary ? r.summary.charAt(0).toUpperCase() + r.summary.slice(1) + (/[.!?]$/.test(r.summary) ? "" : ".") : "";
+    rulesLink.setAttribute("href", `/rules/${r.id}`);
+    optsBox.replaceChildren();
+    if (!r.options.length) optsBox.append(h("p", { class: "help", text: "This game has no options." }));
+    for (const o of r.options) {
+      const id = "opt-" + o.name;
+      let input;
+      if (o.type === "bool") input = h("input", { type: "checkbox", id, "data-opt": o.name, "data-type": "bool", checked: !!o.default });
+      else if (o.choices) input = h("select", { id, "data-opt": o.name, "data-type": o.type },
+        o.choices.map(c => h("option", { value: c, text: optionText(o, c), selected: c === o.default })));
+      else input = h("input", { type: o.type === "int" ? "number" : "text", id, "data-opt": o.name, "data-type": o.type,
+        value: o.default, min: o.minimum, max: o.maximum });
+      optsBox.append(h("div", { class: "opt" }, h("label", { for: id, text: label(o.name), title: o.name }), input,
+        h("p", { class: "help", text: `${o.help} (default: ${optionText(o, o.default)})` })));
+    }
+    fillSeats();
+  }
+  function fillSeats() {
+    const r = current(); const n = Number(playersSel.value);
+    const names = (r.seat_names && r.seat_names[String(n)]) || [];
+    seatsBox.replaceChildren();
+    for (let i = 0; i < n; i++) {
+      const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} is played by` },
+        data.seat_kinds.map(k => h("option", { value: k, text: k === "human" ? "a person" : `computer (${k})`,
+          selected: i === 0 ? k === "human" : k === "greedy" })));
+      const name = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40, placeholder: names[i] || `Player ${i + 1}`,
+        "aria-label": `Seat ${i + 1} name` });
+      seatsBox.append(h("tr", {}, h("td", {}, swatch(i)), h("td", {}, name), h("td", {}, kindSel)));
+    }
+  }
+  rsSel.addEventListener("change", fillPlayers);
+  playersSel.addEventListener("change", fillSeats);
+  fillPlayers();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const r = current(); const n = Number(playersSel.value);
+    const options = {};
+    for (const el of optsBox.querySelectorAll("[data-opt]")) {
+      const t = el.dataset.type;
+      options[el.dataset.opt] = t === "bool" ? el.checked : t === "int" ? Number(el.value) : el.value;
+    }
+    const seats = [];
+    for (let i = 0; i < n; i++) seats.push({ kind: document.getElementById(`seat-${i}-kind`).value,
+      name: document.getElementById(`seat-${i}-name`).value || null });
+    const btn = document.getElementById("create-btn"); btn.disabled = true;
+    let made;
+    try { made = await api("POST", "/api/games", { ruleset: r.id, players: n, options, seats }); }
+    catch (e) { toast(e.message); btn.disabled = false; return; }
+    btn.disabled = false;
+    const g = made.game;
+    const humans = made.seats.filter(x => x.token);
+    const spectator = made.spectator.link;
+    for (const x of humans) remember({ id: g.id, token: x.token, seat: x.seat, name: x.name, title: g.title, created: g.created_at, spectator });
+    if (!humans.length) remember({ id: g.id, token: made.spectator.token, seat: null, name: "spectator", title: g.title, created: g.created_at, spectator });
+    if (humans.length === 1) { location.assign(humans[0].link); return; }
+    result.replaceChildren(h("h3", { text: "Game created: send each player their link" }),
+      h("ul", { class: "links" },
+        humans.map(x => h("li", {}, swatch(x.seat), `${x.name}: `, h("a", { href: x.link, text: "play" }), " ",
+          h("button", { type: "button", onclick: () => copy(absolute(x.link)), text: "copy link" }), " ",
+          h("code", { text: absolute(x.link) }))),
+        h("li", {}, "Spectators: ", h("a", { href: spectator, text: "watch" }), " ",
+          h("button", { type: "button", onclick: () => copy(absolute(spectator)), text: "copy link" }))),
+      humans.length > 1 ? h("p", { class: "help", text: "Playing hot-seat on this computer? Open any seat: the page follows the turn and hides each player's secrets until they take the device." }) : null);
+    listMine();
+  });
+}
+
+async function importRecord(ev) {
+  const file = ev.target.files && ev.target.files[0];
+  if (!file) return;
+  let record;
+  try { record = JSON.parse(await file.text()); } catch (e) { toast("This file is not JSON."); return; }
+  let made;
+  try { made = await api("POST", "/api/records", { record }); } catch (e) { toast(e.message); return; }
+  remember({ id: made.game.id, token: made.spectator.token, seat: null, name: "spectator", title: made.game.title, created: made.game.created_at });
+  location.assign(made.spectator.replay);
+}
+
+async function listMine() {
+  const box = document.getElementById("mylist");
+  if (!box) return;
+  const mine = remembered();
+  if (!mine.length) { box.replaceChildren(h("p", { class: "help", text: "Games you create or join in this browser appear here." })); return; }
+  let data;
+  try { data = await api("POST", "/api/my-games", { games: mine.map(e => ({ id: e.id, token: e.token })) }); }
+  catch (e) { box.textContent = e.message; return; }
+  const ul = h("ul", { class: "links" });
+  data.games.forEach((g, i) => {
+    const e = mine[i];
+    if (g.error) { ul.append(h("li", { class: "muted" }, `${e.title || e.id}: ${g.error} `, h("button", { type: "button", onclick: () => { forget(e.id); listMine(); }, text: "forget" }))); return; }
+    const state = g.over ? "over" : (g.to_move === e.seat ? "your turn" : `${g.to_move_name} to move`);
+    ul.append(h("li", {}, swatch(e.seat), h("a", { href: `/game/${g.id}#t=${e.token}`, text: `${g.title}` }),
+      ` as ${g.you.name}: step ${g.step}, ${state} `,
+      h("button", { type: "button", onclick: () => { forget(e.id); listMine(); }, text: "forget", "aria-label": `forget ${g.title} ${g.id}` })));
+  });
+  box.replaceChildren(ul);
+}

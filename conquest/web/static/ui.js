@@ -1,0 +1,75 @@
+// Small helpers shared by every module of the page: element builders, colours, the toast, the API.
+// Every text from the server is put in the page with textContent (never as HTML).
+
+export const COLORS = ["#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#795548", "#ad1457",
+  "#9e9d24", "#37474f"];
+export const SVGNS = "http://www.w3.org/2000/svg";
+export const app = document.getElementById("app");
+
+export function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+export function s(tag, attrs, ...kids) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const kid of kids.flat(Infinity)) if (kid !== null && kid !== undefined && kid !== false) el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  return el;
+}
+export function color(seat) { return seat === null || seat === undefined || seat < 0 ? "#888" : COLORS[seat % COLORS.length]; }
+export function swatch(seat) { const el = h("span", { class: "swatch" }); el.style.background = color(seat); return el; }
+/** "max_rounds" -> "Max rounds" */
+export function label(name) { const t = String(name).replace(/[_-]+/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); }
+
+let toastTimer = null;
+export function toast(msg) {
+  const t = document.getElementById("toast");
+  t.textContent = msg; t.hidden = false;
+  clearTimeout(toastTimer); toastTimer = setTimeout(() => { t.hidden = true; }, 6000);
+}
+export function status(msg) { document.getElementById("status").textContent = msg || ""; }
+
+export class Refused extends Error {}
+export async function api(method, path, body, token) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Conquest-Token"] = token;
+  let resp;
+  try {
+    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) { throw new Refused("the server cannot be reached"); }
+  let data = null;
+  try { data = await resp.json(); } catch (e) { data = null; }
+  if (!resp.ok) throw new Refused((data && data.error) || `the server answered ${resp.status}`);
+  return data;
+}
+
+export async function copy(text) {
+  try { await navigator.clipboard.writeText(text); toast("Link copied"); } catch (e) { window.prompt("Copy this link", text); }
+}
+
+export async function downloadRecord(gid, token) {
+  let resp;
+  try { resp = await fetch(`/api/games/${gid}/record`, { headers: { "X-Conquest-Token": token } }); }
+  catch (e) { toast("the server cannot be reached"); return; }
+  if (!resp.ok) { let d = null; try { d = await resp.json(); } catch (e) { /* */ } toast((d && d.error) || `refused (${resp.status})`); return; }
+  const blob = await resp.blob();
+  const a = h("a", { href: URL.createObjectURL(blob), download: `conquest-${gid}.json` });
+  document.body.append(a); a.click(); a.remove();
+}
+
+export function seatNamer(game) { return seat => { const x = game.seats.find(q => q.seat === seat); return x ? x.name : "chance"; }; }
