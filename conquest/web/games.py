@@ -82,9 +82,33 @@ def viewers(players: int) -> list[int | None]:
     return list(range(players)) + [None]
 
 
-def hidden_parts(state: State) -> dict[int | None, frozenset[tuple[Any, ...]]]:
+def views_of(state: State) -> dict[int | None, dict[str, Any]]:
+    """What each seat, and a spectator (``None``), sees."""
+    return {s: state.view(s) for s in viewers(state.players)}
+
+
+def hidden_parts(state: State, views: dict[int | None, dict[str, Any]] | None = None
+                 ) -> dict[int | None, frozenset[tuple[Any, ...]]]:
     full = state.to_json()
-    return {s: hidden_part(full, state.view(s)) for s in viewers(state.players)}
+    views = views if views is not None else views_of(state)
+    return {s: hidden_part(full, views[s]) for s in viewers(state.players)}
+
+
+def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], action: Action,
+                 after: dict[int | None, dict[str, Any]], hidden_from: list[int | None],
+                 names: list[str]) -> dict[int | None, dict[str, Any]]:
+    """The log line of one action for every viewer, each told from that viewer's views only (the action
+    itself is withheld from the viewers it is hidden from). A ruleset whose narration fails gets the
+    default line, never a broken log."""
+    out: dict[int | None, dict[str, Any]] = {}
+    for s in before:
+        act = None if s in hidden_from else action
+        try:
+            out[s] = ruleset.narrate(before[s], act, after[s], s, names)
+        except Exception:  # noqa: BLE001 - a log line must not break the game
+            log.exception("%s could not narrate %r for seat %s", ruleset.id, action, s)
+            out[s] = Ruleset.narrate(ruleset, before[s], act, after[s], s, names)
+    return out
 
 
 def _alternatives(before: State, action: Action) -> list[Action]:
@@ -163,6 +187,8 @@ class Live:
     hidden: dict[int | None, frozenset[Any]]
     lock: threading.RLock
     log: list[ActionRow]
+    views: dict[int | None, dict[str, Any]] | None = None  # of ``state``, once computed
+    lines: list[dict[int | None, dict[str, Any]]] | None = None  # the narrated log, per step and viewer
 
 
 @dataclass
@@ -225,7 +251,7 @@ class Games:
                                      options=dict(state.options), seed=seed, seed_chosen=seed_chosen,
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
-        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [])
+        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [], lines=[])
         with self._cache_lock:
             self._cache[row.id] = live
         return row
@@ -325,7 +351,9 @@ class Games:
                 state = self._replay(row, rs, log)
             # the row and the actions were read apart: trust the pair only if they agree
             revision = row.revision if len(log) == row.next_step else -1
-            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log)
+            lines = live.lines if live is not None and log[:len(live.log)] == live.log else None
+            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log,
+                        lines=lines[:len(log)] if lines is not None else None)
             with self._cache_lock:
                 self._cache[gid] = live
             return live
@@ -358,7 +386,8 @@ class Games:
     def _commit(self, live: Live, action: Action, new: State) -> None:
         """Commit ``action`` (legal in ``live.state``) then move the cache forward. Raises Conflict."""
         before = live.state
-        hidden_after = hidden_parts(new)
+        views_after = views_of(new)
+        hidden_after = hidden_parts(new, views_after)
         hidden_from, barrier = action_visibility(before, action, new, live.hidden, hidden_after)
         text = live.ruleset.format_action(action)
         seat = before.to_move if before.to_move is not None else -2
@@ -371,7 +400,13 @@ class Games:
         # readers without the lock trust the cache when its revision matches the database's: so the
         # revision is written last
         live.log.append(ActionRow(live.next_step, seat, text, hidden_from, barrier))
-        live.state, live.hidden = new, hidden_after
+        if live.lines is not None and len(live.lines) == live.next_step:
+            views_before = live.views if live.views is not None else views_of(before)
+            live.lines.append(narrate_step(live.ruleset, views_before, action, views_after, hidden_from,
+                                           self.names(live)))
+        else:
+            live.lines = None  # narrated again from the start when next asked for
+        live.state, live.hidden, live.views = new, hidden_after, views_after
         live.next_step += 1
         live.row.has_secrets = has_secrets
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
@@ -522,14 +557,42 @@ class Games:
                 return s.name
         return seat_label(seat)
 
+    def names(self, live: Live) -> list[str]:
+        return [self.seat_name(live, s) for s in range(live.row.players)]
+
+    def narrated(self, live: Live) -> list[dict[int | None, dict[str, Any]]]:
+        """The narrated log (one line per step and viewer), computed once by replaying the game when the
+        cache does not have it (a game loaded from the database), then kept up by every commit."""
+        with live.lock:
+            lines = live.lines
+            if lines is not None and len(lines) >= len(live.log):
+                return lines
+            lines = []
+            names = self.names(live)
+            views: dict[int | None, dict[str, Any]] | None = None
+            prev: ActionRow | None = None
+            for state, a in self.states(live, len(live.log)):
+                after_views = views_of(state)
+                if views is not None and prev is not None:
+                    lines.append(narrate_step(live.ruleset, views, live.ruleset.parse_action(prev.text),
+                                              after_views, prev.hidden_from, names))
+                views, prev = after_views, a
+            live.lines = lines
+            return lines
+
     def log_for(self, live: Live, seat: int | None, upto: int | None = None) -> list[dict[str, Any]]:
+        """The log as ``seat`` may read it: each entry's narrated line (``text``, ``kind``, ``dice``, ``group``,
+        ``changed``...) told from the seat's views, and the notation (``None`` where it is hidden)."""
         out = []
+        lines = self.narrated(live)
         for a in list(live.log[:upto]):
             hidden = seat in a.hidden_from
-            out.append({"step": a.step, "seat": a.seat if a.seat >= 0 else None,
+            said = lines[a.step].get(seat, {}) if a.step < len(lines) else {}
+            out.append({**said, "step": a.step, "seat": a.seat if a.seat >= 0 else None,
                         "by": "chance" if a.seat == CHANCE else self.seat_name(live, a.seat),
                         "chance": a.seat == CHANCE, "hidden": hidden,
-                        "text": None if hidden else a.text})
+                        "notation": None if hidden else a.text,
+                        "text": said.get("text") or (None if hidden else a.text)})
         return out
 
     def record(self, live: Live, who: Actor) -> dict[str, Any]:
