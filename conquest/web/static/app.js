@@ -314,15 +314,8 @@ function viewPanel(data, open) {
   return parts;
 }
 
-function logList(entries, seatName) {
-  const ol = h("ol", { class: "log", start: 1, "aria-label": "Game log" });
-  for (const e of entries) {
-    const who = e.chance ? "chance" : seatName(e.seat);
-    ol.append(h("li", { class: (e.chance ? "chance " : "") + (e.hidden ? "hidden" : "") },
-      e.chance ? null : swatch(e.seat), `${who}: `, e.hidden ? "(hidden)" : h("code", { text: e.text })));
-  }
-  return ol;
-}
+let LOG = null; // the story module (log.js): narrated log, dice, battle window, result screen
+function logList(entries, seatName) { return LOG.renderLog(entries, { seatName }); }
 
 function resultTable(g) {
   if (!g.over) return null;
@@ -392,6 +385,8 @@ function poll(me) { setTimeout(async () => { if (me === live) { await refresh();
 async function send(text) {
   const me = live;
   if (!text) return;
+  const why = LOG.confirmText(me.data.game.ruleset, text, me.data.view);
+  if (why && !(await LOG.ask(why))) return;
   try {
     me.data = await api("POST", `/api/games/${me.gid}/actions`, { action: text, step: me.data.game.step }, me.token);
     me.selected = []; me.filter = "";
@@ -484,8 +479,7 @@ function renderGame() {
     h("div", { class: "bar" },
       h("span", {}, "Seats: ", g.seats.map(x => h("span", {}, swatch(x.seat), `${x.name}${x.kind !== "human" ? " (" + x.kind + ")" : ""}  `)))),
     resultTable(g),
-    d.last_chance && d.last_chance.length ? h("div", { class: "dice", "aria-label": "Last dice and draws" }, "Last chance: ",
-      d.last_chance.map(t => h("span", { text: t }))) : null,
+    LOG.recentDice(d.log, d.you.seat),
     h("div", { class: "bar" },
       h("a", { href: `/game/${g.id}/replay#t=${me.token}`, text: "Replay" }),
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
@@ -514,7 +508,7 @@ function renderGame() {
       if (ev.key === "Escape") { me.selected = []; input.value = ""; me.filter = ""; renderGame(); }
     });
     fill();
-    side.append(h("div", { class: "card" }, h("h2", { text: "Your actions" }),
+    side.append(h("div", { class: "card" }, h("h2", { text: "Your actions" }), LOG.promptWhy(d),
       sel.length ? h("p", { class: "help" }, `Chosen on the board: ${sel.join(", ")} `,
         h("button", { type: "button", onclick: () => { me.selected = []; renderGame(); }, text: "clear" })) : null,
       input, list, d.legal_truncated ? h("p", { class: "help", text: "Only the first actions are listed; type any other in notation." }) : null));
@@ -530,6 +524,7 @@ function renderGame() {
   app.dataset.mine = String(mine);
   const lg = app.querySelector(".log"); if (lg) lg.scrollTop = lg.scrollHeight;
   if (focusId === "notation") { const i = document.getElementById("notation"); if (i) { i.focus(); i.setSelectionRange(i.value.length, i.value.length); } }
+  LOG.afterRender(app, d, me.token);
   hotSeatCheck(d);
 }
 
@@ -579,4 +574,4 @@ async function replayPage(gid) {
   await show(0);
 }
 
-route();
+import("/static/log.js").then(m => { LOG = m; route(); });
