@@ -88,11 +88,11 @@ def test_a_game_against_the_computer_tells_its_story(browser: Any, server: Any, 
     while wait_my_turn_or_end(page):
         if page.query_selector("#why") is not None:
             assert page.inner_text("#why").strip()
+            if not shot:  # the others have just played: their changes are marked on the board
+                page.screenshot(path=str(screenshots / f"story-{rid}-1400x900.png"))
+                shot = True
         act(page, rng, prefer)
         actions += 1
-        if not shot and actions >= 8:
-            page.screenshot(path=str(screenshots / f"story-{rid}-1400x900.png"))
-            shot = True
         if actions >= MAX_ACTIONS[rid]:
             break
     lines = check_narrated(page)

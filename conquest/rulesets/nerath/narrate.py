@@ -63,6 +63,11 @@ def sides(view: Mapping[str, Any], space: str) -> dict[str, dict[str, int]]:
     return {r: p for r, p in out.items() if p}
 
 
+def forces(sides_: Mapping[str, Mapping[str, int]]) -> dict[str, str]:
+    """Each side as words, keyed by the realm's name: ``{"Karkoth": "3 Footsoldiers and a Dragon"}``."""
+    return {cap(realm_name(r)): army(p) for r, p in sides_.items()}
+
+
 def verb_for(subject: str, singular: str, plural_form: str) -> str:
     """``Karkoth rolls``, ``the Guardians roll``, ``Vailin and Nerath roll``."""
     many = subject.lower().startswith("the guardians") or " and " in subject
@@ -117,7 +122,7 @@ def _battle_end(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str
         text = f"The attack on {space_name(space)} fails"
     else:
         text = f"The battle for {space_name(space)} ends"
-    return {"space": space, "result": text, "left": left}
+    return {"space": space, "result": text, "left": left, "forces": forces(left)}
 
 
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
@@ -167,8 +172,8 @@ def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: in
         text = f"Battle in {space_name(space)}: {who} with {att or 'no pieces'} against " \
                f"{listing(foes) or 'no one'}"
         extra["group"] = battle_key(before, space)
-        return line(text, "battle", battle={"space": space, "name": space_name(space), "attacker": realm,
-                                            "sides": s, "round": 1}, **extra)
+        return line(text, "battle", battle={"space": space, "name": space_name(space), "attacker": who,
+                                            "sides": s, "forces": forces(s), "round": 1}, **extra)
     if verb == "hit":
         return line(f"{who} {_hit_text(action, who)}", "battle", **extra)
     if verb == "press":

@@ -123,19 +123,13 @@ function windowTitle(group) {
   return first.kind === "battle" ? "Battle" : "Event";
 }
 
-function sidesTable(sides, attacker, names) {
-  const realms = Object.keys(sides || {});
-  if (!realms.length) return h("p", { class: "muted", text: "No pieces." });
+function sidesTable(forces, attacker) {
+  const sides = Object.keys(forces || {});
+  if (!sides.length) return h("p", { class: "muted", text: "No pieces." });
   return h("table", { class: "sides" },
-    realms.map(r => h("tr", { class: r === attacker ? "attacker" : "defender" },
-      h("th", { text: (names[r] || r) + (r === attacker ? " (attacking)" : "") }),
-      h("td", { text: Object.entries(sides[r]).map(([p, n]) => `${n} ${pieceName(p, n)}`).join(", ") }))));
+    sides.map(r => h("tr", { class: r === attacker ? "attacker" : "defender" },
+      h("th", { text: r + (r === attacker ? " (attacking)" : "") }), h("td", { text: forces[r] }))));
 }
-
-const PIECES = { footsoldier: "Footsoldier", siege: "Siege Engine", fighter: "Fighter", wizard: "Wizard", monster: "Monster",
-  storm: "Storm Elemental", dragon: "Dragon", warship: "Warship", castle: "Castle" };
-function pieceName(p, n) { const name = PIECES[p] || p; return n === 1 ? name : name + "s"; }
-const REALM_NAMES = { karkoth: "Karkoth", vailin: "Vailin", iron: "Iron Circle", nerath: "Nerath" };
 
 /** The battle window: both sides at the start, each round's dice and hits, casualties, press or retreat,
  *  the result. Built from this seat's log lines of one group. */
@@ -144,7 +138,7 @@ export function battleWindow(entries, group) {
   const start = lines.find(e => e.battle);
   const end = lines.find(e => e.battle_end);
   const body = h("div", { class: "battle-body" });
-  if (start) body.append(h("h3", { text: "Forces" }), sidesTable(start.battle.sides, start.battle.attacker, REALM_NAMES));
+  if (start) body.append(h("h3", { text: "Forces" }), sidesTable(start.battle.forces, start.battle.attacker));
   let round = null; let list = null;
   for (const e of lines) {
     if (e.battle) continue;
@@ -159,7 +153,8 @@ export function battleWindow(entries, group) {
   }
   if (end) {
     body.append(h("h3", { text: "Result" }), h("p", { class: "result-line", text: end.battle_end.result + "." }));
-    if (end.battle_end.left && Object.keys(end.battle_end.left).length) body.append(sidesTable(end.battle_end.left, start ? start.battle.attacker : null, REALM_NAMES));
+    if (end.battle_end.forces && Object.keys(end.battle_end.forces).length)
+      body.append(h("h3", { text: "Left standing" }), sidesTable(end.battle_end.forces, start ? start.battle.attacker : null));
   } else body.append(h("p", { class: "muted", text: "The battle goes on…" }));
   return { title: windowTitle(lines), body };
 }
