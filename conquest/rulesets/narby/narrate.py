@@ -127,13 +127,13 @@ def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: in
         return line(f"{who} claims {listing([t.key(k) for k in action[1:]])}", changed=ch)
     if verb == "destroy":
         return line(f"{who} sets out to destroy {t.key(action[1])}: the Destroy chart decides", "battle",
-                    changed=ch, group=f"destroy-{before.get('round')}-{me}-{action[1]}")
+                    changed=ch, group=f"destroy-{before.get('round')}-{me}-{after.get('actions_left')}")
     if verb == "steal":
         return line(f"{who} sets out to steal from {_steal_target(t, action[1])}: the Steal chart decides",
-                    "battle", changed=ch, group=f"steal-{before.get('round')}-{me}")
+                    "battle", changed=ch, group=f"steal-{before.get('round')}-{me}-{after.get('actions_left')}")
     if verb == "attack":
         return line(f"{who} attacks {t.who(_seat_of_dragon(before, action[1]))}: opposed d20, ties to the defender",
-                    "battle", changed=ch, group=f"attack-{before.get('round')}-{me}")
+                    "battle", changed=ch, group=f"attack-{before.get('round')}-{me}-{after.get('actions_left')}")
     if verb == "abandon":
         return line(f"{who} takes back its claim ring from {t.key(action[1])}", changed=ch)
     if verb == "lose":
@@ -270,7 +270,7 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
     who = cap(t.who(actor))
     if typ == "attack":
         d = int(ev.get("defender", -1))
-        group = f"attack-{rnd}-{actor}"
+        group = f"attack-{rnd}-{actor}-{before.get('actions_left')}"
         if "first" not in ev:
             return line(f"{who} rolls {shown} to attack {t.who(d)}", "dice", changed=ch, group=group,
                         dice=[die(who, "d20", "to beat", value=n)])
@@ -286,7 +286,7 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
         got = t.coins_gained(actor)
         outcome = plural(got, "coin") if got else "nothing"
         return line(f"{who} steals from {_steal_target(t, ev.get('from'))}: roll {shown} — {outcome}", "dice",
-                    changed=ch, group=f"steal-{rnd}-{actor}", dice=[die(who, "d20", outcome, value=n)])
+                    changed=ch, group=f"steal-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
     if typ == "destroy":
         target = ev.get("target")
         gone = str(target) in ch or (target in (before.get("settlements") or {}) and
@@ -295,5 +295,5 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
         outcome = ("destroyed" + (f" — now {t.key(target, after)}" if target in (after.get("settlements") or {})
                                   else "")) if gone else "it stands"
         return line(f"{who} tries to destroy {t.key(target)}: roll {shown} — {outcome}", "dice", changed=ch,
-                    group=f"destroy-{rnd}-{actor}-{target}", dice=[die(who, "d20", outcome, value=n)])
+                    group=f"destroy-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
     return line(f"Roll {shown}", "dice", changed=ch, dice=[die("chance", "d20", str(n), value=n)])
