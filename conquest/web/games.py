@@ -188,7 +188,7 @@ class Live:
     lock: threading.RLock
     log: list[ActionRow]
     views: dict[int | None, dict[str, Any]] | None = None  # of ``state``, once computed
-    lines: list[dict[int | None, dict[str, Any]]] | None = None  # the narrated log, per step and viewer
+    lines: dict[int | None, list[dict[str, Any]]] | None = None  # the narrated log of each viewer, by step
 
 
 @dataclass
@@ -251,7 +251,8 @@ class Games:
                                      options=dict(state.options), seed=seed, seed_chosen=seed_chosen,
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
-        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [], lines=[])
+        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [],
+                    lines={s: [] for s in viewers(state.players)})
         with self._cache_lock:
             self._cache[row.id] = live
         return row
@@ -353,7 +354,7 @@ class Games:
             revision = row.revision if len(log) == row.next_step else -1
             lines = live.lines if live is not None and log[:len(live.log)] == live.log else None
             live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log,
-                        lines=lines[:len(log)] if lines is not None else None)
+                        lines={k: v[:len(log)] for k, v in lines.items()} if lines else None)
             with self._cache_lock:
                 self._cache[gid] = live
             return live
@@ -400,12 +401,14 @@ class Games:
         # readers without the lock trust the cache when its revision matches the database's: so the
         # revision is written last
         live.log.append(ActionRow(live.next_step, seat, text, hidden_from, barrier))
-        if live.lines is not None and len(live.lines) == live.next_step:
+        current = {s: lines for s, lines in (live.lines or {}).items() if len(lines) == live.next_step}
+        if current:
             views_before = live.views if live.views is not None else views_of(before)
-            live.lines.append(narrate_step(live.ruleset, views_before, action, views_after, hidden_from,
-                                           self.names(live)))
-        else:
-            live.lines = None  # narrated again from the start when next asked for
+            said = narrate_step(live.ruleset, {s: views_before[s] for s in current}, action, views_after,
+                                hidden_from, self.names(live))
+            for s, lines in current.items():
+                lines.append(said[s])
+        live.lines = current  # a viewer left behind is narrated again from the start when next asked for
         live.state, live.hidden, live.views = new, hidden_after, views_after
         live.next_step += 1
         live.row.has_secrets = has_secrets
@@ -560,34 +563,37 @@ class Games:
     def names(self, live: Live) -> list[str]:
         return [self.seat_name(live, s) for s in range(live.row.players)]
 
-    def narrated(self, live: Live) -> list[dict[int | None, dict[str, Any]]]:
-        """The narrated log (one line per step and viewer), computed once by replaying the game when the
-        cache does not have it (a game loaded from the database), then kept up by every commit."""
+    def narrated(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
+        """The narrated log told to ``seat``, computed once by replaying the game when the cache does not have
+        it (a game loaded from the database), then kept up by every commit."""
         with live.lock:
-            lines = live.lines
+            if live.lines is None:
+                live.lines = {}
+            lines = live.lines.get(seat)
             if lines is not None and len(lines) >= len(live.log):
                 return lines
             lines = []
             names = self.names(live)
-            views: dict[int | None, dict[str, Any]] | None = None
+            view: dict[str, Any] | None = None
             prev: ActionRow | None = None
             for state, a in self.states(live, len(live.log)):
-                after_views = views_of(state)
-                if views is not None and prev is not None:
-                    lines.append(narrate_step(live.ruleset, views, live.ruleset.parse_action(prev.text),
-                                              after_views, prev.hidden_from, names))
-                views, prev = after_views, a
-            live.lines = lines
+                after = state.view(seat)
+                if view is not None and prev is not None:
+                    said = narrate_step(live.ruleset, {seat: view}, live.ruleset.parse_action(prev.text),
+                                        {seat: after}, prev.hidden_from, names)
+                    lines.append(said[seat])
+                view, prev = after, a
+            live.lines[seat] = lines
             return lines
 
     def log_for(self, live: Live, seat: int | None, upto: int | None = None) -> list[dict[str, Any]]:
         """The log as ``seat`` may read it: each entry's narrated line (``text``, ``kind``, ``dice``, ``group``,
         ``changed``...) told from the seat's views, and the notation (``None`` where it is hidden)."""
         out = []
-        lines = self.narrated(live)
+        lines = self.narrated(live, seat)
         for a in list(live.log[:upto]):
             hidden = seat in a.hidden_from
-            said = lines[a.step].get(seat, {}) if a.step < len(lines) else {}
+            said = lines[a.step] if a.step < len(lines) else {}
             out.append({**said, "step": a.step, "seat": a.seat if a.seat >= 0 else None,
                         "by": "chance" if a.seat == CHANCE else self.seat_name(live, a.seat),
                         "chance": a.seat == CHANCE, "hidden": hidden,

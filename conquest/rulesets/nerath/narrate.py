@@ -95,7 +95,7 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
 
 
 def _rolls(battle: Mapping[str, Any], who: str, hits: int) -> list[dict[str, Any]]:
-    dice = []
+    dice: list[dict[str, Any]] = []
     for faces, need, count in battle.get("rolling") or []:
         dice.append(die(who, f"d{faces}", plural(hits, "hit") if not dice else "", count=count,
                         need=f"{need}+"))
@@ -251,8 +251,8 @@ def _chance(before: dict[str, Any], action: Any, after: dict[str, Any], extra: d
         realm = acting_realm(before)
         return line(f"{cap(realm_name(realm))} draws an Event card: {card_name(action[1])}", "draw", **extra)
     if verb == "treasure":
-        realm = (b or {}).get("attacker") or before.get("realm")
-        return line(f"{cap(realm_name(realm))} wins a Treasure: {card_name(action[1])}", "draw", **extra)
+        winner = (b or {}).get("attacker") or before.get("realm")
+        return line(f"{cap(realm_name(winner))} wins a Treasure: {card_name(action[1])}", "draw", **extra)
     if verb == "guardian":
         return line(f"A Guardian is drawn: {action[1].replace('-', ' ').title()}", "setup", **extra)
     return line(f"Chance: {' '.join(map(str, action))}", "dice", **extra)
