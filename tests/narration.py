@@ -73,3 +73,18 @@ def check_line(line: dict[str, Any]) -> None:
     for d in line.get("dice", []):
         assert {"who", "die", "outcome"} <= set(d), d
     assert not RAW_ID.search(line["text"]), f"a raw id in {line['text']!r}"
+
+
+def finished(rid: str, seed: int = 1, players: int | None = None, options: dict[str, Any] | None = None,
+             limit: int = 20_000) -> tuple[State, State]:
+    """A seeded random game played to its end (no narration): the states before and after its last action."""
+    rs = get_ruleset(rid)
+    state = rs.new_game(players, options, seed)
+    rng = random.Random(seed)
+    prev = state
+    for _ in range(limit):
+        if state.to_move is None:
+            return prev, state
+        action = sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(list(state.legal_actions()))
+        prev, state = state, state.apply(action)
+    raise AssertionError(f"{rid} did not end in {limit} steps")

@@ -96,6 +96,19 @@ def listing(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def score_row(who: str, parts: Sequence[tuple[str, Any]], total: Any = None) -> dict[str, Any]:
+    """One row of the final score breakdown: who, the parts (label, value) and the total."""
+    row: dict[str, Any] = {"who": who, "parts": [[label, value] for label, value in parts]}
+    if total is not None:
+        row["total"] = total
+    return row
+
+
+def ends(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether this action ended the game."""
+    return before.get("to_move") is not None and after.get("to_move") is None
+
+
 def generic(before: Mapping[str, Any], action_text: str | None, after: Mapping[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
     """The line of a ruleset without its own narration: who did it, and the notation."""

@@ -67,3 +67,14 @@ def test_a_move_is_one_group_from_start_to_go() -> None:
         assert seq[i].lines[None]["group"] == group
         i += 1
     assert seq[i].verb == "go" and seq[i].lines[None]["group"] == group
+
+
+def test_the_last_line_breaks_the_score_down() -> None:
+    """The score is the territories' VP plus the production points: the line that ends the game gives both."""
+    last = list(play("kingdom", seed=2, steps=2000))[-1]
+    assert last.after.to_move is None
+    final = last.lines[None]["final"]
+    scores = last.after.scores()
+    for p, row in enumerate(final):
+        parts = dict(row["parts"])
+        assert parts["territories (VP)"] + parts["production points"] == row["total"] == scores[p]

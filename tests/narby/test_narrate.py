@@ -106,3 +106,14 @@ def test_a_drawn_card_is_named_to_its_owner_only() -> None:
                 assert viewer in st.hidden_from and name not in line["text"], (viewer, line["text"])
                 assert line["text"].endswith("draws a card")
     assert told
+
+
+def test_the_last_line_breaks_the_score_down() -> None:
+    """A dragon's score is its coins plus its treasure tokens: the line that ends the game gives both."""
+    from tests.narration import finished
+    before, after = finished("narby", seed=3)
+    action = None  # the breakdown is read from the views alone
+    line = narrate(before.view(0), action, after.view(0), 0, RS.seat_names(after.players, after.options))
+    for p, row in enumerate(line["final"]):
+        parts = dict(row["parts"])
+        assert parts["coins"] + parts["treasure tokens"] == row["total"] == after.scores()[p]

@@ -112,3 +112,11 @@ def test_no_line_names_a_card_its_seat_cannot_see() -> None:
                 for cid in hand:
                     assert event_cards()[cid]["name"] not in line["text"] or st.notation.startswith("play"), \
                         (viewer, line["text"])
+
+
+def test_the_last_line_gives_every_realms_victory_points() -> None:
+    from tests.narration import finished
+    before, after = finished("nerath", seed=3)
+    line = narrate(before.view(0), None, after.view(0), 0, RS.seat_names(after.players, after.options))
+    assert line["kind"] == "end" and "The game is over" in line["text"]
+    assert [row["total"] for row in line["final"]] == list(after.scores())

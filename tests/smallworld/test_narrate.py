@@ -79,3 +79,14 @@ def test_coins_are_told_to_their_owner_only() -> None:
             if viewer != mover:
                 assert "coin" not in line["text"], (viewer, line["text"])
     assert own, "a seat's own score was never told"
+
+
+def test_the_last_line_gives_a_seat_its_own_coins_only() -> None:
+    from conquest.rulesets.smallworld.narrate import narrate
+    from tests.narration import finished
+    before, after = finished("smallworld", seed=3)
+    for seat in range(after.players):
+        line = narrate(before.view(seat), None, after.view(seat), seat, RS.seat_names(after.players, after.options))
+        totals = [row.get("total") for row in line["final"]]
+        assert totals[seat] == after.scores()[seat]
+        assert all(t is None for p, t in enumerate(totals) if p != seat)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from conquest.core.narration import changed_keys, die, line, listing, plural
+from conquest.core.narration import changed_keys, die, ends, line, listing, plural, score_row
 from conquest.rulesets.kingdom.board import Board, load_board
 
 
@@ -37,8 +37,24 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     return sorted(out)
 
 
+def breakdown(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The final score of each seat: territory VP plus production points."""
+    d = view.get("derived") or {}
+    return [score_row(names[p] if p < len(names) else f"seat {p}",
+                      [("territories (VP)", d["territory_vp"][p]), ("production points", view["points"][p])],
+                      d["score"][p]) for p in (0, 1)]
+
+
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
+    out = _narrate(before, action, after, seat, names)
+    if ends(before, after):
+        out["final"] = breakdown(after, names)
+    return out
+
+
+def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+             names: Sequence[str]) -> dict[str, Any]:
     ch = changed(before, after)
     mover = before.get("to_move")
 

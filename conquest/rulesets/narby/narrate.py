@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from conquest.core.narration import changed_keys, die, line, listing, plural
+from conquest.core.narration import changed_keys, die, ends, line, listing, plural, score_row
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.tables import TABLES as T
 
@@ -96,8 +96,26 @@ def square(arg: Any) -> Any:
     return B.sq_text(arg) if isinstance(arg, int) and not isinstance(arg, bool) else arg
 
 
+def breakdown(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each dragon's coins plus its treasure tokens."""
+    t = Teller(view, view, names)
+    coins, tokens = view.get("coins") or [], view.get("tokens") or []
+    return [score_row(cap(t.who(p)), [("coins", c), ("treasure tokens", tokens[p] if p < len(tokens) else 0)],
+                      c + (tokens[p] if p < len(tokens) else 0)) for p, c in enumerate(coins)]
+
+
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
+    out = _narrate(before, action, after, seat, names)
+    if ends(before, after):
+        out["final"] = breakdown(after, names)
+        out["text"] += ". The game is over"
+        out["kind"] = "end"
+    return out
+
+
+def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+             names: Sequence[str]) -> dict[str, Any]:
     t = Teller(before, after, names)
     if action is not None and action and action[0] in ("place", "move", "claim", "claim2", "destroy", "abandon",
                                                          "lose", "upgrade", "power"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from conquest.core.narration import changed_keys, counted, die, line, listing, plural
+from conquest.core.narration import changed_keys, counted, die, ends, line, listing, plural, score_row
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import REALMS, tables
 
@@ -125,8 +125,25 @@ def _battle_end(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str
     return {"space": space, "result": text, "left": left, "forces": forces(left)}
 
 
+def breakdown(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each realm's Victory Points (and gold) at the end."""
+    return [score_row(cap(realm_name(r)), [("VP", (view.get("vp") or {}).get(r, 0)),
+                                           ("gold", (view.get("gold") or {}).get(r, 0))],
+                      (view.get("vp") or {}).get(r, 0)) for r in REALMS]
+
+
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
+    out = _narrate(before, action, after, seat, names)
+    if ends(before, after):
+        out["final"] = breakdown(after)
+        out["text"] += f". The game is over ({after.get('end_reason') or 'the last round'})"
+        out["kind"] = "end"
+    return out
+
+
+def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+             names: Sequence[str]) -> dict[str, Any]:
     ch = changed(before, after)
     mover = before.get("to_move")
     b = before.get("battle")

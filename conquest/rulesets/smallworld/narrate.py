@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from conquest.core.narration import changed_keys, die, line, plural
+from conquest.core.narration import changed_keys, die, ends, line, plural, score_row
 from conquest.rulesets.smallworld import data as D
 
 
@@ -53,8 +53,29 @@ def coins(view: Mapping[str, Any], seat: int) -> int | None:
     return seats[seat].get("coins") if 0 <= seat < len(seats) else None
 
 
+def breakdown(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The coins each seat may see at the end (its own; the others' stay face down in its view), with the
+    races it played."""
+    rows = []
+    for p, st in enumerate(view.get("seats") or []):
+        races = [f"{race_name(r)}{' (in decline)' if i.get('status') == 'declined' else ''}"
+                 for r, i in (view.get("races") or {}).items() if i.get("seat") == p]
+        rows.append(score_row(names[p] if p < len(names) else f"seat {p}",
+                              [("races", ", ".join(races) or "none")], st.get("coins")))
+    return rows
+
+
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
+    out = _narrate(before, action, after, seat, names)
+    if ends(before, after):
+        out["final"] = breakdown(after, names)
+        out["kind"] = "end"
+    return out
+
+
+def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+             names: Sequence[str]) -> dict[str, Any]:
     ch = changed_keys(before.get("regions"), after.get("regions"))
     mover = before.get("to_move")
     ts = before.get("turn_state") or {}

@@ -286,13 +286,24 @@ export function resultScreen(d, token) {
       h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Result" })),
       seats.map(x => h("tr", { class: g.result && g.result[x.seat] > 0 ? "winner" : "" }, h("td", {}, swatch(x.seat), x.name),
         h("td", { text: g.scores ? String(g.scores[x.seat]) : "" }), h("td", { text: outcome(x.seat) })))),
-    d.board && d.board.notes && d.board.notes.length ? h("div", { class: "breakdown" }, h("h3", { text: "Final position" }),
-      h("ul", {}, d.board.notes.map(n => h("li", { text: String(n) })))) : null,
+    breakdown(d),
     last.length ? h("div", {}, h("h3", { text: "How it ended" }), h("ul", {}, last.map(e => h("li", { text: e.text || e.notation || "" })))) : null,
     h("div", { class: "bar" },
       h("a", { href: `/game/${g.id}/replay#t=${token}`, id: "result-replay", text: "Watch the replay" }),
       h("button", { type: "button", class: "primary", text: "Close", onclick: () => dlg.close() })));
   if (!dlg.open) dlg.show();
+}
+
+/** The score breakdown the ruleset told with the last line (who, the parts, the total); else the board's notes. */
+function breakdown(d) {
+  const fin = [...(d.log || [])].reverse().find(e => e.final);
+  if (fin) return h("div", { class: "breakdown" }, h("h3", { text: "Score breakdown" }),
+    h("table", { class: "result" }, fin.final.map(r => h("tr", {}, h("td", { text: r.who }),
+      h("td", { text: r.parts.map(([k, v]) => `${k}: ${v}`).join(" · ") }),
+      h("td", { text: r.total === undefined || r.total === null ? "" : `= ${r.total}` })))));
+  if (d.board && d.board.notes && d.board.notes.length) return h("div", { class: "breakdown" }, h("h3", { text: "Final position" }),
+    h("ul", {}, d.board.notes.map(n => h("li", { text: String(n) }))));
+  return null;
 }
 
 // ---- after each render of the game page ----------------------------------------------------------------
