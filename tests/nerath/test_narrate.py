@@ -120,3 +120,13 @@ def test_the_last_line_gives_every_realms_victory_points() -> None:
     line = narrate(before.view(0), None, after.view(0), 0, RS.seat_names(after.players, after.options))
     assert line["kind"] == "end" and "The game is over" in line["text"]
     assert [row["total"] for row in line["final"]] == list(after.scores())
+
+
+def test_a_card_is_played_by_its_realm_even_in_anothers_turn() -> None:
+    """A battle's card window opens for each side in turn: the line names the realm whose card it is."""
+    from conquest.rulesets.nerath.narrate import SHORT, cap
+    plays = [s for s in games() if s.verb == "play" and s.notation.split()[1] in event_cards()]
+    assert plays
+    for st in plays:
+        realm = event_cards()[st.notation.split()[1]]["realm"]
+        assert st.lines[None]["text"].startswith(f"{cap(SHORT[realm])} plays"), st.lines[None]["text"]

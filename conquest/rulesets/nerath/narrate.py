@@ -80,6 +80,8 @@ def acting_realm(view: Mapping[str, Any]) -> str:
     b = view.get("battle")
     if b and b.get("step") == "assign" and b.get("queue"):
         return str(b["queue"][0][0])
+    if b and b.get("step") == "window" and b.get("window"):  # the realm whose card window is open
+        return str(b["window"][0])
     return str(view.get("realm"))
 
 
@@ -217,6 +219,8 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         return line(f"{who} buys {counted(1, piece_name(piece))} {place}" + (f" ({cost} gold)" if cost else ""),
                     **extra)
     if verb == "play":
+        card = event_cards().get(action[1]) or {}
+        who = cap(realm_name(card.get("realm") or realm))  # an Event card is its realm's
         args = " ".join(str(a) for a in action[2:])
         return line(f"{who} plays {card_name(action[1])}" + (f" ({args})" if args else ""), "card", **extra)
     if verb == "pass":
