@@ -48,12 +48,6 @@ class KingdomRuleset(Ruleset):
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         return KingdomState.setup(options)
 
-    def parse_action(self, text: str) -> Any:
-        return notation.parse_action(text)
-
-    def format_action(self, action: Any) -> str:
-        return notation.format_action(action)
-
     def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
                 names: Sequence[str] | None = None) -> dict[str, Any]:
         """The log line of ``action`` told to ``seat`` from its views (``kingdom/narrate.py``)."""
@@ -61,6 +55,12 @@ class KingdomRuleset(Ruleset):
         if names is None:
             names = self.seat_names(int(before["players"]), before["options"])
         return narrate(before, action, after, seat, names)
+
+    def parse_action(self, text: str) -> Any:
+        return notation.parse_action(text)
+
+    def format_action(self, action: Any) -> str:
+        return notation.format_action(action)
 
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return ["Red", "Blue"]

@@ -82,12 +82,6 @@ class NarbyRuleset(Ruleset):
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         return NarbyState.new(players, options)
 
-    def parse_action(self, text: str) -> Any:
-        return notation.parse_action(text)
-
-    def format_action(self, action: Any) -> str:
-        return notation.format_action(action)
-
     def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
                 names: Sequence[str] | None = None) -> dict[str, Any]:
         """The log line of ``action`` told to ``seat`` from its views (``narby/narrate.py``)."""
@@ -95,6 +89,12 @@ class NarbyRuleset(Ruleset):
         if names is None:
             names = self.seat_names(int(before["players"]), before["options"])
         return narrate(before, action, after, seat, names)
+
+    def parse_action(self, text: str) -> Any:
+        return notation.parse_action(text)
+
+    def format_action(self, action: Any) -> str:
+        return notation.format_action(action)
 
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         """"Seat 1" ... "Seat N", as the text board and the refusals name them (the dragons are not known

@@ -104,6 +104,14 @@ class SmallWorldRuleset(Ruleset):
         return SmallWorldState.fresh(players, options, board, seed, self._column(options))
 
     # ---- notation ---------------------------------------------------------------------------------
+    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The log line of ``action`` told to ``seat`` from its views (``smallworld/narrate.py``)."""
+        from conquest.rulesets.smallworld.narrate import narrate
+        if names is None:
+            names = self.seat_names(int(before["players"]), before["options"])
+        return narrate(before, action, after, seat, names)
+
     def parse_action(self, text: str) -> tuple:
         parts = text.strip().split()
         if not parts:
@@ -166,14 +174,6 @@ class SmallWorldRuleset(Ruleset):
             text += (f" ({D.POWERS[state.col_power[i]]['name']} {D.RACES[state.col_race[i]]['name']}, "
                      f"costs {i}, {state.col_coins[i]} coin{'' if state.col_coins[i] == 1 else 's'} on it)")
         return text
-
-    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
-                names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The log line of ``action`` told to ``seat`` from its views (``smallworld/narrate.py``)."""
-        from conquest.rulesets.smallworld.narrate import narrate
-        if names is None:
-            names = self.seat_names(int(before["players"]), before["options"])
-        return narrate(before, action, after, seat, names)
 
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
