@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE, Ruleset, State
 from conquest.core.registry import get_ruleset
-from conquest.web.games import action_visibility, hidden_parts, narrate_step, views_of
+from conquest.web.games import action_visibility, hidden_parts, narrate_step, viewers
 
 
 @dataclass
@@ -37,8 +37,8 @@ def play(rid: str, seed: int = 1, steps: int = 400, players: int | None = None,
     state = rs.new_game(players, options, seed)
     rng = random.Random(seed)
     names = rs.seat_names(state.players, state.options)
-    views = views_of(state)
-    hidden = hidden_parts(state, views)
+    views = {s: state.view(s) for s in viewers(state.players)}
+    hidden = hidden_parts(state)
     for i in range(steps):
         if state.to_move is None:
             return
@@ -49,8 +49,8 @@ def play(rid: str, seed: int = 1, steps: int = 400, players: int | None = None,
             liked = [a for a in legal if rs.format_action(a).split()[0] in prefer]
             action = rng.choice(liked if liked and rng.random() < 0.6 else legal)
         new = state.apply(action)
-        new_views = views_of(new)
-        new_hidden = hidden_parts(new, new_views)
+        new_views = {s: new.view(s) for s in viewers(new.players)}
+        new_hidden = hidden_parts(new)
         hidden_from, _barrier = action_visibility(state, action, new, hidden, new_hidden, budget=1.0)
         lines = narrate_step(rs, views, action, new_views, hidden_from, names)
         yield Step(i, rs.format_action(action), state.to_move == CHANCE, state, new, hidden_from, lines)

@@ -82,33 +82,9 @@ def viewers(players: int) -> list[int | None]:
     return list(range(players)) + [None]
 
 
-def views_of(state: State) -> dict[int | None, dict[str, Any]]:
-    """What each seat, and a spectator (``None``), sees."""
-    return {s: state.view(s) for s in viewers(state.players)}
-
-
-def hidden_parts(state: State, views: dict[int | None, dict[str, Any]] | None = None
-                 ) -> dict[int | None, frozenset[tuple[Any, ...]]]:
+def hidden_parts(state: State) -> dict[int | None, frozenset[tuple[Any, ...]]]:
     full = state.to_json()
-    views = views if views is not None else views_of(state)
-    return {s: hidden_part(full, views[s]) for s in viewers(state.players)}
-
-
-def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], action: Action,
-                 after: dict[int | None, dict[str, Any]], hidden_from: list[int | None],
-                 names: list[str]) -> dict[int | None, dict[str, Any]]:
-    """The log line of one action for every viewer, each told from that viewer's views only (the action
-    itself is withheld from the viewers it is hidden from). A ruleset whose narration fails gets the
-    default line, never a broken log."""
-    out: dict[int | None, dict[str, Any]] = {}
-    for s in before:
-        act = None if s in hidden_from else action
-        try:
-            out[s] = ruleset.narrate(before[s], act, after[s], s, names)
-        except Exception:  # noqa: BLE001 - a log line must not break the game
-            log.exception("%s could not narrate %r for seat %s", ruleset.id, action, s)
-            out[s] = Ruleset.narrate(ruleset, before[s], act, after[s], s, names)
-    return out
+    return {s: hidden_part(full, state.view(s)) for s in viewers(state.players)}
 
 
 def _alternatives(before: State, action: Action) -> list[Action]:
@@ -187,8 +163,6 @@ class Live:
     hidden: dict[int | None, frozenset[Any]]
     lock: threading.RLock
     log: list[ActionRow]
-    views: dict[int | None, dict[str, Any]] | None = None  # of ``state``, once computed
-    lines: dict[int | None, list[dict[str, Any]]] | None = None  # the narrated log of each viewer, by step
 
 
 @dataclass
@@ -251,8 +225,7 @@ class Games:
                                      options=dict(state.options), seed=seed, seed_chosen=seed_chosen,
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
-        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [],
-                    lines={s: [] for s in viewers(state.players)})
+        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [])
         with self._cache_lock:
             self._cache[row.id] = live
         return row
@@ -352,9 +325,7 @@ class Games:
                 state = self._replay(row, rs, log)
             # the row and the actions were read apart: trust the pair only if they agree
             revision = row.revision if len(log) == row.next_step else -1
-            lines = live.lines if live is not None and log[:len(live.log)] == live.log else None
-            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log,
-                        lines={k: v[:len(log)] for k, v in lines.items()} if lines else None)
+            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log)
             with self._cache_lock:
                 self._cache[gid] = live
             return live
@@ -387,8 +358,7 @@ class Games:
     def _commit(self, live: Live, action: Action, new: State) -> None:
         """Commit ``action`` (legal in ``live.state``) then move the cache forward. Raises Conflict."""
         before = live.state
-        views_after = views_of(new)
-        hidden_after = hidden_parts(new, views_after)
+        hidden_after = hidden_parts(new)
         hidden_from, barrier = action_visibility(before, action, new, live.hidden, hidden_after)
         text = live.ruleset.format_action(action)
         seat = before.to_move if before.to_move is not None else -2
@@ -401,15 +371,7 @@ class Games:
         # readers without the lock trust the cache when its revision matches the database's: so the
         # revision is written last
         live.log.append(ActionRow(live.next_step, seat, text, hidden_from, barrier))
-        current = {s: lines for s, lines in (live.lines or {}).items() if len(lines) == live.next_step}
-        if current:
-            views_before = live.views if live.views is not None else views_of(before)
-            said = narrate_step(live.ruleset, {s: views_before[s] for s in current}, action, views_after,
-                                hidden_from, self.names(live))
-            for s, lines in current.items():
-                lines.append(said[s])
-        live.lines = current  # a viewer left behind is narrated again from the start when next asked for
-        live.state, live.hidden, live.views = new, hidden_after, views_after
+        live.state, live.hidden = new, hidden_after
         live.next_step += 1
         live.row.has_secrets = has_secrets
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
@@ -560,32 +522,6 @@ class Games:
                 return s.name
         return seat_label(seat)
 
-    def names(self, live: Live) -> list[str]:
-        return [self.seat_name(live, s) for s in range(live.row.players)]
-
-    def narrated(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
-        """The narrated log told to ``seat``, computed once by replaying the game when the cache does not have
-        it (a game loaded from the database), then kept up by every commit."""
-        with live.lock:
-            if live.lines is None:
-                live.lines = {}
-            lines = live.lines.get(seat)
-            if lines is not None and len(lines) >= len(live.log):
-                return lines
-            lines = []
-            names = self.names(live)
-            view: dict[str, Any] | None = None
-            prev: ActionRow | None = None
-            for state, a in self.states(live, len(live.log)):
-                after = state.view(seat)
-                if view is not None and prev is not None:
-                    said = narrate_step(live.ruleset, {seat: view}, live.ruleset.parse_action(prev.text),
-                                        {seat: after}, prev.hidden_from, names)
-                    lines.append(said[seat])
-                view, prev = after, a
-            live.lines[seat] = lines
-            return lines
-
     def log_for(self, live: Live, seat: int | None, upto: int | None = None) -> list[dict[str, Any]]:
         """The log as ``seat`` may read it: each entry's narrated line (``text``, ``kind``, ``dice``, ``group``,
         ``changed``...) told from the seat's views, and the notation (``None`` where it is hidden)."""
@@ -600,6 +536,29 @@ class Games:
                         "notation": None if hidden else a.text,
                         "text": said.get("text") or (None if hidden else a.text)})
         return out
+
+    def narrated(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
+        """The log told to ``seat``, one line per step. Kept per game and seat with the state and view it
+        reached: a new step is narrated from there (one ``apply`` and one ``view``); a log that no longer
+        starts with the narrated steps (an undo) is narrated again from the start."""
+        stories: dict[tuple[str, int | None], Story] = self.__dict__.setdefault("_stories", {})
+        with live.lock:
+            key = (live.row.id, seat)
+            story = stories.get(key)
+            log = list(live.log)
+            if story is None or story.texts != [a.text for a in log[:len(story.texts)]]:
+                start = live.ruleset.new_game(live.row.players, live.row.options, live.row.seed)
+                story = stories[key] = Story([], [], start, start.view(seat))
+            names = [self.seat_name(live, s) for s in range(live.row.players)]
+            for a in log[len(story.texts):]:
+                action = live.ruleset.parse_action(a.text)
+                state = story.state.apply(action)
+                view = state.view(seat)
+                story.lines.append(narrate_step(live.ruleset, {seat: story.view}, action, {seat: view},
+                                                a.hidden_from, names)[seat])
+                story.texts.append(a.text)
+                story.state, story.view = state, view
+            return story.lines
 
     def record(self, live: Live, who: Actor) -> dict[str, Any]:
         """The ``conquest-record/1`` of the game. While the game is on, only if it never had secrets (the
@@ -650,3 +609,32 @@ class Games:
             if s.seat == seat:
                 return s
         return None
+
+
+# ---- the story: the log told to each seat -----------------------------------------------------------
+
+@dataclass
+class Story:
+    """The narrated log of one game for one seat: the notations narrated, their lines, and the state and
+    the seat's view they reached."""
+    texts: list[str]
+    lines: list[dict[str, Any]]
+    state: State
+    view: dict[str, Any]
+
+
+def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], action: Action,
+                 after: dict[int | None, dict[str, Any]], hidden_from: list[int | None],
+                 names: list[str]) -> dict[int | None, dict[str, Any]]:
+    """The log line of one action for each viewer given, told from that viewer's views only (the action
+    itself is withheld from the viewers it is hidden from). A ruleset whose narration fails gets the
+    default line, never a broken log."""
+    out: dict[int | None, dict[str, Any]] = {}
+    for s in before:
+        act = None if s in hidden_from else action
+        try:
+            out[s] = ruleset.narrate(before[s], act, after[s], s, names)
+        except Exception:  # noqa: BLE001 - a log line must not break the game
+            log.exception("%s could not narrate %r for seat %s", ruleset.id, action, s)
+            out[s] = Ruleset.narrate(ruleset, before[s], act, after[s], s, names)
+    return out
