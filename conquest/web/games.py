@@ -546,18 +546,24 @@ class Games:
             key = (live.row.id, seat)
             story = stories.get(key)
             log = list(live.log)
-            if story is None or story.texts != [a.text for a in log[:len(story.texts)]]:
+            texts = [a.text for a in log]
+            if story is not None and texts[:len(story.texts)] != story.texts:  # an undo: back to the common part
+                common = next((i for i, (x, y) in enumerate(zip(texts, story.texts)) if x != y),
+                              min(len(texts), len(story.texts)))
+                story.back_to(common)
+            if story is None or texts[:len(story.texts)] != story.texts:
                 start = live.ruleset.new_game(live.row.players, live.row.options, live.row.seed)
-                story = stories[key] = Story([], [], start, start.view(seat))
+                story = stories[key] = Story([], [], [(start, start.view(seat))])
             names = [self.seat_name(live, s) for s in range(live.row.players)]
             for a in log[len(story.texts):]:
                 action = live.ruleset.parse_action(a.text)
-                state = story.state.apply(action)
+                state0, view0 = story.recent[-1]
+                state = state0.apply(action)
                 view = state.view(seat)
-                story.lines.append(narrate_step(live.ruleset, {seat: story.view}, action, {seat: view},
+                story.lines.append(narrate_step(live.ruleset, {seat: view0}, action, {seat: view},
                                                 a.hidden_from, names)[seat])
                 story.texts.append(a.text)
-                story.state, story.view = state, view
+                story.recent = story.recent[-MAX_UNDO:] + [(state, view)]
             return story.lines
 
     def record(self, live: Live, who: Actor) -> dict[str, Any]:
@@ -615,12 +621,18 @@ class Games:
 
 @dataclass
 class Story:
-    """The narrated log of one game for one seat: the notations narrated, their lines, and the state and
-    the seat's view they reached."""
+    """The narrated log of one game for one seat: the notations narrated, their lines, and the states (with
+    the seat's views) of the last steps, so that an undo goes back without narrating from the start."""
     texts: list[str]
     lines: list[dict[str, Any]]
-    state: State
-    view: dict[str, Any]
+    recent: list[tuple[State, dict[str, Any]]]  # after the last len(recent) - 1 steps, the last one last
+
+    def back_to(self, steps: int) -> None:
+        """Forget the steps after the first ``steps`` when the states kept reach back that far (else leave
+        the story as it is: it is narrated again from the start)."""
+        drop = len(self.texts) - steps
+        if 0 < drop < len(self.recent):
+            del self.texts[steps:], self.lines[steps:], self.recent[len(self.recent) - drop:]
 
 
 def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], action: Action,

@@ -82,3 +82,31 @@ def test_the_default_narration_hides_what_the_seat_may_not_read() -> None:
     view = st.view(0)
     from conquest.core.game import Ruleset
     assert Ruleset.narrate(rs, view, None, view, 0)["text"] == "Chance decides something you cannot see"
+
+
+def test_an_undo_goes_back_in_the_story_without_narrating_from_the_start(client: TestClient,
+                                                                        monkeypatch: Any) -> None:
+    made = create(client, "kingdom", [{"kind": "human"}, {"kind": "human"}])
+    gid = made["game"]["id"]
+    tokens = [s["token"] for s in made["seats"]]
+    d = client.get(f"/api/games/{gid}", headers=tok(tokens[0])).json()
+    seat = d["game"]["to_move"]
+    t = tokens[seat]
+    legal = client.get(f"/api/games/{gid}", headers=tok(t)).json()["legal"]
+    move = next(a["text"] for a in legal if a["text"].startswith("move"))  # a move: the seat is still to act
+    assert client.post(f"/api/games/{gid}/actions", json={"action": move}, headers=tok(t)).status_code == 200
+    first = log_of(client, gid, tokens[1 - seat])
+    rs = get_ruleset("kingdom")
+    calls = [0]
+    original = type(rs).new_game
+
+    def counted(self: Any, *a: Any, **k: Any) -> Any:
+        calls[0] += 1
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(type(rs), "new_game", counted)
+    r = client.post(f"/api/games/{gid}/undo", json={"count": 1}, headers=tok(t))
+    assert r.status_code == 200, r.text
+    calls[0] = 0
+    after = log_of(client, gid, tokens[1 - seat])
+    assert after == first[:-1] and calls[0] == 0
