@@ -295,6 +295,17 @@ class Ruleset(ABC):
         tooltips and in its rules help panel. None by default."""
         return {}
 
+    def narrate(self, before: dict[str, Any], action: Action | None, after: dict[str, Any], seat: int | None,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The log line of ``action`` told to ``seat``, from ``seat``'s views before and after it (``action`` is
+        ``None`` when the seat may not read it): see ``conquest.core.narration``. ``names`` are the seats'
+        names (default ``seat_names``). This default says who acted and quotes the notation."""
+        from conquest.core import narration
+        if names is None:
+            names = self.seat_names(int(before.get("players", 0)), before.get("options", {}))
+        text = self.format_action(action) if action is not None else None
+        return narration.generic(before, text, after, seat, names)
+
     def info(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "min_players": self.min_players,
                 "max_players": self.max_players, "rules_version": self.rules_version,

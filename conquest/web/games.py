@@ -654,14 +654,48 @@ class Games:
         return seat_label(seat)
 
     def log_for(self, live: Live, seat: int | None, upto: int | None = None) -> list[dict[str, Any]]:
+        """The log as ``seat`` may read it: each entry's narrated line (``text``, ``kind``, ``dice``, ``group``,
+        ``changed``...) told from the seat's views, and the notation (``None`` where it is hidden)."""
         out = []
+        lines = self.narrated(live, seat)
         for a in list(live.log[:upto]):
             hidden = seat in a.hidden_from
-            out.append({"step": a.step, "seat": a.seat if a.seat >= 0 else None,
+            said = lines[a.step] if a.step < len(lines) else {}
+            out.append({**said, "step": a.step, "seat": a.seat if a.seat >= 0 else None,
                         "by": "chance" if a.seat == CHANCE else self.seat_name(live, a.seat),
                         "chance": a.seat == CHANCE, "hidden": hidden,
-                        "text": None if hidden else a.text})
+                        "notation": None if hidden else a.text,
+                        "text": said.get("text") or (None if hidden else a.text)})
         return out
+
+    def narrated(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
+        """The log told to ``seat``, one line per step. Kept per game and seat with the state and view it
+        reached: a new step is narrated from there (one ``apply`` and one ``view``); a log that no longer
+        starts with the narrated steps (an undo) is narrated again from the start."""
+        stories: dict[tuple[str, int | None], Story] = self.__dict__.setdefault("_stories", {})
+        with live.lock:
+            key = (live.row.id, seat)
+            story = stories.get(key)
+            log = list(live.log)
+            texts = [a.text for a in log]
+            if story is not None and texts[:len(story.texts)] != story.texts:  # an undo: back to the common part
+                common = next((i for i, (x, y) in enumerate(zip(texts, story.texts)) if x != y),
+                              min(len(texts), len(story.texts)))
+                story.back_to(common)
+            if story is None or texts[:len(story.texts)] != story.texts:
+                start = live.ruleset.new_game(live.row.players, live.row.options, live.row.seed)
+                story = stories[key] = Story([], [], [(start, start.view(seat))])
+            names = [self.seat_name(live, s) for s in range(live.row.players)]
+            for a in log[len(story.texts):]:
+                action = live.ruleset.parse_action(a.text)
+                state0, view0 = story.recent[-1]
+                state = state0.apply(action)
+                view = state.view(seat)
+                story.lines.append(narrate_step(live.ruleset, {seat: view0}, action, {seat: view},
+                                                a.hidden_from, names)[seat])
+                story.texts.append(a.text)
+                story.recent = story.recent[-MAX_UNDO:] + [(state, view)]
+            return story.lines
 
     def record(self, live: Live, who: Actor) -> dict[str, Any]:
         """The ``conquest-record/1`` of the game. While the game is on, only if it never had secrets (the
@@ -712,3 +746,38 @@ class Games:
             if s.seat == seat:
                 return s
         return None
+
+
+# ---- the story: the log told to each seat -----------------------------------------------------------
+
+@dataclass
+class Story:
+    """The narrated log of one game for one seat: the notations narrated, their lines, and the states (with
+    the seat's views) of the last steps, so that an undo goes back without narrating from the start."""
+    texts: list[str]
+    lines: list[dict[str, Any]]
+    recent: list[tuple[State, dict[str, Any]]]  # after the last len(recent) - 1 steps, the last one last
+
+    def back_to(self, steps: int) -> None:
+        """Forget the steps after the first ``steps`` when the states kept reach back that far (else leave
+        the story as it is: it is narrated again from the start)."""
+        drop = len(self.texts) - steps
+        if 0 < drop < len(self.recent):
+            del self.texts[steps:], self.lines[steps:], self.recent[len(self.recent) - drop:]
+
+
+def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], action: Action,
+                 after: dict[int | None, dict[str, Any]], hidden_from: list[int | None],
+                 names: list[str]) -> dict[int | None, dict[str, Any]]:
+    """The log line of one action for each viewer given, told from that viewer's views only (the action
+    itself is withheld from the viewers it is hidden from). A ruleset whose narration fails gets the
+    default line, never a broken log."""
+    out: dict[int | None, dict[str, Any]] = {}
+    for s in before:
+        act = None if s in hidden_from else action
+        try:
+            out[s] = ruleset.narrate(before[s], act, after[s], s, names)
+        except Exception:  # noqa: BLE001 - a log line must not break the game
+            log.exception("%s could not narrate %r for seat %s", ruleset.id, action, s)
+            out[s] = Ruleset.narrate(ruleset, before[s], act, after[s], s, names)
+    return out

@@ -83,8 +83,12 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
         assert buttons, "the seat to move has a list of legal actions"
         choice = [b for b in buttons if b.get_attribute("data-action") != "peek"] or buttons
         rng.choice(choice).click()
-    page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{before}'",
-                           timeout=20_000)
+    page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{before}'"
+                           " || (document.getElementById('confirm-box') || {}).open", timeout=20_000)
+    if page.evaluate("() => !!(document.getElementById('confirm-box') || {}).open"):  # an irreversible action
+        page.click("#confirm-yes")
+        page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{before}'",
+                               timeout=20_000)
 
 
 TRACE_FETCH = """
@@ -143,7 +147,9 @@ def test_play_a_whole_game_against_the_computer(page: Any, server: Any, screensh
             pytest.skip(f"{rid} did not end within {MAX_CLICKS} clicks with options {SHORT.get(rid)}")
     assert page.inner_text("#turn") == "The game is over."
     assert page.query_selector("table.result") is not None
+    page.wait_for_selector("#result-screen[open]")  # the result screen, closed to see the board
     page.screenshot(path=str(screenshots / f"{rid}-over.png"), full_page=True)
+    page.click("#result-screen button.primary")
 
     # replay from the start, step by step
     page.click("text=Replay")

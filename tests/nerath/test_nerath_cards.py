@@ -131,4 +131,7 @@ def test_log_hides_draws_from_other_seats() -> None:
     assert [RULESET.log_visible(st, normal, after, s) for s in range(4)] == [True, False, False, False]
     immediate = next(a for a, _ in st.chance_outcomes() if event_cards()[a[1]].get("immediate"))
     assert all(RULESET.log_visible(st, immediate, st.apply(immediate), s) for s in range(4))
-    assert RULESET.log_visible(st, normal, after, None)
+    # a spectator's view shows no hand (only how many cards it holds): nor does its log show the card drawn
+    assert not RULESET.log_visible(st, normal, after, None)
+    assert isinstance(after.view(None)["event_hands"]["karkoth"], int)
+    assert RULESET.log_visible(st, immediate, st.apply(immediate), None)

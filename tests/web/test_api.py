@@ -365,7 +365,7 @@ def test_replay_step_by_step(client: TestClient) -> None:
     r0 = client.get(f"/api/games/{gid}/replay?step=0", headers=tok(t0)).json()
     r3 = client.get(f"/api/games/{gid}/replay?step=3", headers=tok(t0)).json()
     assert r0["step"] == 0 and r0["total"] == 3 and r0["to_move"] == "chance" and r0["log"] == []
-    assert r3["view"]["owner"][3] == 0 and [e["text"] for e in r3["log"]][2] == "place west"
+    assert r3["view"]["owner"][3] == 0 and [e["notation"] for e in r3["log"]][2] == "place west"
     assert r0["board"]["map"]["regions"][0]["polygon"]
     refused(client.get(f"/api/games/{gid}/replay?step=4", headers=tok(t0)), 422)
     refused(client.get(f"/api/games/{gid}/replay?step=-1", headers=tok(t0)), 422)

@@ -89,7 +89,7 @@ def test_kill_minus_nine_loses_no_acknowledged_action(tmp_path: Path) -> None:
     try:
         for gid, tokens in games:
             log = httpx.get(f"{base}/api/games/{gid}/log", headers={"X-Conquest-Token": tokens[0]}).json()["log"]
-            by_step = {e["step"]: e["text"] for e in log}
+            by_step = {e["step"]: e["notation"] for e in log}
             for g, step, a in acked:
                 if g == gid:
                     assert by_step.get(step) == a, f"acknowledged action {a!r} at step {step} was lost"

@@ -58,8 +58,9 @@ def test_other_seats_and_spectators_never_see_a_secret_card(client: TestClient) 
     assert d0["view"]["secret"][0].startswith("zq0x") and d0["view"]["secret"][1] is None
     assert d1["view"]["secret"][1].startswith("zq1x") and d1["view"]["secret"][0] is None
     deal_entries = [e for e in d0["log"] if e["chance"]]
-    assert deal_entries[0]["text"].startswith("deal 0") and deal_entries[1] == {
-        "step": 1, "seat": None, "by": "chance", "chance": True, "hidden": True, "text": None}
+    assert deal_entries[0]["notation"].startswith("deal 0") and deal_entries[1] == {
+        "step": 1, "seat": None, "by": "chance", "chance": True, "hidden": True, "notation": None,
+        "text": "Chance decides something you cannot see", "kind": "hidden", "changed": []}
 
     # moves, an undo, the end of a turn and a public die: checked after every step
     def act(token: str, a: str, path: str = "actions", body: Any = None) -> Any:
@@ -74,7 +75,7 @@ def test_other_seats_and_spectators_never_see_a_secret_card(client: TestClient) 
     seat0.check(act(t0, "end"))
     d1 = seat1.everything()
     rolls = [e for e in d1["log"] if e["chance"] and not e["hidden"]]
-    assert any(e["text"].startswith("roll") for e in rolls)  # a die is public
+    assert any(e["notation"].startswith("roll") for e in rolls)  # a die is public
     seat1.check(act(t1, "place south"))
     seat1.check(act(t1, "end"))
     for spy in (seat0, seat1, spectator):

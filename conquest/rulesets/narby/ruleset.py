@@ -5,7 +5,7 @@ position evaluation of the greedy agent. The rules themselves are in the section
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.game import State, Ruleset
@@ -91,6 +91,14 @@ class NarbyRuleset(Ruleset):
 
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         return NarbyState.new(players, options)
+
+    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The log line of ``action`` told to ``seat`` from its views (``narby/narrate.py``)."""
+        from conquest.rulesets.narby.narrate import narrate
+        if names is None:
+            names = self.seat_names(int(before["players"]), before["options"])
+        return narrate(before, action, after, seat, names)
 
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State
@@ -73,6 +73,14 @@ class NerathRuleset(Ruleset):
             st.start_turn()
         return st
 
+    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The log line of ``action`` told to ``seat`` from its views (``nerath/narrate.py``)."""
+        from conquest.rulesets.nerath.narrate import narrate
+        if names is None:
+            names = self.seat_names(int(before["players"]), before["options"])
+        return narrate(before, action, after, seat, names)
+
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
@@ -119,15 +127,15 @@ class NerathRuleset(Ruleset):
         its realm's seat only (unless it is Play Immediately, played face up at once), a Treasure card drawn by
         the plundering realm's seat, a Guardian tile placed facedown by nobody; everything else by all."""
         assert isinstance(before, NerathState)
-        if seat is None or not isinstance(action, tuple) or not action:
+        if not isinstance(action, tuple) or not action:
             return True
         verb = action[0]
-        if verb == "draw":
+        if verb == "draw":  # a spectator sees no hand, so no card drawn into one
             realm = before.dealing[0] if before.phase == "deal" else before.realm
             card = event_cards().get(action[1], {})
-            return bool(card.get("immediate")) or before.seat_of[realm] == seat
+            return bool(card.get("immediate")) or (seat is not None and before.seat_of[realm] == seat)
         if verb == "treasure":
-            return before.bt is not None and before.seat_of[before.bt["att"]] == seat
+            return seat is not None and before.bt is not None and before.seat_of[before.bt["att"]] == seat
         if verb == "guardian":
             return False
         return True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError
@@ -104,6 +104,14 @@ class SmallWorldRuleset(Ruleset):
         return SmallWorldState.fresh(players, options, board, seed, self._column(options))
 
     # ---- notation ---------------------------------------------------------------------------------
+    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The log line of ``action`` told to ``seat`` from its views (``smallworld/narrate.py``)."""
+        from conquest.rulesets.smallworld.narrate import narrate
+        if names is None:
+            names = self.seat_names(int(before["players"]), before["options"])
+        return narrate(before, action, after, seat, names)
+
     def parse_action(self, text: str) -> tuple:
         parts = text.strip().split()
         if not parts:

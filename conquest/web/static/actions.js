@@ -101,7 +101,7 @@ function composer(me, compose, names) {
     h("ul", {}, rows));
 }
 
-export function actionCard(d, me, { names, send, rerender, matching, compose }) {
+export function actionCard(d, me, { names, send, rerender, matching, compose, why }) {
   const legal = d.legal || [];
   const help = (d.board && d.board.help) || {};
   const note = me.note; me.note = ""; // shown once
@@ -142,7 +142,7 @@ export function actionCard(d, me, { names, send, rerender, matching, compose }) 
       h("button", { type: "button", id: "clear-sel", onclick: () => { me.selected = []; rerender(); }, text: "clear" }),
       matching.length ? ` — ${matching.length} action${matching.length > 1 ? "s" : ""}; pick a count, or click the next space on the board.` : "")
     : (legal.some(a => a.places && a.places.length) ? h("p", { class: "help", text: "Click a highlighted space on the board to narrow the list (from, then to)." }) : null);
-  return h("div", { class: "card action-card", id: "action-card" }, h("h2", { text: "Your actions" }), hint,
+  return h("div", { class: "card action-card", id: "action-card" }, h("h2", { text: "Your actions" }), why || null, hint,
     note ? h("p", { class: "help note", role: "status", text: note }) : null,
     me.pieces && compose ? composer(me, compose, names) : null, input, list,
     d.legal_truncated ? h("p", { class: "help", text: "Only the first actions are listed; type any other in notation." }) : null);

@@ -5,6 +5,7 @@ import { remember, tokensOf, hashToken, absolute } from "./store.js";
 import { drawBoard, fitLabels, zoomBar, legend } from "./board.js";
 import { actionCard } from "./actions.js";
 import { playerPanels, helpPanel, viewPanel, resultTable } from "./panels.js";
+import * as LOG from "./log.js";
 
 let live = null; // {gid, token, ws, data, selected, filter, steps, open}
 
@@ -66,6 +67,8 @@ function poll(me) { setTimeout(async () => { if (me === live) { await refresh();
 async function send(text) {
   const me = live;
   if (!text) return false;
+  const why = LOG.confirmText(me.data.game.ruleset, text, me.data.view);
+  if (why && !(await LOG.ask(why))) return false;
   try {
     me.data = await api("POST", `/api/games/${me.gid}/actions`, { action: text, step: me.data.game.step }, me.token);
     me.selected = []; me.filter = ""; me.pieces = null;
@@ -198,8 +201,7 @@ function renderGame(afterMove) {
   const head = h("div", { class: "card" },
     h("div", { class: "turn" + (mine ? " mine" : ""), id: "turn", tabindex: "-1", text: turnText(d) }),
     resultTable(g),
-    d.last_chance && d.last_chance.length ? h("div", { class: "dice", "aria-label": "Last dice and draws" }, "Last chance: ",
-      d.last_chance.map(t => h("span", { text: t }))) : null,
+    LOG.recentDice(d.log, d.you.seat),
     h("div", { class: "bar" },
       h("a", { href: `/game/${g.id}/replay#t=${me.token}`, text: "Replay" }),
       h("a", { href: `/rules/${g.ruleset}`, target: "_blank", rel: "noopener", text: "Rules" }),
@@ -207,7 +209,7 @@ function renderGame(afterMove) {
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
       d.you.seat !== null && d.undo > 0 ? h("button", { type: "button", id: "undo", onclick: undo, text: `Undo (${d.undo})` }) : null));
   side.append(head);
-  if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose }));
+  if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why: LOG.promptWhy(d) }));
   side.append(h("div", { class: "card" }, playerPanels(d, seatName)));
   side.append(helpPanel(d.board, g.ruleset));
   if (d.board && d.board.map) side.append(h("details", { class: "card" }, h("summary", { text: "Details" }), ...viewPanel(d, false)));
@@ -227,15 +229,8 @@ function renderGame(afterMove) {
     // after a move the focus goes to the turn line (it says what happens next), never to the top of the page
     const t = document.getElementById("turn"); if (t) t.focus({ preventScroll: true });
   }
+  LOG.afterRender(app, d, me.token);
 }
 
-// the log: rendered here until the narrated log (its own module) replaces this function
-export function logList(entries, seatName) {
-  const ol = h("ol", { class: "log", start: 1, "aria-label": "Game log" });
-  for (const e of entries) {
-    const who = e.chance ? "chance" : seatName(e.seat);
-    ol.append(h("li", { class: (e.chance ? "chance " : "") + (e.hidden ? "hidden" : "") },
-      e.chance ? null : swatch(e.seat), `${who}: `, e.hidden ? "(hidden)" : h("code", { text: e.text })));
-  }
-  return ol;
-}
+// the log: the narrated story (log.js)
+export function logList(entries, seatName) { return LOG.renderLog(entries, { seatName }); }

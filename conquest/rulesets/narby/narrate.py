@@ -1,0 +1,317 @@
+"""The log of Narby Conquest told as sentences, from one seat's views only (``conquest.core.narration``).
+
+Seats are named by their dragons once chosen ("the Red dragon steals from the Iron dragon's cave: roll 17 —
+3 coins"); a location rolled with two d20 (column, then row) is one group, shown as one entry. Another seat's
+card stays "a card": its view says "hidden".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from conquest.core.narration import changed_keys, die, ends, line, listing, plural, score_row
+from conquest.rulesets.narby import board as B
+from conquest.rulesets.narby.tables import TABLES as T
+
+TWO_DICE = {"cave_x": "cave", "cave_y": "cave", "settle_x": "settle", "settle_y": "settle", "pop_x": "pop",
+            "pop_y": "pop", "chest_x": "chest", "chest_y": "chest"}
+
+
+def dragon_title(dragon_id: str) -> str:
+    for d in T.dragons:
+        if d.id == dragon_id:
+            return d.name
+    return dragon_id.capitalize()
+
+
+def place_name(pid: str) -> str:
+    for p in T.places:
+        if p.id == pid:
+            return p.name
+    return pid
+
+
+def card_name(cid: str) -> str:
+    for c in T.cards:
+        if c.id == cid:
+            return c.name
+    return cid
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class Teller:
+    def __init__(self, before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]) -> None:
+        self.before, self.after, self.names = before, after, names
+
+    def who(self, seat: Any) -> str:
+        if not isinstance(seat, int) or seat < 0:
+            return "nobody"
+        dragons = self.after.get("dragons") or self.before.get("dragons") or []
+        if seat < len(dragons) and dragons[seat]:
+            return f"the {dragon_title(dragons[seat])} dragon"
+        return self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+
+    def key(self, key: Any, view: Mapping[str, Any] | None = None) -> str:
+        view = view or self.before
+        k = str(key)
+        if "," not in k:
+            return place_name(k)
+        kind = (view.get("settlements") or {}).get(k)
+        caves = view.get("caves") or []
+        if k in caves:
+            return f"{self.who(caves.index(k))}'s cave at {k}"
+        return f"the {kind} at {k}" if kind else f"the blank square {k}"
+
+    def coins_gained(self, seat: int) -> int | None:
+        b, a = self.before.get("coins") or [], self.after.get("coins") or []
+        if seat < len(b) and seat < len(a) and b[seat] is not None and a[seat] is not None:
+            return int(a[seat]) - int(b[seat])
+        return None
+
+
+def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Squares (``x,y``) whose settlement, claim or dragon changed; places of power count at their square."""
+    out = set(changed_keys(before.get("settlements"), after.get("settlements")))
+    places = {**(before.get("places") or {}), **(after.get("places") or {})}
+    for k in changed_keys(before.get("claims"), after.get("claims")):
+        out.add(places.get(k, k))
+    for k in changed_keys(before.get("places"), after.get("places")):
+        out.add(places.get(k, k))
+    for field in ("dragon_at", "caves"):
+        b, a = before.get(field) or [], after.get(field) or []
+        for i in range(max(len(b), len(a))):
+            x, y = (b[i] if i < len(b) else None), (a[i] if i < len(a) else None)
+            if x != y:
+                out |= {s for s in (x, y) if s}
+    if before.get("chest") != after.get("chest"):
+        out |= {s for s in (before.get("chest"), after.get("chest")) if s}
+    return sorted(s for s in out if "," in str(s))
+
+
+def square(arg: Any) -> Any:
+    """A square of an action (an index inside the rules) as the notation writes it (``x,y``)."""
+    return B.sq_text(arg) if isinstance(arg, int) and not isinstance(arg, bool) else arg
+
+
+def breakdown(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each dragon's coins plus its treasure tokens."""
+    t = Teller(view, view, names)
+    coins, tokens = view.get("coins") or [], view.get("tokens") or []
+    return [score_row(cap(t.who(p)), [("coins", c), ("treasure tokens", tokens[p] if p < len(tokens) else 0)],
+                      c + (tokens[p] if p < len(tokens) else 0)) for p, c in enumerate(coins)]
+
+
+def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+            names: Sequence[str]) -> dict[str, Any]:
+    out = _narrate(before, action, after, seat, names)
+    if ends(before, after):
+        out["final"] = breakdown(after, names)
+        out["text"] += ". The game is over"
+        out["kind"] = "end"
+    return out
+
+
+def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
+             names: Sequence[str]) -> dict[str, Any]:
+    t = Teller(before, after, names)
+    if action is not None and action and action[0] in ("place", "move", "claim", "claim2", "destroy", "abandon",
+                                                         "lose", "upgrade", "power"):
+        action = (action[0],) + tuple(square(a) for a in action[1:])
+    ch = changed(before, after)
+    node = str(before.get("node"))
+    if action is None:
+        if node == "draw":
+            return line(f"{cap(t.who(before.get('step')))} draws a card", "draw", changed=ch)
+        return line(f"{cap(t.who(before.get('seat')))} does something you cannot see", "hidden", changed=ch)
+    if before.get("to_move") == "chance":
+        return _chance(t, before, action, after, ch)
+    me = before.get("seat")
+    who = cap(t.who(me))
+    verb = action[0]
+    ev = before.get("event") or {}
+    if verb == "place":
+        piece = ev.get("piece", "dragon")
+        what = ("Baba Yaga's Hut" if piece == "hut" else "the thief's chest" if piece == "chest"
+                else "its dragon" if ev.get("dragon") == me else t.who(ev.get("dragon")))
+        return line(f"{who} places {what} at {action[1]}", changed=ch)
+    if verb == "move":
+        return line(f"{who} moves to {action[1]}", changed=ch)
+    if verb == "claim":
+        return line(f"{who} claims {t.key(action[1])}", changed=ch)
+    if verb == "claim2":
+        return line(f"{who} claims {listing([t.key(k) for k in action[1:]])}", changed=ch)
+    if verb == "destroy":
+        return line(f"{who} sets out to destroy {t.key(action[1])}: the Destroy chart decides", "battle",
+                    changed=ch, group=f"destroy-{before.get('round')}-{me}-{after.get('actions_left')}")
+    if verb == "steal":
+        return line(f"{who} sets out to steal from {_steal_target(t, action[1])}: the Steal chart decides",
+                    "battle", changed=ch, group=f"steal-{before.get('round')}-{me}-{after.get('actions_left')}")
+    if verb == "attack":
+        return line(f"{who} attacks {t.who(_seat_of_dragon(before, action[1]))}: opposed d20, ties to the defender",
+                    "battle", changed=ch, group=f"attack-{before.get('round')}-{me}-{after.get('actions_left')}")
+    if verb == "abandon":
+        return line(f"{who} takes back its claim ring from {t.key(action[1])}", changed=ch)
+    if verb == "lose":
+        return line(f"{who} loses its claim on {t.key(action[1])}", "battle", changed=ch)
+    if verb == "upgrade":
+        return line(f"{who} upgrades the town at {action[1]} to a city", changed=ch)
+    if verb == "choose":
+        return line(f"{who} chooses the place of power to appear: {place_name(action[1])}", changed=ch,
+                    group=f"populate-{before.get('round')}")
+    if verb == "play":
+        arg = " ".join(str(a) for a in action[2:])
+        target = t.who(_seat_of_dragon(before, arg)) if arg in (before.get("dragons") or []) else arg
+        return line(f"{who} plays {card_name(action[1])}" + (f" on {target}" if target else ""), "card",
+                    changed=ch)
+    if verb == "power":
+        arg = " ".join(str(a) for a in action[2:])
+        return line(f"{who} uses the power of {place_name(action[1])}" + (f" ({arg})" if arg else ""), "card",
+                    changed=ch)
+    if verb == "pass":
+        if node == "react":
+            return line(f"{who} lets it happen", "card", changed=ch)
+        if node == "procreator":
+            return line(f"{who} keeps the settlement dice as rolled", "card", changed=ch)
+        return line(f"{who} plays no card", "card", changed=ch)
+    if verb == "end":
+        return line(f"{who} ends its turn", "turn", changed=ch)
+    return line(f"{who}: {' '.join(map(str, action))}", changed=ch)
+
+
+def _seat_of_dragon(view: Mapping[str, Any], dragon: Any) -> int:
+    dragons = list(view.get("dragons") or [])
+    return dragons.index(dragon) if dragon in dragons else -1
+
+
+def _steal_target(t: Teller, target: Any) -> str:
+    if isinstance(target, int):
+        return f"{t.who(target)}'s cave"
+    if str(target) in (t.before.get("dragons") or []):
+        return f"{t.who(_seat_of_dragon(t.before, target))}'s cave"
+    if target == "chest":
+        return "the thief's chest"
+    return t.key(target)
+
+
+def _chance(t: Teller, before: Mapping[str, Any], action: Any, after: Mapping[str, Any],
+            ch: list[str]) -> dict[str, Any]:
+    verb = action[0]
+    node = str(before.get("node"))
+    ev = before.get("event") or {}
+    k = before.get("step")
+    rnd = before.get("round")
+    if verb == "card":
+        return line(f"{cap(t.who(k))} draws a card: {card_name(action[1])}", "draw", changed=ch)
+    if verb == "token":
+        s = ev.get("seat", k)
+        return line(f"{cap(t.who(s))} draws a treasure token worth {plural(action[1], 'coin')}", "draw",
+                    changed=ch, dice=[die(cap(t.who(s)), "token", plural(action[1], "coin"), value=action[1])])
+    n = action[1]
+    if node == "dragon_roll":
+        got = (after.get("dragons") or [None] * (k + 1))[k] if isinstance(k, int) else None
+        outcome = f"the {dragon_title(got)} dragon" if got else "roll again"
+        return line(f"{cap(t.names[k] if isinstance(k, int) and k < len(t.names) else 'A seat')} rolls for a "
+                    f"dragon: {n} — {outcome}", "dice", changed=ch,
+                    dice=[die(t.names[k] if isinstance(k, int) and k < len(t.names) else "a seat", "d20", outcome,
+                              value=n)])
+    if node in TWO_DICE:
+        return _location(t, before, node, n, after, ch)
+    if node == "pop_roll":
+        ev_after = after.get("event") or {}
+        if ev_after.get("type") == "place_power":
+            outcome = f"a place of power appears: {place_name(ev_after['place'])}"
+        elif after.get("node") == "pop_choose":
+            outcome = f"{t.who(after.get('seat'))} chooses which place of power appears"
+        else:
+            outcome = "no new place of power"
+        return line(f"The populate roll: {n} — {outcome}", "dice", changed=ch, group=f"populate-{rnd}",
+                    dice=[die("Populate", "d20", outcome, value=n)])
+    if node == "roll":
+        return _roll(t, before, ev, n, after, ch)
+    return line(f"Chance: {' '.join(map(str, action))}", "dice", changed=ch)
+
+
+def _location(t: Teller, before: Mapping[str, Any], node: str, n: int, after: Mapping[str, Any],
+              ch: list[str]) -> dict[str, Any]:
+    kind = TWO_DICE[node]
+    k = before.get("step")
+    rnd = before.get("round")
+    ev = before.get("event") or {}
+    what = {"cave": f"{t.who(k)}'s cave", "settle": "a new settlement", "chest": "the thief's chest",
+            "pop": place_name(ev.get("place", "")) if ev.get("place") else "a place of power"}[kind]
+    group = f"{kind}-{rnd}-{k}-{ev.get('place', '')}"
+    if node.endswith("_x"):
+        return line(f"{cap(what)}: column {n} (d20)", "dice", changed=ch, group=group,
+                    dice=[die(cap(what), "d20", f"column {n}", value=n)])
+    x = (before.get("dice") or [0])[0]
+    where = f"{x},{n}"
+    if kind == "settle":
+        new = changed_keys(before.get("settlements"), after.get("settlements"))
+        outcome = (listing([f"a {after['settlements'][s]} at {s}" for s in new if s in after.get("settlements", {})])
+                   or f"nothing is built at {where}")
+    elif kind == "chest":
+        outcome = (f"it lands at {after.get('chest')} with {plural(after.get('chest_coins', 0), 'coin')}"
+                   if after.get("chest") else f"no room at {where}")
+    elif kind == "cave":
+        caves, home = after.get("caves") or [], after.get("home") or []
+        spot = (caves[k] if isinstance(k, int) and k < len(caves) and caves[k] else
+                home[k] if isinstance(k, int) and k < len(home) else None)
+        outcome = f"it is at {spot}" if spot else f"no room at {where}: roll again"
+    else:
+        pid = ev.get("place")
+        spot = (after.get("places") or {}).get(pid) if pid else None
+        outcome = f"it appears at {spot}" if spot else f"no room at {where}: roll again"
+    return line(f"{cap(what)}: row {n} (d20) — {outcome}", "dice", changed=ch, group=group,
+                dice=[die(cap(what), "d20", outcome, value=n)])
+
+
+def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, after: Mapping[str, Any],
+          ch: list[str]) -> dict[str, Any]:
+    typ = ev.get("type")
+    mod = int(ev.get("mod", 0) or 0)
+    shown = f"{n}" + (f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else "")
+    rnd = before.get("round")
+    if typ == "tribute":
+        s = int(ev["seat"])
+        got = t.coins_gained(s)
+        outcome = plural(got, "coin") if got is not None else "its tribute"
+        lost = [k for k in changed_keys(before.get("claims"), after.get("claims"))
+                if (before.get("claims") or {}).get(k) == s and k not in (after.get("claims") or {})]
+        if lost:
+            outcome += f", and it loses {listing([t.key(k) for k in lost])}"
+        return line(f"{cap(t.who(s))} collects tribute: roll {shown} — {outcome}", "dice", changed=ch,
+                    dice=[die(cap(t.who(s)), "d20", outcome, value=n)])
+    actor = int(ev.get("actor", -1))
+    who = cap(t.who(actor))
+    if typ == "attack":
+        d = int(ev.get("defender", -1))
+        group = f"attack-{rnd}-{actor}-{before.get('actions_left')}"
+        if "first" not in ev:
+            return line(f"{who} rolls {shown} to attack {t.who(d)}", "dice", changed=ch, group=group,
+                        dice=[die(who, "d20", "to beat", value=n)])
+        first = int(ev["first"]) + mod
+        won = first > n
+        outcome = f"{t.who(actor) if won else t.who(d)} wins"
+        gains = [f"{t.who(s)} {'gains' if g > 0 else 'loses'} {plural(abs(g), 'coin')}"
+                 for s in (actor, d) if (g := t.coins_gained(s))]
+        text = f"{cap(t.who(d))} rolls {n} against {first}: {outcome}" + (f" ({listing(gains)})" if gains else "")
+        return line(text, "dice", changed=ch, group=group, dice=[die(cap(t.who(d)), "d20", outcome, value=n,
+                                                                     need=f"{first} or more")])
+    if typ == "steal":
+        got = t.coins_gained(actor)
+        outcome = plural(got, "coin") if got else "nothing"
+        return line(f"{who} steals from {_steal_target(t, ev.get('from'))}: roll {shown} — {outcome}", "dice",
+                    changed=ch, group=f"steal-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
+    if typ == "destroy":
+        target = ev.get("target")
+        gone = str(target) in ch or (target in (before.get("settlements") or {}) and
+                                     (after.get("settlements") or {}).get(target) !=
+                                     (before.get("settlements") or {}).get(target))
+        outcome = ("destroyed" + (f" — now {t.key(target, after)}" if target in (after.get("settlements") or {})
+                                  else "")) if gone else "it stands"
+        return line(f"{who} tries to destroy {t.key(target)}: roll {shown} — {outcome}", "dice", changed=ch,
+                    group=f"destroy-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
+    return line(f"Roll {shown}", "dice", changed=ch, dice=[die("chance", "d20", str(n), value=n)])

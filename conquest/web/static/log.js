@@ -1,0 +1,315 @@
+// The story of a game: the narrated log, dice as dice, the battle (or conquest) window, what changed since
+// you last acted, prompts that say why, confirmations of irreversible actions, and the result screen.
+// Every line comes from the server, told from this seat's views; text goes in with textContent only.
+import { h, color, swatch } from "./ui.js";
+export { color };
+
+(function styles() {
+  if (document.getElementById("log-css")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/log.css", id: "log-css" }));
+})();
+
+// ---- dice ---------------------------------------------------------------------------------------------
+const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+/** One die face: pips for a d6 value, the number on any other die; a group of unrolled dice as "3×d8". */
+function dieFace(d) {
+  const face = h("span", { class: "die-face", "aria-hidden": "true" });
+  const kind = String(d.die || "");
+  if (d.value !== undefined && d.value !== null) {
+    if (kind === "d6" && PIPS[d.value]) {
+      face.classList.add("pips");
+      for (let i = 0; i < 9; i++) face.append(h("i", { class: PIPS[d.value].includes(i) ? "on" : "" }));
+    } else face.textContent = String(d.value);
+  } else face.textContent = (d.count && d.count > 1 ? `${d.count}×` : "") + kind;
+  return face;
+}
+
+/** Dice chips: who rolled, the die (its face when the game keeps it), what was needed and what came of it. */
+export function diceChips(dice, opts) {
+  const box = h("span", { class: "dice-chips" });
+  let lastWho = null;
+  for (const d of dice || []) {
+    const label = [`${d.who}:`, d.count && d.count > 1 ? `${d.count} ${d.die}` : d.die,
+      d.value !== undefined ? `rolled ${d.value}` : null, d.need ? `needing ${d.need}` : null,
+      d.outcome ? `— ${d.outcome}` : null].filter(Boolean).join(" ");
+    box.append(h("span", { class: "chip", title: label, "aria-label": label },
+      (opts && opts.who === false) || d.who === lastWho ? null : h("b", { text: d.who }),
+      dieFace(d), d.need ? h("small", { text: `≥${String(d.need).replace(/\+$/, "")}` }) : null,
+      d.outcome ? h("span", { class: "outcome", text: d.outcome }) : null));
+    lastWho = d.who;
+  }
+  return box;
+}
+
+// ---- the log ------------------------------------------------------------------------------------------
+/** Consecutive entries of one event (a battle, a two-dice location) as one group. */
+export function grouped(entries) {
+  const out = [];
+  for (const e of entries) {
+    const last = out[out.length - 1];
+    if (e.group && last && last.group === e.group) last.entries.push(e);
+    else out.push({ group: e.group || null, entries: [e] });
+  }
+  return out;
+}
+
+function entryLine(e, seatName) {
+  const who = e.chance ? null : swatch(e.seat);
+  const text = e.text || (e.hidden ? "(hidden)" : e.notation || "");
+  const title = e.notation ? `${e.by}: ${e.notation}` : (e.hidden ? "the notation is hidden from you" : "");
+  return h("div", { class: `line kind-${e.kind || "move"}${e.hidden ? " hidden" : ""}`, title, "data-step": e.step },
+    who, h("span", { class: "say", text }), e.dice ? diceChips(e.dice) : null,
+    e.battle_end ? h("strong", { class: "result-line", text: ` ${e.battle_end.result}.` }) : null);
+}
+
+function isBattleGroup(g) { return g.entries.some(e => e.kind === "battle" || e.battle || e.battle_end); }
+
+/** The log as a list: one item per event, its lines inside; the notation on hover; battles open a window. */
+export function renderLog(entries, opts) {
+  const seatName = (opts && opts.seatName) || (s => `seat ${s}`);
+  const ol = h("ol", { class: "log story", "aria-label": "Game log" });
+  for (const g of grouped(entries)) {
+    const first = g.entries[0];
+    const li = h("li", { class: (first.chance ? "chance " : "") + (first.hidden ? "hidden " : "") + (g.entries.length > 1 ? "grouped" : ""),
+      "data-group": g.group || null, "data-kind": first.kind || null });
+    for (const e of g.entries) li.append(entryLine(e, seatName));
+    if (g.group && isBattleGroup(g) && g.entries.length > 1)
+      li.append(h("button", { type: "button", class: "link battle-open", text: windowTitle(g.entries) + " — show",
+        onclick: () => openBattle(entries, g.group, opts) }));
+    ol.append(li);
+  }
+  return ol;
+}
+
+/** Since this seat last acted: the chance outcomes, grouped, as dice with who rolled and why. */
+export function recentDice(entries, mySeat) {
+  const out = [];
+  for (let i = entries.length - 1; i >= 0 && out.length < 6; i--) {
+    const e = entries[i];
+    if (mySeat !== null && mySeat !== undefined && e.seat === mySeat) break;
+    if (e.chance && e.dice && e.dice.length) out.unshift(e);
+  }
+  if (!out.length) return null;
+  return h("div", { class: "dice recent", "aria-label": "Dice since your last action" }, h("span", { class: "muted", text: "Dice since your last action: " }),
+    out.map(e => h("div", { class: "recent-roll", title: e.text }, diceChips(e.dice))));
+}
+
+// ---- the battle / conquest window ---------------------------------------------------------------------
+function windowTitle(group) {
+  const b = group.find(e => e.battle);
+  if (b) return `Battle in ${b.battle.name}`;
+  const first = group[0];
+  if (first.group && first.group.startsWith("conquest-")) return "Conquest";
+  if (first.group && first.group.startsWith("move-")) return "Move";
+  return first.kind === "battle" ? "Battle" : "Event";
+}
+
+function sidesTable(forces, attacker) {
+  const sides = Object.keys(forces || {});
+  if (!sides.length) return h("p", { class: "muted", text: "No pieces." });
+  return h("table", { class: "sides" },
+    sides.map(r => h("tr", { class: r === attacker ? "attacker" : "defender" },
+      h("th", { text: r + (r === attacker ? " (attacking)" : "") }), h("td", { text: forces[r] }))));
+}
+
+/** The battle window: both sides at the start, each round's dice and hits, casualties, press or retreat,
+ *  the result. Built from this seat's log lines of one group. */
+export function battleWindow(entries, group) {
+  const lines = entries.filter(e => e.group === group);
+  const start = lines.find(e => e.battle);
+  const end = lines.find(e => e.battle_end);
+  const body = h("div", { class: "battle-body" });
+  if (start) body.append(h("h3", { text: "Forces" }), sidesTable(start.battle.forces, start.battle.attacker));
+  let round = null; let list = null;
+  for (const e of lines) {
+    if (e.battle) continue;
+    if (e.round !== undefined && e.round !== round) {
+      round = e.round;
+      body.append(h("h3", { text: `Round ${round}` }));
+      list = null;
+    }
+    if (!list) { list = h("ul", { class: "rounds" }); body.append(list); }
+    list.append(h("li", { class: `kind-${e.kind}`, title: e.notation || "" }, h("span", { text: e.text }),
+      e.dice ? diceChips(e.dice, { who: false }) : null));
+  }
+  if (end) {
+    body.append(h("h3", { text: "Result" }), h("p", { class: "result-line", text: end.battle_end.result + "." }));
+    if (end.battle_end.forces && Object.keys(end.battle_end.forces).length)
+      body.append(h("h3", { text: "Left standing" }), sidesTable(end.battle_end.forces, start ? start.battle.attacker : null));
+  } else body.append(h("p", { class: "muted", text: "The battle goes on…" }));
+  return { title: windowTitle(lines), body };
+}
+
+let openGroup = null;
+export function openBattle(entries, group) {
+  let dlg = document.getElementById("battle-window");
+  if (!dlg) {
+    dlg = h("dialog", { id: "battle-window", class: "battle-window", "aria-labelledby": "battle-title" });
+    document.body.append(dlg);
+  }
+  const { title, body } = battleWindow(entries, group);
+  dlg.replaceChildren(h("div", { class: "battle-head" }, h("h2", { id: "battle-title", text: title }),
+    h("button", { type: "button", class: "close", "aria-label": "Close the battle window", text: "Close",
+      onclick: () => { dlg.close(); openGroup = null; } })), body);
+  dlg.dataset.group = group;
+  openGroup = group;
+  if (!dlg.open) dlg.show();
+}
+export function closeWindows() {
+  for (const id of ["battle-window", "result-screen", "confirm-box"]) {
+    const d = document.getElementById(id); if (d && d.open) d.close();
+  }
+  openGroup = null;
+}
+
+// ---- what changed since you last acted -----------------------------------------------------------------
+/** The entries since this seat's last own action (all of them for a spectator: the last 12). */
+export function sinceMine(entries, mySeat) {
+  let i = entries.length - 1;
+  if (mySeat === null || mySeat === undefined) return entries.slice(-12);
+  while (i >= 0 && entries[i].seat !== mySeat) i--;
+  return entries.slice(i + 1);
+}
+
+function markBoard(root, entries, mySeat, fresh) {
+  const since = sinceMine(entries, mySeat);
+  const changed = new Set(); const just = new Set();
+  for (const e of since) for (const r of e.changed || []) changed.add(r);
+  for (const e of fresh) for (const r of e.changed || []) just.add(r);
+  for (const g of root.querySelectorAll("g.region[data-region]")) {
+    const id = g.dataset.region;
+    if (changed.has(id)) g.classList.add("changed");
+    if (just.has(id)) g.classList.add("just");
+  }
+  return changed;
+}
+
+// ---- prompts that say why ------------------------------------------------------------------------------
+/** When it is this seat's decision: what it answers (the last line by someone else, and whose turn it is). */
+export function promptWhy(d) {
+  if (!d || !d.log || d.you.seat === null) return null;
+  const mine = d.you.seat;
+  let last = null;
+  for (let i = d.log.length - 1; i >= 0; i--) {
+    const e = d.log[i];
+    if (e.seat === mine) break;
+    if (!e.chance) { last = e; break; }
+  }
+  const v = d.view || {};
+  const turnOf = typeof v.current === "number" ? v.current : null;
+  const reacting = v.node === "react" || v.node === "tribute_card" || !!v.reaction ||
+    (v.battle && Array.isArray(v.battle.window) && v.battle.window.length > 0 && v.battle.attacker && d.view.to_move === mine && last && last.seat !== mine) ||
+    (turnOf !== null && turnOf !== mine);
+  if (!last) return null;
+  return h("p", { class: "why", id: "why" }, swatch(last.seat),
+    h("span", { text: reacting ? `${last.text}: your answer?` : `Just before: ${last.text}.` }));
+}
+
+// ---- confirmations --------------------------------------------------------------------------------------
+/** Why an action cannot be taken back and deserves a second click, or null. */
+export function confirmText(ruleset, text, view) {
+  const w = String(text).split(" ")[0];
+  const v = view || {};
+  if (ruleset === "smallworld") {
+    if (w === "decline") return "Go into decline? Your active race will stop conquering and cannot be revived.";
+    if (w === "end" && v.phase === "conquer") {
+      const race = v.turn_state && v.turn_state.race;
+      const hand = race && v.races && v.races[race] ? v.races[race].hand : 0;
+      if (hand > 0) return `Stop conquering with ${hand} token(s) still in hand?`;
+    }
+  }
+  if (ruleset === "kingdom" && w === "stop") {
+    const left = v.soldiers && typeof v.current === "number" ? v.soldiers[v.current] : 0;
+    if (left > 0) return `Stop your conquest with ${left} Soldier token(s) left? If your opponent stops next, the Conquest phase ends.`;
+  }
+  if (ruleset === "nerath") {
+    if (w === "retreat") return "Retreat? Your pieces leave the battle and the space stays with the defender.";
+    if (w === "done" && v.phase === "move") return "End the Move step? Pieces you have not moved stay where they are this turn.";
+  }
+  if (ruleset === "narby") {
+    if (w === "end" && v.actions_left > 0) return `End your turn with ${v.actions_left} action(s) left?`;
+    if (w === "abandon") return "Take back this claim ring? The claim is lost.";
+  }
+  return null;
+}
+
+/** A small modal that asks; resolves true or false. */
+export function ask(question) {
+  return new Promise(resolve => {
+    let dlg = document.getElementById("confirm-box");
+    if (!dlg) { dlg = h("dialog", { id: "confirm-box", class: "confirm-box" }); document.body.append(dlg); }
+    const done = (v) => { dlg.close(); resolve(v); };
+    const yes = h("button", { type: "button", class: "primary", id: "confirm-yes", text: "Yes, do it", onclick: () => done(true) });
+    dlg.replaceChildren(h("p", { text: question }),
+      h("div", { class: "bar" }, yes, h("button", { type: "button", id: "confirm-no", text: "Cancel", onclick: () => done(false) })));
+    dlg.oncancel = (ev) => { ev.preventDefault(); done(false); };
+    dlg.showModal();
+    yes.focus();
+  });
+}
+
+// ---- the result screen -------------------------------------------------------------------------------
+export function resultScreen(d, token) {
+  const g = d.game;
+  let dlg = document.getElementById("result-screen");
+  if (!dlg) { dlg = h("dialog", { id: "result-screen", class: "result-screen", "aria-labelledby": "result-title" }); document.body.append(dlg); }
+  const seats = [...g.seats];
+  if (g.scores) seats.sort((a, b) => (g.scores[b.seat] ?? 0) - (g.scores[a.seat] ?? 0));
+  const outcome = s => g.result ? (g.result[s] >= 1 ? "won" : g.result[s] > 0 ? `shared win (${g.result[s]})` : "lost") : "";
+  const winners = g.result ? g.seats.filter(x => g.result[x.seat] > 0).map(x => x.name) : [];
+  const you = d.you.seat;
+  const head = you !== null && g.result ? (g.result[you] >= 1 ? "You won!" : g.result[you] > 0 ? "A shared win." : `${winners.join(" and ") || "Nobody"} won.`)
+    : `${winners.join(" and ") || "Nobody"} won.`;
+  const last = (d.log || []).slice(-3);
+  dlg.replaceChildren(
+    h("h2", { id: "result-title", text: `${g.title}: the game is over. ${head}` }),
+    h("table", { class: "result" },
+      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Result" })),
+      seats.map(x => h("tr", { class: g.result && g.result[x.seat] > 0 ? "winner" : "" }, h("td", {}, swatch(x.seat), x.name),
+        h("td", { text: g.scores ? String(g.scores[x.seat]) : "" }), h("td", { text: outcome(x.seat) })))),
+    breakdown(d),
+    last.length ? h("div", {}, h("h3", { text: "How it ended" }), h("ul", {}, last.map(e => h("li", { text: e.text || e.notation || "" })))) : null,
+    h("div", { class: "bar" },
+      h("a", { href: `/game/${g.id}/replay#t=${token}`, id: "result-replay", text: "Watch the replay" }),
+      h("button", { type: "button", class: "primary", text: "Close", onclick: () => dlg.close() })));
+  if (!dlg.open) dlg.show();
+}
+
+/** The score breakdown the ruleset told with the last line (who, the parts, the total); else the board's notes. */
+function breakdown(d) {
+  const fin = [...(d.log || [])].reverse().find(e => e.final);
+  if (fin) return h("div", { class: "breakdown" }, h("h3", { text: "Score breakdown" }),
+    h("table", { class: "result" }, fin.final.map(r => h("tr", {}, h("td", { text: r.who }),
+      h("td", { text: r.parts.map(([k, v]) => `${k}: ${v}`).join(" · ") }),
+      h("td", { text: r.total === undefined || r.total === null ? "" : `= ${r.total}` })))));
+  if (d.board && d.board.notes && d.board.notes.length) return h("div", { class: "breakdown" }, h("h3", { text: "Final position" }),
+    h("ul", {}, d.board.notes.map(n => h("li", { text: String(n) }))));
+  return null;
+}
+
+// ---- after each render of the game page ----------------------------------------------------------------
+const seenKey = (gid, token) => `conquest.story.${gid}.${token}`;
+function seen(gid, token) { try { return JSON.parse(sessionStorage.getItem(seenKey(gid, token)) || "null"); } catch (e) { return null; } }
+function setSeen(gid, token, v) { try { sessionStorage.setItem(seenKey(gid, token), JSON.stringify(v)); } catch (e) { /* private mode */ } }
+
+let lastToken = null;
+/** Marks the board, opens the window of a battle that just ended (once), shows the result screen (once). */
+export function afterRender(root, d, token) {
+  if (token !== lastToken) { closeWindows(); lastToken = token; }
+  const g = d.game; const log = d.log || [];
+  const was = seen(g.id, token) || { step: null, battle: null, over: false };
+  const fresh = was.step === null ? [] : log.filter(e => e.step >= was.step && e.seat !== d.you.seat);
+  markBoard(root, log, d.you.seat, fresh);
+  const ended = [...log].reverse().find(e => e.battle_end && e.group);
+  if (ended && was.step !== null && ended.step >= was.step && ended.group !== was.battle) {
+    openBattle(log, ended.group);
+    was.battle = ended.group;
+  } else if (openGroup) {
+    const dlg = document.getElementById("battle-window");
+    if (dlg && dlg.open) openBattle(log, openGroup);
+  }
+  if (g.over && !was.over) { resultScreen(d, token); was.over = true; }
+  was.step = log.length;
+  setSeen(g.id, token, was);
+}

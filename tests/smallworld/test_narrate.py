@@ -1,0 +1,92 @@
+"""The Small World log told as sentences (``smallworld/narrate.py``), from each seat's views: every word of the
+notation and every chance outcome, the conquest summary, and coins that stay secret."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from conquest.core.registry import get_ruleset
+from conquest.rulesets.smallworld.ruleset import _USAGE
+from tests.narration import Step, check_line, generic, play
+
+RS = get_ruleset("smallworld")
+# fixed combos at the top of the column, so that every power's action comes up
+COLUMNS = ["sorcerers:dragon-master,humans:fortified", "sorcerers:bivouacking,humans:heroic",
+           "humans:fortified,sorcerers:dragon-master", ""]
+
+
+@lru_cache(maxsize=1)
+def games() -> tuple[Step, ...]:
+    out: list[Step] = []
+    for col in COLUMNS:
+        for seed in (1, 2):
+            out.extend(play("smallworld", seed=seed, steps=600, options={"column": col},
+                            prefer=("pick", "dragon", "convert", "camp", "fortress", "conquer", "decline", "hero",
+                                    "peace", "berserk", "final")))
+    return tuple(out)
+
+
+def test_every_word_and_chance_outcome_gets_a_sentence() -> None:
+    seen: set[str] = set()
+    for st in games():
+        for line in st.lines.values():
+            check_line(line)
+            assert not generic(RS, st, line), (st.notation, line)
+        seen.add(st.verb)
+    words = set(_USAGE) | {"conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero"}
+    assert words <= seen, words - seen
+
+
+def test_a_conquest_says_what_the_defender_lost() -> None:
+    """"the owner of the region's tokens must immediately remove them ... one of these tokens is discarded,
+    the others are taken back in hand" (003): the sentence counts both."""
+    for st in games():
+        text = st.lines[None]["text"]
+        m = re.search(r"the (\w+) lose (\d+) tokens?(?:, (\d+) goe?s? back to their hand)?", text)
+        if st.verb == "conquer" and m:
+            assert m.group(2) == "1", text
+            line = st.lines[None]
+            assert line["kind"] == "battle" and line["group"].startswith("conquest-")
+            assert st.notation.split()[1] in line["changed"]
+            return
+    raise AssertionError("no conquest of another race's region in these games")
+
+
+def test_the_reinforcement_die_is_shown_with_its_face_and_result() -> None:
+    for st in games():
+        if st.verb == "die" and st.before.view(None)["turn_state"]["final_region"]:
+            line = st.lines[None]
+            (d,) = line["dice"]
+            assert d["die"] == "reinforcement die" and d["value"] == int(st.notation.split()[1])
+            assert d["outcome"] in ("conquered", "not enough: the conquest fails")
+            return
+    raise AssertionError("no final conquest in these games")
+
+
+def test_coins_are_told_to_their_owner_only() -> None:
+    """Coin totals are secret (victory coins are kept face down): a seat's log tells its own coins, never
+    another's."""
+    own = 0
+    for st in games():
+        if st.verb != "end" or st.chance:
+            continue
+        mover = st.before.to_move
+        for viewer, line in st.lines.items():
+            if viewer == mover and "scores" in line["text"]:
+                own += 1
+                assert re.search(r"scores \d+ coins? \(\d+ in all\)", line["text"])
+            if viewer != mover:
+                assert "coin" not in line["text"], (viewer, line["text"])
+    assert own, "a seat's own score was never told"
+
+
+def test_the_last_line_gives_a_seat_its_own_coins_only() -> None:
+    from conquest.rulesets.smallworld.narrate import narrate
+    from tests.narration import finished
+    before, after = finished("smallworld", seed=3)
+    for seat in range(after.players):
+        line = narrate(before.view(seat), None, after.view(seat), seat, RS.seat_names(after.players, after.options))
+        totals = [row.get("total") for row in line["final"]]
+        assert totals[seat] == after.scores()[seat]
+        assert all(t is None for p, t in enumerate(totals) if p != seat)
