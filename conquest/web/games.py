@@ -35,6 +35,10 @@ MAX_ALTERNATIVES = 64
 SEARCH_BUDGET = 0.05  # seconds per action for the visibility search
 MAX_UNDO = 50
 SNAPSHOT_EVERY = 100  # a game in memory keeps its state every this many steps: replay and undo start there
+# A seat's narrated log is built step by step as the game is played. When it must be built afresh (a restarted
+# server, an undo past what it kept) it starts at the snapshot nearest to this many steps before the end, so that
+# one request never replays a whole long game; the older steps are told by their notation.
+NARRATE_WINDOW = 1000
 MAX_RECORD_ACTIONS = 30_000  # the longest record POST /api/records takes
 MAX_IMPORT_SECONDS = 30.0  # and the longest it may take to check it
 
@@ -683,13 +687,17 @@ class Games:
                               min(len(texts), len(story.texts)))
                 story.back_to(common)
             if story is None or texts[:len(story.texts)] != story.texts:
-                start = live.ruleset.new_game(live.row.players, live.row.options, live.row.seed)
-                story = stories[key] = Story([], [], [(start, start.view(seat))])
+                begin = max((k for k in live.snapshots if k <= max(0, len(log) - NARRATE_WINDOW)), default=0)
+                start = live.snapshots.get(begin) if begin else None
+                if start is None:
+                    begin, start = 0, live.ruleset.new_game(live.row.players, live.row.options, live.row.seed)
+                # the steps before the window keep their notation (log_for falls back to it)
+                story = stories[key] = Story(texts[:begin], [{} for _ in range(begin)], [(start, start.view(seat))])
             names = [self.seat_name(live, s) for s in range(live.row.players)]
             for a in log[len(story.texts):]:
                 action = live.ruleset.parse_action(a.text)
                 state0, view0 = story.recent[-1]
-                state = state0.apply(action)
+                state = state0.apply_unchecked(action)  # the log holds only actions that were checked
                 view = state.view(seat)
                 story.lines.append(narrate_step(live.ruleset, {seat: view0}, action, {seat: view},
                                                 a.hidden_from, names)[seat])

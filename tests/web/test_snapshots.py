@@ -20,9 +20,13 @@ from tests.web.toy import TOY, ToyState
 EVERY = 5
 
 
+WINDOW = 7
+
+
 @pytest.fixture(autouse=True)
 def small_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(web_games, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(web_games, "NARRATE_WINDOW", WINDOW)
 
 
 def scratch_view(record: dict[str, Any], k: int, seat: int | None) -> Any:
@@ -67,8 +71,16 @@ def test_replay_starts_from_the_nearest_snapshot_and_shows_the_same_states(
     assert sorted(live2.snapshots) == sorted(live.snapshots)
     calls[0] = 0
     mid = again.get(f"/api/games/{gid}/replay?step={total - 2}", headers=tok(tokens[0]))
-    assert calls[0] == (total - 2) % EVERY
+    # the state from its snapshot, and the seat's narrated log from the snapshot nearest NARRATE_WINDOW steps
+    # before the end (older steps are told by their notation): never the whole game again
+    narrated_from = max(k for k in range(0, total + 1, EVERY) if k <= total - WINDOW)
+    assert calls[0] == (total - 2) % EVERY + (total - narrated_from)
     assert mid.json()["view"] == scratch_view(record, total - 2, 0)
+    log = mid.json()["log"]
+    assert all(e["text"] == e["notation"] for e in log[:narrated_from] if not e["hidden"])
+    again_log = again.get(f"/api/games/{gid}/log", headers=tok(tokens[0])).json()["log"]
+    first_log = client.get(f"/api/games/{gid}/log", headers=tok(tokens[0])).json()["log"]
+    assert [e["text"] for e in again_log][narrated_from:] == [e["text"] for e in first_log][narrated_from:]
 
 
 def test_an_imported_record_keeps_its_snapshots(client: TestClient) -> None:
