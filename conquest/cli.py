@@ -28,7 +28,9 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def _seats(text: str) -> list[str]:
-    return [s.strip() for s in text.split(",") if s.strip()]
+    """Comma-separated agent specs (``ismcts:time=1.0,greedy``); see ``conquest.agents.base``."""
+    from conquest.agents.base import split_seats
+    return split_seats(text)
 
 
 @app.command()
@@ -69,8 +71,10 @@ def _prompt(text: str) -> str | None:
 @app.command()
 def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rulesets`)"),
          players: Optional[int] = typer.Option(None, "--players", "-p", help="number of players"),
-         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat: human, random, "
-                                             "greedy, mcts (default: human, then greedy; one name: every seat)"),
+         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat: human or an agent "
+                                             "spec such as random, greedy, mcts:iterations=800, ismcts:time=1.0, "
+                                             "or a level easy, normal, hard (default: human, then greedy; one "
+                                             "name: every seat)"),
          seed: Optional[int] = typer.Option(None, "--seed", help="seed for dice and agents (default: random)"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
          save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here"),
@@ -78,7 +82,7 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
                                                     "(conquest-state/1 JSON, e.g. saved by the web app or a "
                                                     "scenario's set-up)")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
-    from conquest.agents.base import get_agent
+    from conquest.agents.base import decide, get_agent
     from conquest.analysis.runner import sample_chance
     from conquest.core.records import Record
     from conquest.core.registry import get_ruleset
@@ -134,7 +138,7 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
             a = sample_chance(state, rng)
             out.print(f"  chance: {rs.format_action(a)}", markup=False)
         elif seat in agents:
-            a = agents[seat].choose(state, rng)
+            a = decide(agents[seat], state, rng)
             out.print(f"  {names[seat]} ({seat_list[seat]}): {rs.format_action(a)}", markup=False)
         else:
             if shown_for != id(state):
@@ -205,8 +209,8 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
 @app.command()
 def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
-             seats: str = typer.Option("random", "--seats", help="comma-separated agents, one per seat "
-                                                                 "(one name: every seat)"),
+             seats: str = typer.Option("random", "--seats", help="comma-separated agent specs, one per seat, "
+                                                                 "e.g. ismcts:time=1.0,greedy (one: every seat)"),
              players: Optional[int] = typer.Option(None, "--players", "-p"),
              seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),

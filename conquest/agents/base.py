@@ -1,22 +1,83 @@
+"""The agent contract, agent specs and the one call every runner makes.
+
+An agent spec names an agent and its parameters: ``ismcts:time=1.0``, ``mcts:iterations=800``,
+``ismcts:time=0.5:rollout=6`` (parameters separated by ``:``). A level (``easy``, ``normal``, ``hard``) is a
+name for a spec (``LEVELS``). Unknown agents, unknown parameters and bad values are one-line errors.
+
+Runners never give an agent the referee's state: ``decide`` hands it ``state.determinize(seat, rng)``, a
+state that agrees with what the seat may see and has everything hidden from it resampled.
+"""
+
 from __future__ import annotations
 
 import random
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
 
 
+class AgentSpecError(ConquestError):
+    """A bad agent spec: unknown agent or parameter, or a value out of range."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of an agent: its type, default, lower bound and help."""
+
+    kind: type
+    default: Any
+    help: str
+    minimum: float | None = None
+    positive: bool = False
+
+    def parse(self, agent: str, name: str, text: str) -> Any:
+        try:
+            value = self.kind(text)
+        except ValueError:
+            raise AgentSpecError(f"agent '{agent}': {name}={text} is not a{'n integer' if self.kind is int else ' number'}"
+                                 ) from None
+        if self.positive and not value > 0:
+            raise AgentSpecError(f"agent '{agent}': {name} must be greater than 0, got {text}")
+        if self.minimum is not None and value < self.minimum:
+            raise AgentSpecError(f"agent '{agent}': {name} must be at least {self.minimum:g}, got {text}")
+        return value
+
+
 class Agent:
-    """Chooses an action for the seat to move. Holds no game state; gets the runner's seeded RNG."""
+    """Chooses an action for the seat to move. Holds no game state; gets the runner's seeded RNG and a
+    determinized state (``decide``), never the referee's."""
 
     id = "agent"
+    params: ClassVar[dict[str, Param]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        for name, p in self.params.items():
+            setattr(self, name, params.pop(name, p.default))
+        if params:
+            raise AgentSpecError(f"agent '{self.id}' has no parameter '{sorted(params)[0]}'"
+                                 + (f" (parameters: {', '.join(self.params)})" if self.params
+                                    else " (it takes none)"))
+
+    @property
+    def spec(self) -> str:
+        """The spec that makes this agent again (parameters that differ from their defaults)."""
+        parts = [f"{n}={getattr(self, n)}" for n, p in self.params.items() if getattr(self, n) != p.default]
+        return ":".join([self.id, *parts])
 
     def choose(self, state: State, rng: random.Random) -> Action:
         raise NotImplementedError
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {}
+AGENTS: dict[str, Callable[..., Agent]] = {}
+
+LEVELS: dict[str, tuple[str, str]] = {
+    "easy": ("greedy", "one-ply lookahead on the ruleset's evaluation; answers at once"),
+    "normal": ("ismcts:time=0.5", "information-set MCTS, 0.5 s per decision"),
+    "hard": ("ismcts:time=2.0", "information-set MCTS, 2 s per decision (answers within 2.5 s)"),
+}
+"""Levels offered by the web lobby: level -> (agent spec, what it means)."""
 
 
 def register(cls: type[Agent]) -> type[Agent]:
@@ -24,8 +85,52 @@ def register(cls: type[Agent]) -> type[Agent]:
     return cls
 
 
-def get_agent(name: str) -> Agent:
+def _known() -> str:
+    return ", ".join([*sorted(AGENTS), *LEVELS, "human"])
+
+
+def get_agent(spec: str) -> Agent:
+    """The agent an agent spec (or a level) names; ``AgentSpecError`` with one line when it is bad."""
     import conquest.agents  # noqa: F401  (registers the built-in agents)
+    spec = spec.strip()
+    if spec in LEVELS:
+        spec = LEVELS[spec][0]
+    name, _, rest = spec.partition(":")
     if name not in AGENTS:
-        raise ConquestError(f"unknown agent '{name}' (known: {', '.join(sorted(AGENTS))}, human)")
-    return AGENTS[name]()
+        raise AgentSpecError(f"unknown agent '{name}' (known: {_known()})")
+    cls = AGENTS[name]
+    declared: dict[str, Param] = getattr(cls, "params", {})
+    values: dict[str, Any] = {}
+    for part in (p for p in rest.split(":") if p) if rest else ():
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if not eq:
+            raise AgentSpecError(f"agent '{name}': expected parameter=value, got '{part}'")
+        if key not in declared:
+            raise AgentSpecError(f"agent '{name}' has no parameter '{key}'"
+                                 + (f" (parameters: {', '.join(declared)})" if declared else " (it takes none)"))
+        values[key] = declared[key].parse(name, key, text.strip())
+    return cls(**values)
+
+
+def split_seats(text: str) -> list[str]:
+    """A ``--seats`` list: comma-separated agent specs. A piece that is only ``key=value`` continues the spec
+    before it, so ``ismcts:time=1,rollout=4,greedy`` is two seats."""
+    out: list[str] = []
+    for piece in (s.strip() for s in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and out:
+            out[-1] += ":" + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def decide(agent: Agent, state: State, rng: random.Random) -> Action:
+    """What every runner calls: the agent chooses from ``state.determinize(seat, rng)``, a state that agrees
+    with what the seat to move may see, never from the referee's state."""
+    seat = state.to_move
+    if seat is None or seat < 0:
+        raise ConquestError("no seat to move: nothing for an agent to decide")
+    return agent.choose(state.determinize(seat, rng), rng)

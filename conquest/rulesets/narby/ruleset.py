@@ -87,6 +87,11 @@ class NarbyRuleset(Ruleset):
         before the setup); the state JSON numbers the same seats from 0."""
         return [f"Seat {i + 1}" for i in range(players)]
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        """Every part hidden from ``seat`` resampled: see ``conquest.rulesets.narby.hidden``."""
+        from conquest.rulesets.narby.hidden import determinize
+        return determinize(state, seat, rng)
+
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:
         assert isinstance(state, NarbyState)

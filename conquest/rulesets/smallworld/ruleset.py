@@ -217,6 +217,11 @@ class SmallWorldRuleset(Ruleset):
             notes.append(f"Seat {t}: {'?' if coins is None else coins} coins; " + (", ".join(own) or "no race"))
         return {"map": board.map.to_json(), "regions": regions, "notes": notes}
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        """Every part hidden from ``seat`` resampled: see ``conquest.rulesets.smallworld.hidden``."""
+        from conquest.rulesets.smallworld.hidden import determinize
+        return determinize(state, seat, rng)
+
     # ---- the greedy evaluation --------------------------------------------------------------------
     def evaluate(self, state: State, seat: int) -> float:
         """Coins, plus the income the seat's regions would bring over the turns left, plus the strength of
