@@ -262,6 +262,52 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
 
 
 @app.command()
+def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
+               agents: str = typer.Option(..., "--agents", "-a", help="comma-separated agent specs, e.g. "
+                                          "ismcts:time=1.0,greedy,random"),
+               games: int = typer.Option(20, "--games", "-n", help="games per pairing (seats rotated evenly)"),
+               players: Optional[int] = typer.Option(None, "--players", "-p"),
+               jobs: int = typer.Option(1, "--jobs", "-j", help="parallel processes"),
+               seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
+               option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+               as_json: bool = typer.Option(False, "--json", help="print the results as one JSON object")) -> None:
+    """Every pairing of agents (more than two seats: each against copies of the other), with scores, Wilson
+    95% intervals, the seat advantage and openskill ratings (see conquest/analysis/tournament.py)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from conquest.analysis.tournament import tournament as run
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    specs = _seats(agents)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
+        task = prog.add_task(f"{ruleset} tournament", total=None)
+        data = run(ruleset, specs, games, players=players, options=parse_option_pairs(option), seed=seed,
+                   jobs=jobs, progress=lambda: prog.advance(task))
+    if as_json:
+        print(json.dumps(data))
+    else:
+        n = data["players"]
+        out.print(f"{data['ruleset']}, {n} players: {data['games']} games"
+                  + ("" if n == 2 else f" (one A against {n - 1} copies of B; par score {1 / n:.2f})"),
+                  markup=False)
+        table = Table("A", "B", "games", "A wins", "B wins", "draws", "A score", "95% interval",
+                      "seat 0 score")
+        for p in data["pairs"]:
+            table.add_row(p["a"], p["b"], str(p["games"]), str(p["a_wins"]), str(p["b_wins"]), str(p["draws"]),
+                          f"{p['a_score']:.3f}", f"{p['ci_low']:.3f}-{p['ci_high']:.3f}", f"{p['seat0_score']:.3f}")
+        out.print(table)
+        out.print("ratings (openskill ordinal): " + ", ".join(
+            f"{a} {r:g}" for a, r in sorted(data["ratings"].items(), key=lambda x: -x[1])), markup=False)
+        for e in data["error_samples"]:
+            err.print(f"error in {e}", markup=False)
+    if data["errors"]:
+        raise typer.Exit(1)
+
+
+@app.command()
 def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"),
            verify: bool = typer.Option(False, "--verify", help="check every step is legal and the result "
                                                                "matches"),
