@@ -17,7 +17,8 @@ statistics average over what the observer cannot know, and the agent never reads
   that order also biases the first visits; deeper nodes grow in random order.
 - Rollouts are uniform random for at most ``rollout`` steps and are then scored by the ruleset's evaluation,
   squashed into (0, 1) around the root's evaluation on the scale of the evaluations met so far.
-- The budget is ``time`` seconds or ``iterations`` iterations per decision (``iterations`` alone: no clock).
+- The budget is ``time`` seconds or ``iterations`` iterations per decision (``iterations`` alone: no clock);
+  ``cpu=1`` counts the process's CPU time instead of the wall clock (measurements on a shared machine).
 - Tree reuse: when the observer moves again right after its own action with nothing in between (no chance, no
   other seat), the information set is the one the search predicted, and the search starts from that child's
   subtree. It is checked, not assumed: the seat's view must be the predicted one.
@@ -82,6 +83,8 @@ class ISMCTSAgent(Agent):
         "widen_from": Param(int, 12, "legal actions above which a node widens progressively", minimum=1),
         "chance": Param(int, 24, "chance nodes with at most this many outcomes branch on them", minimum=1),
         "reuse": Param(int, 1, "1: reuse the subtree when the seat moves again at once; 0: never", minimum=0),
+        "cpu": Param(int, 0, "1: time is this process's CPU time (fair measurements on a busy machine); "
+                             "0: wall-clock time (what a person waits)", minimum=0),
     }
     time: float
     iterations: int
@@ -91,6 +94,7 @@ class ISMCTSAgent(Agent):
     widen_from: int
     chance: int
     reuse: int
+    cpu: int
 
     def __init__(self, **params: Any) -> None:
         clock_given = "time" in params
@@ -101,10 +105,11 @@ class ISMCTSAgent(Agent):
         self.last_iterations = 0
 
     # ---- the budget ------------------------------------------------------------------------------------
-    def _budget(self) -> tuple[int, float]:
+    def _budget(self) -> tuple[int, float, Any]:
         limit = self.iterations if self.iterations > 0 else 10 ** 9
-        deadline = time.perf_counter() + self.time if self.time > 0 else math.inf
-        return limit, deadline
+        clock = time.process_time if self.cpu else time.perf_counter
+        deadline = clock() + self.time if self.time > 0 else math.inf
+        return limit, deadline, clock
 
     # ---- the search ------------------------------------------------------------------------------------
     def choose(self, state: State, rng: random.Random) -> Action:
@@ -114,7 +119,7 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             self._kept = None
             return legal[0]
-        limit, deadline = self._budget()
+        limit, deadline, clock = self._budget()
         players = state.players
         rs = state.ruleset
         root = self._reused(state, me) or _Node(players)
@@ -128,7 +133,7 @@ class ISMCTSAgent(Agent):
             spread = 0.0
         scale = _Scale([rs.evaluate(state, p) for p in range(players)], spread)
         it = 0
-        while it < limit and (it == 0 or time.perf_counter() < deadline):
+        while it < limit and (it == 0 or clock() < deadline):
             self._iterate(root, state.determinize(me, rng), rng, scale, me)
             it += 1
         self.last_iterations = it

@@ -60,13 +60,17 @@ class Pair:
                 if self.games else 0.0, "errors": self.errors}
 
 
-def schedule(agents: Sequence[str], players: int, games: int) -> list[tuple[int, int, list[str], int]]:
-    """Every game to play: (pair index, game index within the pair, seat list, A's seat)."""
+def schedule(agents: Sequence[str], players: int, games: int,
+             first_only: bool = False) -> list[tuple[int, int, list[str], int]]:
+    """Every game to play: (pair index, game index within the pair, seat list, A's seat). ``first_only``: only
+    the pairs with the first agent as A (a benchmark of one agent against the others)."""
     pairs: list[tuple[str, str]] = []
     if players == 2:
         pairs = [(agents[i], agents[j]) for i in range(len(agents)) for j in range(i + 1, len(agents))]
     else:
         pairs = [(a, b) for a in agents for b in agents if a != b]
+    if first_only:
+        pairs = [(a, b) for a, b in pairs if a == agents[0]]
     out = []
     for p, (a, b) in enumerate(pairs):
         for k in range(games):
@@ -79,7 +83,7 @@ def schedule(agents: Sequence[str], players: int, games: int) -> list[tuple[int,
 
 def tournament(ruleset_id: str, agents: Sequence[str], games: int, players: int | None = None,
                options: dict[str, Any] | None = None, seed: int = 0, jobs: int = 1,
-               progress: Callable[[], None] | None = None) -> dict[str, Any]:
+               progress: Callable[[], None] | None = None, first_only: bool = False) -> dict[str, Any]:
     from conquest.agents.base import get_agent
     from conquest.analysis.simulate import _play_one
     rs = get_ruleset(ruleset_id)
@@ -93,7 +97,7 @@ def tournament(ruleset_id: str, agents: Sequence[str], games: int, players: int 
         raise ConquestError("each agent may be named once in --agents")
     if games < 1:
         raise ConquestError(f"--games must be at least 1, got {games}")
-    plan = schedule(agents, n, games)
+    plan = schedule(agents, n, games, first_only)
     tasks = [(rs.id, seats, n, dict(options or {}), seed + i, None) for i, (_, _, seats, _) in enumerate(plan)]
     results: list[Any] = [None] * len(plan)
     if jobs <= 1:

@@ -450,12 +450,14 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                     names[str(n)] = [f"Player {i + 1}" for i in range(n)]
             info["seat_names"] = names
             out.append(info)
-        return {"rulesets": out, "seat_kinds": ["human", *sorted(AGENTS)]}
+        from conquest.agents.base import LEVELS
+        return {"rulesets": out, "seat_kinds": ["human", *LEVELS, *sorted(AGENTS)],
+                "levels": {k: {"spec": spec, "help": text} for k, (spec, text) in LEVELS.items()}}
 
     @app.post("/api/games", status_code=201)
     def create_game(body: CreateGame) -> dict[str, Any]:
-        from conquest.agents.base import AGENTS, get_agent
-        get_agent("random")
+        from conquest.agents.base import get_agent
+        from conquest.core.errors import ConquestError
         rs = games.ruleset(body.ruleset)
         n = body.players if body.players is not None else (len(body.seats) or rs.default_players())
         try:
@@ -465,9 +467,14 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
             defaults = []
         seats: list[tuple[str, str]] = []
         for i, s in enumerate(body.seats):
-            if s.kind != "human" and s.kind not in AGENTS:
-                raise WebError(422, f"seats.{i}: unknown seat kind '{s.kind}' "
-                                    f"(known: human, {', '.join(sorted(AGENTS))})")
+            if s.kind != "human":
+                try:
+                    agent = get_agent(s.kind)  # an agent spec or a level (easy, normal, hard)
+                except ConquestError as e:
+                    raise WebError(422, f"seats.{i}: seat kind {s.kind!r}: {e}") from None
+                if getattr(agent, "time", 0) > advancer.think_limit:
+                    raise WebError(422, f"seats.{i}: {s.kind} thinks longer than this server allows "
+                                        f"({advancer.think_limit:g} s per decision)")
             default = defaults[i] if i < len(defaults) else f"Player {i + 1}"
             seats.append((s.kind, clean_name(s.name, default)))
         row = games.create(rs.id, n, body.options, seats, body.seed)
