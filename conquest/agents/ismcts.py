@@ -19,6 +19,8 @@ statistics average over what the observer cannot know, and the agent never reads
   squashed into (0, 1) around the root's evaluation on the scale of the evaluations met so far.
 - The budget is ``time`` seconds or ``iterations`` iterations per decision (``iterations`` alone: no clock);
   ``cpu=1`` counts the process's CPU time instead of the wall clock (measurements on a shared machine).
+- Decisive moves: a root action that ends the game won (the seat alone best) in the state given and in eight
+  further determinizations is played at once.
 - Tree reuse: when the observer moves again right after its own action with nothing in between (no chance, no
   other seat), the information set is the one the search predicted, and the search starts from that child's
   subtree. It is checked, not assumed: the seat's view must be the predicted one.
@@ -124,7 +126,14 @@ class ISMCTSAgent(Agent):
         rs = state.ruleset
         root = self._reused(state, me) or _Node(players)
         if root.order is None:
-            values = {a: expected_value(state.apply_unchecked(a), me, max_outcomes=6) for a in legal}
+            values = {}
+            for a in legal:
+                after = state.apply_unchecked(a)
+                res = after.result()
+                if res is not None and res[me] == 1.0 and self._wins_whatever_is_hidden(state, me, a, rng):
+                    self._kept = None
+                    return a  # a decisive move: it ends the game won in every determinization tried
+                values[a] = expected_value(after, me, max_outcomes=6)
             ranked = sorted(legal, key=lambda a: -values[a])
             n = len(ranked)
             root.order = {a: 1.0 - i / n for i, a in enumerate(ranked)}
@@ -141,6 +150,15 @@ class ISMCTSAgent(Agent):
                                          root.children[a].visits) if a in root.children else (-1, 0.0))
         self._keep(state, me, best, root)
         return best
+
+    @staticmethod
+    def _wins_whatever_is_hidden(state: State, me: int, action: Action, rng: random.Random, tries: int = 8) -> bool:
+        for _ in range(tries):
+            d = state.determinize(me, rng)
+            res = d.apply_unchecked(action).result() if d.is_legal(action) else None
+            if res is None or res[me] != 1.0:
+                return False
+        return True
 
     def _iterate(self, root: _Node, s: State, rng: random.Random, scale: _Scale, me: int) -> None:
         node = root
