@@ -232,9 +232,9 @@ class ISMCTSAgent(Agent):
             if len(legal) > self.widen_from:
                 allowed = max(2, int(self.widen * math.sqrt(node.visits + 1)))
             if len(present) < allowed:
-                if node.order is not None:
-                    order = node.order
-                    a = max(untried, key=lambda x: order.get(x, 0.0))
+                prior = node.order
+                if prior is not None:
+                    a = max(untried, key=lambda x: prior.get(x, 0.0))
                 else:
                     a = untried[rng.randrange(len(untried))]
                 ch = children[a] = _Node(len(node.value))

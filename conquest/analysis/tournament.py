@@ -141,7 +141,7 @@ def tournament(ruleset_id: str, agents: Sequence[str], games: int, players: int 
             outcome = -1
         pr.outcomes.append(outcome)
         pr.seat0_score += (1.0 / len(top)) if 0 in top else 0.0
-        ranks = [0, 0] if outcome == 0 else ([0, 1] if outcome == 1 else [1, 0])
+        ranks = [0.0, 0.0] if outcome == 0 else ([0.0, 1.0] if outcome == 1 else [1.0, 0.0])
         [[ra], [rb]] = model.rate([[rating[pr.a]], [rating[pr.b]]], ranks=ranks)
         rating[pr.a], rating[pr.b] = ra, rb
     total = sum(p.games for p in pairs)
