@@ -32,6 +32,7 @@ test: $(STAMP) browser
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py
 	$(BIN)/python benchmarks/web_latency.py
+	$(BIN)/python benchmarks/agent_latency.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
