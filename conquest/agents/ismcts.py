@@ -9,8 +9,9 @@ statistics average over what the observer cannot know, and the agent never reads
 - Values are vectors, one per seat, and each seat picks its own best (max^n); with two seats this is the usual
   two-player search.
 - Chance is explicit: at a chance node an outcome is drawn from the published distribution and, when there
-  are at most ``chance`` outcomes, each has its own child; larger draws (shuffled cards, many-faced
-  lotteries) share one child, which keeps the observer's tree from splitting on draws it cannot see.
+  are at most ``chance`` outcomes and the observer can tell them apart (its view differs after two of them),
+  each has its own child; draws the observer cannot see (another seat's card) and larger lotteries share one
+  child, so the observer's tree never splits on what the observer will not know.
 - Progressive widening copes with hundreds of legal actions (Nerath): a node with more than ``widen_from``
   legal actions grows a new child only while it has fewer than ``widen * sqrt(visits)`` of them. At the root
   the children come in the order of a one-ply lookahead on the ruleset's evaluation (the greedy agent's), and
@@ -41,9 +42,10 @@ _SHARED = ("*",)  # the one child of a chance node with many outcomes
 
 
 class _Node:
-    __slots__ = ("visits", "avail", "value", "children", "order")
+    __slots__ = ("visits", "avail", "value", "children", "order", "seen")
 
     def __init__(self, players: int) -> None:
+        self.seen: bool | None = None  # a chance node: does the observer see its outcome?
         self.visits = 0
         self.avail = 0
         self.value = [0.0] * players
@@ -152,6 +154,13 @@ class ISMCTSAgent(Agent):
         return best
 
     @staticmethod
+    def _observed(s: State, outcomes: list[tuple[Action, float]], me: int) -> bool:
+        """Whether the observer can tell a chance node's outcomes apart (its view differs after two of them)."""
+        if len(outcomes) < 2:
+            return True
+        return s.apply_unchecked(outcomes[0][0]).view(me) != s.apply_unchecked(outcomes[-1][0]).view(me)
+
+    @staticmethod
     def _wins_whatever_is_hidden(state: State, me: int, action: Action, rng: random.Random, tries: int = 8) -> bool:
         for _ in range(tries):
             d = state.determinize(me, rng)
@@ -175,7 +184,9 @@ class ISMCTSAgent(Agent):
                     if x < 0:
                         a = o
                         break
-                key = a if len(outcomes) <= self.chance else _SHARED
+                if node.seen is None:
+                    node.seen = len(outcomes) <= self.chance and self._observed(s, outcomes, me)
+                key = a if node.seen else _SHARED
                 child = node.children.get(key)
                 if child is None:
                     child = node.children[key] = _Node(len(root.value))
