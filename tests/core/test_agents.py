@@ -205,3 +205,18 @@ def test_cli_bad_input_is_one_line_and_a_non_zero_exit(args: list[str], words: s
     assert r.returncode != 0
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and words in lines[0], r.stderr
+
+
+def test_ismcts_branches_only_on_chance_outcomes_the_observer_sees() -> None:
+    """Narby deals each dragon a hidden bonus card: the dealt card is seen by its holder only."""
+    rs = get_ruleset("narby")
+    rng = random.Random(3)
+    s = rs.new_game(2, {}, 0)
+    while not (s.to_move == CHANCE and s.node == "draw" and s.k == 1):  # type: ignore[attr-defined]
+        s, _ = random_playout(s, rng, 1)
+        assert s.to_move is not None
+    outcomes = s.chance_outcomes()
+    assert not ISMCTSAgent._observed(s, outcomes, 0)  # seat 1's card: seat 0 cannot tell the outcomes apart
+    assert ISMCTSAgent._observed(s, outcomes, 1)
+    kingdom = get_ruleset("kingdom").new_game(2, {}, 0)
+    assert kingdom.to_move == CHANCE and ISMCTSAgent._observed(kingdom, kingdom.chance_outcomes(), 0)  # dice
