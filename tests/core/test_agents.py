@@ -220,3 +220,16 @@ def test_ismcts_branches_only_on_chance_outcomes_the_observer_sees() -> None:
     assert ISMCTSAgent._observed(s, outcomes, 1)
     kingdom = get_ruleset("kingdom").new_game(2, {}, 0)
     assert kingdom.to_move == CHANCE and ISMCTSAgent._observed(kingdom, kingdom.chance_outcomes(), 0)  # dice
+
+
+def test_a_parallel_tournament_plays_the_same_games() -> None:
+    one = tournament("kingdom", ["random", "greedy"], 4, seed=2, options={"rounds": 1})
+    two = tournament("kingdom", ["random", "greedy"], 4, seed=2, options={"rounds": 1}, jobs=2)
+    assert one["pairs"] == two["pairs"] and one["ratings"] == two["ratings"]
+
+
+def test_more_seats_pit_one_agent_against_copies_of_the_other() -> None:
+    data = tournament("narby", ["random", "greedy"], 3, players=3, seed=4)
+    assert [(p["a"], p["b"], p["games"]) for p in data["pairs"]] == [("random", "greedy", 3), ("greedy", "random", 3)]
+    for p in data["pairs"]:
+        assert p["a_wins"] + p["b_wins"] + p["draws"] == 3
