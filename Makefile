@@ -45,6 +45,7 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py
 	$(BIN)/python benchmarks/web_latency.py
+	$(BIN)/python benchmarks/agent_latency.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

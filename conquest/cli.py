@@ -54,7 +54,9 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def _seats(text: str) -> list[str]:
-    return [s.strip() for s in text.split(",") if s.strip()]
+    """Comma-separated agent specs (``ismcts:time=1.0,greedy``); see ``conquest.agents.base``."""
+    from conquest.agents import split_seats
+    return split_seats(text)
 
 
 @app.command()
@@ -189,7 +191,7 @@ class _Menu:
 
 
 def _seat_agents(seat_names: list[str]) -> dict[int, Any]:
-    from conquest.agents.base import HUMAN, get_agent
+    from conquest.agents import HUMAN, get_agent
     return {i: get_agent(s) for i, s in enumerate(seat_names) if s != HUMAN}
 
 
@@ -209,8 +211,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
                                                             "with --resume"),
          players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
          seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat (Player 1 "
-                                             "first): human, random, greedy, mcts (default: human, then greedy; "
-                                             "one name: every seat)"),
+                                             "first): human or an agent spec such as random, greedy, "
+                                             "mcts:iterations=800, ismcts:time=1.0, or a level easy, normal, hard "
+                                             "(default: human, then greedy; one name: every seat)"),
          seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
                                                                  "random); the same seed replays the same game"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
@@ -222,7 +225,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
                                                "(saved by --save or downloaded from the web app); it is saved "
                                                "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
-    from conquest.agents.base import seat_list
+    from conquest.agents import decide, seat_list
     from conquest.analysis.runner import sample_chance
     from conquest.core.jsondoc import read_json_file
     from conquest.core.records import Record
@@ -243,7 +246,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
             fail(f"{resume}: {e}")
         if seed is None:
             seed = record.seed
-        from conquest.agents.base import AGENTS, HUMAN
+        from conquest.agents import AGENTS, HUMAN
         import conquest.agents  # noqa: F401  (registers the built-in agents)
         # the web app's records name people by their names: those seats are people here too
         seat_names = (_seats(seats) if seats else
@@ -310,7 +313,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
                 a = sample_chance(state, rng)
                 out.print(f"  chance: {rs.format_action(a)}", markup=False)
             elif seat in agents:
-                a = agents[seat].choose(state, rng)
+                a = decide(agents[seat], state, rng)
                 out.print(f"  {names[seat]} ({seat_names[seat]}): {rs.format_action(a)}", markup=False)
             else:
                 if save:
@@ -397,9 +400,9 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
 @app.command()
 def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
-             seats: str = typer.Option("random", "--seats", help="comma-separated agents, one per seat (Player 1 "
-                                                                 "first; one name: every seat): random, greedy, "
-                                                                 "mcts"),
+             seats: str = typer.Option("random", "--seats", help="comma-separated agent specs, one per seat "
+                                                                 "(Player 1 first; one name: every seat), e.g. "
+                                                                 "ismcts:time=1.0,greedy"),
              players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
              seed: int = typer.Option(0, "--seed", help="seed of the first game; game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),
@@ -414,7 +417,7 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from conquest.analysis.simulate import simulate as run
-    from conquest.agents.base import get_agent, seat_list
+    from conquest.agents import get_agent, seat_list
     from conquest.core.registry import get_ruleset
     opts = parse_option_pairs(option)
     rs = get_ruleset(ruleset)
@@ -583,6 +586,52 @@ class _BalanceProgress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+@app.command()
+def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
+               agents: str = typer.Option(..., "--agents", "-a", help="comma-separated agent specs, e.g. "
+                                          "ismcts:time=1.0,greedy,random"),
+               games: int = typer.Option(20, "--games", "-n", help="games per pairing (seats rotated evenly)"),
+               players: Optional[int] = typer.Option(None, "--players", "-p"),
+               jobs: int = typer.Option(1, "--jobs", "-j", help="parallel processes"),
+               seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
+               option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+               as_json: bool = typer.Option(False, "--json", help="print the results as one JSON object")) -> None:
+    """Every pairing of agents (more than two seats: each against copies of the other), with scores, Wilson
+    95% intervals, the seat advantage and openskill ratings (see conquest/analysis/tournament.py)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from conquest.analysis.tournament import tournament as run
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    specs = _seats(agents)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
+        task = prog.add_task(f"{ruleset} tournament", total=None)
+        data = run(ruleset, specs, games, players=players, options=parse_option_pairs(option), seed=seed,
+                   jobs=jobs, progress=lambda: prog.advance(task))
+    if as_json:
+        print(json.dumps(data))
+    else:
+        n = data["players"]
+        out.print(f"{data['ruleset']}, {n} players: {data['games']} games"
+                  + ("" if n == 2 else f" (one A against {n - 1} copies of B; par score {1 / n:.2f})"),
+                  markup=False)
+        table = Table("A", "B", "games", "A wins", "B wins", "draws", "A score", "95% interval",
+                      "seat 0 score")
+        for p in data["pairs"]:
+            table.add_row(p["a"], p["b"], str(p["games"]), str(p["a_wins"]), str(p["b_wins"]), str(p["draws"]),
+                          f"{p['a_score']:.3f}", f"{p['ci_low']:.3f}-{p['ci_high']:.3f}", f"{p['seat0_score']:.3f}")
+        out.print(table)
+        out.print("ratings (openskill ordinal): " + ", ".join(
+            f"{a} {r:g}" for a, r in sorted(data["ratings"].items(), key=lambda x: -x[1])), markup=False)
+        for e in data["error_samples"]:
+            err.print(f"error in {e}", markup=False)
+    if data["errors"]:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conquest.agents.base import AGENTS
+from conquest.agents import AGENTS
 from conquest.core.registry import rulesets
 
 ROOT = Path(__file__).resolve().parents[1]

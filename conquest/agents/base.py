@@ -1,59 +1,85 @@
+"""The agent contract, agent specs and the one call every runner makes.
+
+An agent spec names an agent and its parameters: ``ismcts:time=1.0``, ``mcts:iterations=800``,
+``ismcts:time=0.5:rollout=6`` (parameters separated by ``:``). A level (``easy``, ``normal``, ``hard``) is a
+name for a spec (``LEVELS``). Unknown agents, unknown parameters and bad values are one-line errors.
+
+Runners never give an agent the referee's state: ``decide`` hands it ``state.determinize(seat, rng)``, a
+state that agrees with what the seat may see and has everything hidden from it resampled.
+"""
+
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
 
 
+class AgentSpecError(ConquestError):
+    """A bad agent spec: unknown agent or parameter, or a value out of range."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of an agent: its type, default, lower bound and help."""
+
+    kind: type
+    default: Any
+    help: str
+    minimum: float | None = None
+    positive: bool = False
+
+    def parse(self, agent: str, name: str, text: str) -> Any:
+        try:
+            value = self.kind(text)
+        except ValueError:
+            raise AgentSpecError(f"agent '{agent}': {name}={text} is not a{'n integer' if self.kind is int else ' number'}"
+                                 ) from None
+        if self.positive and not value > 0:
+            raise AgentSpecError(f"agent '{agent}': {name} must be greater than 0, got {text}")
+        if self.minimum is not None and value < self.minimum:
+            raise AgentSpecError(f"agent '{agent}': {name} must be at least {self.minimum:g}, got {text}")
+        return value
+
+
 class Agent:
-    """Chooses an action for the seat to move. Holds no game state; gets the runner's seeded RNG."""
+    """Chooses an action for the seat to move. Holds no game state; gets the runner's seeded RNG and a
+    determinized state (``decide``), never the referee's."""
 
     id = "agent"
+    params: ClassVar[dict[str, Param]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        for name, p in self.params.items():
+            setattr(self, name, params.pop(name, p.default))
+        if params:
+            raise AgentSpecError(f"agent '{self.id}' has no parameter '{sorted(params)[0]}'"
+                                 + (f" (parameters: {', '.join(self.params)})" if self.params
+                                    else " (it takes none)"))
+
+    @property
+    def spec(self) -> str:
+        """The spec that makes this agent again (parameters that differ from their defaults)."""
+        parts = [f"{n}={getattr(self, n)}" for n, p in self.params.items() if getattr(self, n) != p.default]
+        return ":".join([self.id, *parts])
 
     def choose(self, state: State, rng: random.Random) -> Action:
         raise NotImplementedError
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {}
+AGENTS: dict[str, Callable[..., Agent]] = {}
+
+LEVELS: dict[str, tuple[str, str]] = {
+    "easy": ("greedy", "one-ply lookahead on the ruleset's evaluation; answers at once"),
+    "normal": ("ismcts:time=0.5", "information-set MCTS, 0.5 s per decision"),
+    "hard": ("ismcts:time=2.0", "information-set MCTS, 2 s per decision (answers within 2.5 s)"),
+}
+"""Levels offered by the web lobby: level -> (agent spec, what it means)."""
 
 
 def register(cls: type[Agent]) -> type[Agent]:
     AGENTS[cls.id] = cls
     return cls
-
-
-HUMAN = "human"
-"""A seat played by a person at the terminal (``conquest play``); not an agent."""
-
-
-def get_agent(name: str, human_ok: bool = True) -> Agent:
-    """The agent called ``name``. ``human_ok``: whether the caller seats people (``conquest play`` does,
-    ``simulate`` does not), which only changes what the error says."""
-    import conquest.agents  # noqa: F401  (registers the built-in agents)
-    if name not in AGENTS:
-        known = ", ".join(sorted(AGENTS))
-        if name == HUMAN and not human_ok:
-            raise ConquestError(f"'{HUMAN}' is a person at the terminal and plays only in `conquest play`; "
-                                f"here every seat is an agent: {known}")
-        raise ConquestError(f"unknown agent '{name}' (known: {known}" + (f"; or {HUMAN}" if human_ok else "")
-                            + ")")
-    return AGENTS[name]()
-
-
-T = TypeVar("T")
-
-
-def seat_list(seats: Sequence[T], players: int, min_players: int, max_players: int) -> list[T]:
-    """One name per seat: one name fills every seat; otherwise the count must match. The error suggests the
-    player count that would fit the names given, when the ruleset allows it."""
-    names = list(seats)
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        hint = (f", or --players {len(names)} for a {len(names)}-player game"
-                if min_players <= len(names) <= max_players else "")
-        raise ConquestError(f"{len(names)} seats given for {players} players: give {players} names (one name "
-                            f"fills every seat){hint}")
-    return names

@@ -8,7 +8,7 @@ import math
 import random
 from typing import Any
 
-from conquest.agents.base import Agent, register
+from conquest.agents.base import Agent, Param, register
 from conquest.core.chance import random_playout, sample_chance
 from conquest.core.game import CHANCE, Action, State
 
@@ -32,14 +32,15 @@ def _leaf_value(state: State, players: int) -> list[float]:
 
 @register
 class MCTSAgent(Agent):
-    """UCT with random rollouts; ``iterations`` per decision."""
+    """UCT with random rollouts on the one determinization it is given; ``iterations`` per decision."""
 
     id = "mcts"
-
-    def __init__(self, iterations: int = 200, rollout_depth: int = 40, exploration: float = 1.2) -> None:
-        self.iterations = iterations
-        self.rollout_depth = rollout_depth
-        self.c = exploration
+    params = {"iterations": Param(int, 200, "search iterations per decision", minimum=1),
+              "rollout": Param(int, 40, "random steps after the tree before the evaluation scores", minimum=0),
+              "c": Param(float, 1.2, "UCT exploration constant", minimum=0)}
+    iterations: int
+    rollout: int
+    c: float
 
     def choose(self, state: State, rng: random.Random) -> Action:
         legal = list(state.legal_actions())
@@ -71,7 +72,7 @@ class MCTSAgent(Agent):
                     break
                 node, path = child, path + [child]
             # rollout
-            s, _ = random_playout(s, rng, self.rollout_depth)
+            s, _ = random_playout(s, rng, self.rollout)
             value = _leaf_value(s, players)
             for n in path:
                 n.visits += 1

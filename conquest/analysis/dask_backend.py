@@ -13,41 +13,8 @@ import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Iterator, Sequence
 
-from conquest.analysis.balance import GameSpec, play_batch
+from conquest.analysis.plan import GameSpec, LocalBackend, batches, play_batch  # noqa: F401
 from conquest.core.errors import ConquestError
-
-
-def batches(specs: Sequence[GameSpec], workers: int, most: int = 25) -> list[list[GameSpec]]:
-    """Batches of consecutive games: about four per worker so that the load evens out, at most ``most``
-    games each (a lost batch costs little), at least one game."""
-    size = max(1, min(most, math.ceil(len(specs) / max(1, workers * 4))))
-    return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
-
-
-class LocalBackend:
-    """``jobs`` processes on this machine (1: in this process)."""
-
-    name = "local"
-
-    def __init__(self, jobs: int = 1) -> None:
-        if jobs < 1:
-            raise ConquestError(f"--jobs must be at least 1, not {jobs}")
-        self.jobs = jobs
-
-    def run(self, specs: Sequence[GameSpec]) -> Iterator[list[dict[str, Any]]]:
-        parts = batches(specs, self.jobs)
-        if self.jobs == 1:
-            for b in parts:
-                yield play_batch(b)
-            return
-        with ProcessPoolExecutor(max_workers=min(self.jobs, len(parts))) as pool:
-            futures = [pool.submit(play_batch, b) for b in parts]
-            try:
-                for f in as_completed(futures):
-                    yield f.result()
-            finally:
-                for f in futures:
-                    f.cancel()
 
 
 class DaskBackend:

@@ -15,7 +15,7 @@ import io
 import json
 from typing import Any, Sequence
 
-from conquest.analysis.balance import ALPHA, FORMAT, Plan, wilson, z_for
+from conquest.analysis.plan import ALPHA, FORMAT, Plan, wilson, z_for
 from conquest.core.registry import get_ruleset
 
 
@@ -288,5 +288,5 @@ def render_html(summary: dict[str, Any]) -> str:
 
 
 def write_report(path: Any, summary: dict[str, Any]) -> None:
-    from conquest.analysis.balance import _write_text
+    from conquest.analysis.plan import _write_text
     _write_text(path, render_html(summary))

@@ -1,12 +1,13 @@
 """Play one game between agents. The runner owns the seeded RNG: it samples chance nodes and hands the
-same generator to the agents, so a seed fixes the whole game."""
+same generator to the agents, so a seed fixes the whole game. An agent gets its seat's determinization of the
+state (``decide``), never the referee's."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, Callable, Sequence
 
-from conquest.agents.base import Agent, get_agent, seat_list
+from conquest.agents import Agent, decide, get_agent, seat_list
 from conquest.core.chance import random_playout, sample_chance
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, Ruleset, State
@@ -25,7 +26,7 @@ def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | No
     state = ruleset.new_game(players, options, seed)
     ags = seat_list(ags, state.players, ruleset.min_players, ruleset.max_players)
     rng = random.Random(seed)
-    names = list(seat_names) if seat_names else [a.id for a in ags]
+    names = list(seat_names) if seat_names else [a.spec for a in ags]
     record = Record(ruleset=ruleset.id, rules_version=ruleset.rules_version, players=state.players,
                     options=dict(state.options), seats=names, seed=seed)
     fmt = ruleset.format_action
@@ -42,7 +43,7 @@ def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | No
         if seat == CHANCE:
             action = sample_chance(state, rng)
         else:
-            action = ags[seat].choose(state, rng)
+            action = decide(ags[seat], state, rng)
         record.actions.append(fmt(action))
         state = state.apply_unchecked(action)
         steps += 1

@@ -119,7 +119,7 @@ def simulate(ruleset_id: str, games: int, seats: Sequence[str], players: int | N
     rs = get_ruleset(ruleset_id)
     probe = rs.new_game(players, options or {}, seed)  # validates players and options up front
     n = probe.players
-    from conquest.agents.base import get_agent, seat_list as fill_seats
+    from conquest.agents import get_agent, seat_list as fill_seats
     seat_list = fill_seats(seats, n, rs.min_players, rs.max_players)
     for s in seat_list:
         get_agent(s, human_ok=False)
@@ -185,7 +185,8 @@ def bench(ruleset_id: str, seconds: float = 5.0, players: int | None = None,
             "games_per_second": round(games / elapsed, 3),
             "mean_actions_per_game": round(actions / max(games, 1), 1),
             "checked_actions_per_second": round(checked_actions / checked_elapsed, 1),
-            **pieces_cost(mid_game(start_state, random.Random(seed)))}
+            **pieces_cost(mid_game(start_state, random.Random(seed))),
+            **search_speed(mid_game(start_state, random.Random(seed)), seconds / 4, seed)}
 
 
 def mid_game(start: Any, rng: Any) -> Any:
@@ -197,6 +198,28 @@ def mid_game(start: Any, rng: Any) -> Any:
     while state.to_move is not None and state.to_move == CHANCE:
         state, _ = random_playout(state, rng, max_steps=1)
     return state
+
+
+def search_speed(state: Any, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """ISMCTS iterations per second of CPU time on one decision (the first one from ``state`` with a choice),
+    with the agent's default parameters and a ``seconds`` budget."""
+    import random
+
+    from conquest.agents import decide
+    from conquest.agents.ismcts import ISMCTSAgent
+    from conquest.core.chance import random_playout
+    from conquest.core.game import CHANCE
+    rng = random.Random(seed)
+    while state.to_move is not None and (state.to_move == CHANCE or len(state.legal_actions()) < 2):
+        state, _ = random_playout(state, rng, max_steps=1)
+    if state.to_move is None:
+        return {}
+    agent = ISMCTSAgent(time=seconds, cpu=1)
+    t0 = time.process_time()
+    decide(agent, state, rng)
+    elapsed = time.process_time() - t0
+    return {"ismcts_iterations_per_second": round(agent.last_iterations / max(elapsed, 1e-9), 1),
+            "ismcts_legal_actions_at_probe": len(state.legal_actions())}
 
 
 def pieces_cost(state: Any, reps: int = 300) -> dict[str, Any]:

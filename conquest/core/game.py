@@ -10,13 +10,15 @@ cheaply. Their text form, the notation, is what people type, what records store 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
+from conquest.core.kinds import CHANCE, Action
 from conquest.core.errors import IllegalAction, OptionError, StateFormatError
 from conquest.core.options import OptionsSpec
 
-Action = Any  # a hashable value: rulesets use tuples of str and int
-CHANCE: int = -1
+if TYPE_CHECKING:
+    import random
+
 """``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
 
 STATE_FORMAT = "conquest-state/1"
@@ -140,6 +142,12 @@ class State(ABC):
         """What ``seat`` may see (``None``: a spectator), JSON-ready. The only place that decides it."""
         return self.to_json()
 
+    def determinize(self, seat: int, rng: "random.Random") -> "State":
+        """A full state that agrees with everything ``seat`` may know (``view(seat)``), every part hidden from
+        ``seat`` resampled from what it cannot see, drawing on ``rng`` only. Agents get this, never the
+        referee's state. A game without hidden parts returns a clone."""
+        return self.ruleset.determinize(self, seat, rng)
+
     def to_json(self) -> dict[str, Any]:
         """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``."""
         return {
@@ -254,6 +262,10 @@ class Ruleset(ABC):
             raise StateFormatError("to_move", f"{data['to_move']!r} does not match the rest of the state "
                                               f"({to_move_json(state.to_move)!r})")
         return state
+
+    def determinize(self, state: State, seat: int, rng: "random.Random") -> State:
+        """``State.determinize``: rulesets with hidden parts override this (see their ``hidden`` module)."""
+        return state.clone()
 
     # ---- helpers that consumers use --------------------------------------------------------------
     def evaluate(self, state: State, seat: int) -> float:

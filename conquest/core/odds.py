@@ -16,12 +16,15 @@ import bisect
 import random
 import time
 from fractions import Fraction
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from conquest.core.errors import ConquestError
-from conquest.core.game import CHANCE, State
+from conquest.core.kinds import CHANCE
+
+if TYPE_CHECKING:  # a type only: conquest.core.game imports this module for its default action_odds
+    from conquest.core.game import State
 
 class OddsError(ConquestError):
     """Bad input to an odds computation (unknown piece, empty side, illegal action...), one line."""

@@ -64,7 +64,7 @@ class Advancer:
             self.again.discard(gid)
 
     def _step(self, gid: str) -> bool:
-        from conquest.agents.base import get_agent
+        from conquest.agents import decide, get_agent
         try:
             live = self.games.load(gid)
             if live.state.to_move == CHANCE:  # left by a process that stopped before drawing it
@@ -95,7 +95,7 @@ class Advancer:
             pause = self.delay if last is None or last.seat != seat else self.delay / 4
             if pause and self.stopped.wait(pause):
                 return False
-            fut = self.think_pool.submit(agent.choose, state, rng)
+            fut = self.think_pool.submit(decide, agent, state, rng)  # the seat's determinization
             try:
                 action = fut.result(timeout=self.think_limit)
             except FutureTimeout:

@@ -1,7 +1,8 @@
 """The package's shape: no import circles anywhere in `conquest/`, and no module past a readable size.
 
-The imports are read with the standard library's `ast`, including imports inside functions and under
-`TYPE_CHECKING`, so a circle hidden in a lazy import counts too.
+The imports are read with the standard library's `ast`, including imports inside functions, so a circle hidden
+in a lazy import counts too. Imports under `if TYPE_CHECKING:` are left out: they name a type for the type
+checker and never run.
 """
 
 from __future__ import annotations
@@ -37,13 +38,22 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def import_graph() -> dict[str, set[str]]:
     modules = _modules()
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         is_package = path.name == "__init__.py"
+        type_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
+                     for stmt in block.body for n in ast.walk(stmt)}
         for node in ast.walk(tree):
+            if id(node) in type_only:
+                continue
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -91,6 +101,12 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_cycle_finder_finds_a_circle() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_type_only_imports_are_not_edges(tmp_path: Path) -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a.b\nimport c\n")
+    block = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    assert _is_type_checking(block.test)
 
 
 def test_the_graph_sees_relative_and_function_level_imports() -> None:

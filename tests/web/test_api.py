@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conquest.agents.base import AGENTS, Agent
+from conquest.agents import AGENTS, Agent
 from conquest.core.records import Record
 from conquest.web.storage import SCHEMA_VERSION, Store
 from tests.web.conftest import create, tok, wait_for
@@ -43,6 +43,16 @@ def test_rulesets_lists_every_ruleset_with_options_and_help(client: TestClient) 
                                  "type": "int", "minimum": 1, "maximum": 9}
     assert toy["seat_names"]["3"] == ["Player 1", "Player 2", "Player 3"]
     assert data["seat_kinds"][0] == "human" and "random" in data["seat_kinds"] and "greedy" in data["seat_kinds"]
+    # the lobby's levels, each an agent spec
+    assert {"easy", "normal", "hard"} <= set(data["seat_kinds"])
+    assert data["levels"]["hard"]["spec"].startswith("ismcts:time=")
+
+
+def test_a_level_or_an_agent_spec_takes_a_seat(client: TestClient) -> None:
+    made = create(client, seats=[{"kind": "easy"}, {"kind": "mcts:iterations=5"}], options={"rounds": 1})
+    gid, spec = made["game"]["id"], made["spectator"]["token"]
+    assert [s["kind"] for s in made["seats"]] == ["easy", "mcts:iterations=5"]
+    wait_for(lambda: state_of(client, gid, spec)["game"]["over"], timeout=20)
 
 
 def test_create_gives_a_secret_link_per_human_seat_and_a_spectator_link(client: TestClient) -> None:
@@ -74,7 +84,10 @@ def count_games(client: TestClient) -> int:
     ({"ruleset": "nope"}, 422, "unknown ruleset"),
     ({"ruleset": "toy", "players": 7}, 422, "2 to 3 players"),
     ({"ruleset": "toy", "players": 3, "seats": [{"kind": "human"}]}, 422, "1 seats given for 3 players"),
-    ({"ruleset": "toy", "seats": [{"kind": "human"}, {"kind": "wizard"}]}, 422, "unknown seat kind"),
+    ({"ruleset": "toy", "seats": [{"kind": "human"}, {"kind": "wizard"}]}, 422, "unknown agent 'wizard'"),
+    ({"ruleset": "toy", "seats": [{"kind": "human"}, {"kind": "ismcts:time=-1"}]}, 422, "greater than 0"),
+    ({"ruleset": "toy", "seats": [{"kind": "human"}, {"kind": "ismcts:foo=1"}]}, 422, "no parameter 'foo'"),
+    ({"ruleset": "toy", "seats": [{"kind": "human"}, {"kind": "ismcts:time=60"}]}, 422, "thinks longer"),
     ({"ruleset": "toy", "options": {"rounds": 99}}, 422, "at most 9"),
     ({"ruleset": "toy", "options": {"speed": 1}}, 422, "unknown option 'speed'"),
     ({"ruleset": "toy", "options": {"rounds": [1]}}, 422, "options.rounds"),

@@ -140,6 +140,11 @@ class NarbyRuleset(Ruleset):
             rolls.append(("roll", next(v for v in range(1, 21) if v % 10 == want)))
         return rolls
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        """Every part hidden from ``seat`` resampled: see ``conquest.rulesets.narby.hidden``."""
+        from conquest.rulesets.narby.hidden import determinize
+        return determinize(state, seat, rng)
+
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:
         assert isinstance(state, NarbyState)

@@ -140,6 +140,11 @@ class NerathRuleset(Ruleset):
             return False
         return True
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        """Every part hidden from ``seat`` resampled: see ``conquest.rulesets.nerath.hidden``."""
+        from conquest.rulesets.nerath.hidden import determinize
+        return determinize(state, seat, rng)
+
     # ------------------------------------------------------------------------------ evaluation
     def evaluate(self, state: State, seat: int) -> float:
         """VP, lands, gold, army strength, and the odds of the declared battles, for the seat's side minus

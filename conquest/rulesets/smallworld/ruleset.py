@@ -252,6 +252,11 @@ class SmallWorldRuleset(Ruleset):
         from conquest.rulesets.smallworld.webboard import extras
         return {"map": board.map.to_json(), "regions": regions, "notes": notes[:1], **extras(view)}
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        """Every part hidden from ``seat`` resampled: see ``conquest.rulesets.smallworld.hidden``."""
+        from conquest.rulesets.smallworld.hidden import determinize
+        return determinize(state, seat, rng)
+
     # ---- the greedy evaluation --------------------------------------------------------------------
     def help_terms(self) -> dict[str, dict[str, str]]:
         from conquest.rulesets.smallworld.webboard import help_terms

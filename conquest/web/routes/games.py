@@ -19,8 +19,8 @@ router = APIRouter(prefix="/api/games")
 
 @router.post("", status_code=201)
 def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc: Svc) -> dict[str, Any]:
-    from conquest.agents.base import AGENTS, get_agent
-    get_agent("random")
+    from conquest.agents import get_agent
+    from conquest.core.errors import ConquestError
     games = svc.games
     rs = games.ruleset(body.ruleset)
     n = body.players if body.players is not None else (len(body.seats) or rs.default_players())
@@ -31,9 +31,14 @@ def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc
         defaults = []
     seats: list[tuple[str, str]] = []
     for i, s in enumerate(body.seats):
-        if s.kind != "human" and s.kind not in AGENTS:
-            raise WebError(422, f"seats.{i}: unknown seat kind '{s.kind}' "
-                                f"(known: human, {', '.join(sorted(AGENTS))})")
+        if s.kind != "human":
+            try:
+                agent = get_agent(s.kind)  # an agent spec or a level (easy, normal, hard)
+            except ConquestError as e:
+                raise WebError(422, f"seats.{i}: seat kind {s.kind!r}: {e}") from None
+            if getattr(agent, "time", 0) > svc.advancer.think_limit:
+                raise WebError(422, f"seats.{i}: {s.kind} thinks longer than this server allows "
+                                    f"({svc.advancer.think_limit:g} s per decision)")
         default = defaults[i] if i < len(defaults) else f"Player {i + 1}"
         seats.append((s.kind, clean_name(s.name, default)))
     row = games.create(rs.id, n, body.options, seats, body.seed)

@@ -16,8 +16,7 @@ router = APIRouter(prefix="/api")
 
 @router.get("/rulesets")
 def list_rulesets(svc: Svc) -> dict[str, Any]:
-    from conquest.agents.base import AGENTS, get_agent
-    get_agent("random")  # registers the built-in agents
+    from conquest.agents import AGENTS, LEVELS
     out = []
     for _rid, rs in sorted(svc.games.rulesets().items()):
         info = rs.info()
@@ -30,7 +29,8 @@ def list_rulesets(svc: Svc) -> dict[str, Any]:
                 names[str(n)] = [f"Player {i + 1}" for i in range(n)]
         info["seat_names"] = names
         out.append(info)
-    return {"rulesets": out, "seat_kinds": ["human", *sorted(AGENTS)]}
+    return {"rulesets": out, "seat_kinds": ["human", *LEVELS, *sorted(AGENTS)],
+            "levels": {k: {"spec": spec, "help": text} for k, (spec, text) in LEVELS.items()}}
 
 
 @router.post("/my-games")

@@ -1,0 +1,284 @@
+"""Information-set Monte Carlo tree search (single observer).
+
+The tree belongs to the seat to move, the observer. Each iteration searches a fresh determinization of the
+state it was given (``State.determinize``: everything hidden from the observer resampled), so the tree's
+statistics average over what the observer cannot know, and the agent never reads a hidden part.
+
+- Decision nodes are keyed by action. An action's child counts how often it was available (legal in the
+  iteration's determinization) and UCB uses that count (the ISMCTS "availability" form).
+- Values are vectors, one per seat, and each seat picks its own best (max^n); with two seats this is the usual
+  two-player search.
+- Chance is explicit: at a chance node an outcome is drawn from the published distribution and, when there
+  are at most ``chance`` outcomes and the observer can tell them apart (its view differs after two of them),
+  each has its own child; draws the observer cannot see (another seat's card) and larger lotteries share one
+  child, so the observer's tree never splits on what the observer will not know.
+- Progressive widening copes with hundreds of legal actions (Nerath): a node with more than ``widen_from``
+  legal actions grows a new child only while it has fewer than ``widen * sqrt(visits)`` of them. At the root
+  the children come in the order of a one-ply lookahead on the ruleset's evaluation (the greedy agent's), and
+  that order also biases the first visits; deeper nodes grow in random order.
+- Rollouts are uniform random for at most ``rollout`` steps and are then scored by the ruleset's evaluation,
+  squashed into (0, 1) around the root's evaluation on the scale of the evaluations met so far.
+- The budget is ``time`` seconds or ``iterations`` iterations per decision (``iterations`` alone: no clock);
+  ``cpu=1`` counts the process's CPU time instead of the wall clock (measurements on a shared machine).
+- Decisive moves: a root action that ends the game won (the seat alone best) in the state given and in eight
+  further determinizations is played at once.
+- Tree reuse: when the observer moves again right after its own action with nothing in between (no chance, no
+  other seat), the information set is the one the search predicted, and the search starts from that child's
+  subtree. It is checked, not assumed: the seat's view must be the predicted one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from conquest.agents.base import Agent, Param, register
+from conquest.agents.greedy import expected_value
+from conquest.core.game import CHANCE, Action, State
+
+_SHARED = ("*",)  # the one child of a chance node with many outcomes
+
+
+class _Node:
+    __slots__ = ("visits", "avail", "value", "children", "order", "seen")
+
+    def __init__(self, players: int) -> None:
+        self.seen: bool | None = None  # a chance node: does the observer see its outcome?
+        self.visits = 0
+        self.avail = 0
+        self.value = [0.0] * players
+        self.children: dict[Any, _Node] = {}
+        self.order: dict[Any, float] | None = None  # root only: prior in [0, 1] per action
+
+
+class _Scale:
+    """Evaluations relative to the root's, on the running scale of the differences met so far."""
+
+    def __init__(self, base: list[float], spread: float) -> None:
+        self.base = base
+        self.n = 0
+        self.sq = 0.0
+        self.spread = spread if spread > 1e-9 else 1.0
+
+    def squash(self, evals: list[float]) -> list[float]:
+        deltas = [e - b for e, b in zip(evals, self.base)]
+        for d in deltas:
+            self.n += 1
+            self.sq += d * d
+        if self.n >= 32:
+            self.spread = max(math.sqrt(self.sq / self.n), 1e-6)
+        return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, d / self.spread)))) for d in deltas]
+
+
+@register
+class ISMCTSAgent(Agent):
+    """Single-observer information-set MCTS with max^n values, explicit chance, a time or iteration budget,
+    short rollouts scored by the evaluation, progressive widening and tree reuse."""
+
+    id = "ismcts"
+    params = {
+        "time": Param(float, 1.0, "seconds per decision (ignored when only iterations is given)", positive=True),
+        "iterations": Param(int, 0, "iterations per decision (0: as many as the time allows)", minimum=0),
+        "rollout": Param(int, 6, "random steps after the tree before the evaluation scores", minimum=0),
+        "c": Param(float, 0.7, "UCB exploration constant", minimum=0),
+        "widen": Param(float, 2.0, "progressive widening: children allowed per sqrt(visits)", positive=True),
+        "widen_from": Param(int, 12, "legal actions above which a node widens progressively", minimum=1),
+        "chance": Param(int, 24, "chance nodes with at most this many outcomes branch on them", minimum=1),
+        "reuse": Param(int, 1, "1: reuse the subtree when the seat moves again at once; 0: never", minimum=0),
+        "cpu": Param(int, 0, "1: time is this process's CPU time (fair measurements on a busy machine); "
+                             "0: wall-clock time (what a person waits)", minimum=0),
+    }
+    time: float
+    iterations: int
+    rollout: int
+    c: float
+    widen: float
+    widen_from: int
+    chance: int
+    reuse: int
+    cpu: int
+
+    def __init__(self, **params: Any) -> None:
+        clock_given = "time" in params
+        super().__init__(**params)
+        if self.iterations > 0 and not clock_given:
+            self.time = 0.0  # an iteration budget alone: no clock, so a seed fixes the decision
+        self._kept: tuple[int, Any, _Node] | None = None  # (seat, predicted view, subtree)
+        self.last_iterations = 0
+
+    # ---- the budget ------------------------------------------------------------------------------------
+    def _budget(self) -> tuple[int, float, Any]:
+        limit = self.iterations if self.iterations > 0 else 10 ** 9
+        clock = time.process_time if self.cpu else time.perf_counter
+        deadline = clock() + self.time if self.time > 0 else math.inf
+        return limit, deadline, clock
+
+    # ---- the search ------------------------------------------------------------------------------------
+    def choose(self, state: State, rng: random.Random) -> Action:
+        me = state.to_move
+        assert me is not None and me >= 0
+        legal = list(state.legal_actions())
+        if len(legal) == 1:
+            self._kept = None
+            return legal[0]
+        limit, deadline, clock = self._budget()
+        players = state.players
+        rs = state.ruleset
+        root = self._reused(state, me) or _Node(players)
+        if root.order is None:
+            values = {}
+            for a in legal:
+                after = state.apply_unchecked(a)
+                res = after.result()
+                if res is not None and res[me] == 1.0 and self._wins_whatever_is_hidden(state, me, a, rng):
+                    self._kept = None
+                    return a  # a decisive move: it ends the game won in every determinization tried
+                values[a] = expected_value(after, me, max_outcomes=6)
+            ranked = sorted(legal, key=lambda a: -values[a])
+            n = len(ranked)
+            root.order = {a: 1.0 - i / n for i, a in enumerate(ranked)}
+            spread = max(values.values()) - min(values.values())
+        else:
+            spread = 0.0
+        scale = _Scale([rs.evaluate(state, p) for p in range(players)], spread)
+        it = 0
+        while it < limit and (it == 0 or clock() < deadline):
+            self._iterate(root, state.determinize(me, rng), rng, scale, me)
+            it += 1
+        self.last_iterations = it
+        best = max(legal, key=lambda a: (root.children[a].visits, root.children[a].value[me] /
+                                         root.children[a].visits) if a in root.children else (-1, 0.0))
+        self._keep(state, me, best, root)
+        return best
+
+    @staticmethod
+    def _observed(s: State, outcomes: list[tuple[Action, float]], me: int) -> bool:
+        """Whether the observer can tell a chance node's outcomes apart (its view differs after two of them)."""
+        if len(outcomes) < 2:
+            return True
+        return s.apply_unchecked(outcomes[0][0]).view(me) != s.apply_unchecked(outcomes[-1][0]).view(me)
+
+    @staticmethod
+    def _wins_whatever_is_hidden(state: State, me: int, action: Action, rng: random.Random, tries: int = 8) -> bool:
+        for _ in range(tries):
+            d = state.determinize(me, rng)
+            res = d.apply_unchecked(action).result() if d.is_legal(action) else None
+            if res is None or res[me] != 1.0:
+                return False
+        return True
+
+    def _iterate(self, root: _Node, s: State, rng: random.Random, scale: _Scale, me: int) -> None:
+        node = root
+        path = [root]
+        expanded = False
+        while not expanded and s.to_move is not None:
+            seat = s.to_move
+            if seat == CHANCE:
+                outcomes = s.chance_outcomes()
+                x = rng.random()
+                a = outcomes[-1][0]
+                for o, p in outcomes:
+                    x -= p
+                    if x < 0:
+                        a = o
+                        break
+                if node.seen is None:
+                    node.seen = len(outcomes) <= self.chance and self._observed(s, outcomes, me)
+                key = a if node.seen else _SHARED
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(len(root.value))
+                    expanded = True
+                child.avail += 1
+            else:
+                a, child, expanded = self._select(node, s, seat, rng)
+            s = s.apply_unchecked(a)
+            node = child
+            path.append(node)
+        # rollout, then the evaluation
+        steps = 0
+        while s.to_move is not None and steps < self.rollout:
+            if s.to_move == CHANCE:
+                outcomes = s.chance_outcomes()
+                x = rng.random()
+                a = outcomes[-1][0]
+                for o, p in outcomes:
+                    x -= p
+                    if x < 0:
+                        a = o
+                        break
+            else:
+                acts = s.legal_actions()
+                a = acts[rng.randrange(len(acts))]
+            s = s.apply_unchecked(a)
+            steps += 1
+        res = s.result()
+        if res is not None:
+            value = [float(v) for v in res]
+        else:
+            rs = s.ruleset
+            value = scale.squash([rs.evaluate(s, p) for p in range(s.players)])
+        for n in path:
+            n.visits += 1
+            v = n.value
+            for p in range(len(v)):
+                v[p] += value[p]
+
+    def _select(self, node: _Node, s: State, seat: int, rng: random.Random) -> tuple[Action, _Node, bool]:
+        legal = s.legal_actions()
+        children = node.children
+        present = []
+        untried = []
+        for a in legal:
+            ch = children.get(a)
+            if ch is None:
+                untried.append(a)
+            else:
+                ch.avail += 1
+                present.append((a, ch))
+        if untried:
+            allowed = len(legal)
+            if len(legal) > self.widen_from:
+                allowed = max(2, int(self.widen * math.sqrt(node.visits + 1)))
+            if len(present) < allowed:
+                prior = node.order
+                if prior is not None:
+                    a = max(untried, key=lambda x: prior.get(x, 0.0))
+                else:
+                    a = untried[rng.randrange(len(untried))]
+                ch = children[a] = _Node(len(node.value))
+                ch.avail = 1
+                return a, ch, True
+        c = self.c
+        order = node.order
+        best_a: Action = None
+        best_ch: _Node | None = None
+        best_u = -math.inf
+        for a, ch in present:
+            u = ch.value[seat] / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits) if ch.visits else math.inf
+            if order is not None:
+                u += order.get(a, 0.0) / (1 + ch.visits)  # progressive bias from the one-ply order
+            if u > best_u:
+                best_a, best_ch, best_u = a, ch, u
+        assert best_ch is not None
+        return best_a, best_ch, False
+
+    # ---- tree reuse --------------------------------------------------------------------------------------
+    def _keep(self, state: State, me: int, action: Action, root: _Node) -> None:
+        self._kept = None
+        if not self.reuse:
+            return
+        child = root.children.get(action)
+        after = state.apply_unchecked(action)
+        if child is not None and after.to_move == me:
+            self._kept = (me, after.view(me), child)
+
+    def _reused(self, state: State, me: int) -> _Node | None:
+        kept, self._kept = self._kept, None
+        if kept is None or kept[0] != me or state.view(me) != kept[1]:
+            return None
+        node = kept[2]
+        node.order = None
+        return node

@@ -1,0 +1,46 @@
+"""What a seat cannot see in Small World, and its determinization.
+
+Hidden from a seat (``SmallWorldState.view``): the other seats' victory coins ("kept face down"). Everything
+else — the map, the races and powers in play, the combo column with its coins, the draw piles as sets — is
+public, and draws from the piles are chance nodes, so no order is hidden.
+
+A determinization for ``seat`` keeps its own total and gives every other seat a total drawn around what the
+table can estimate from public facts: the starting coins plus, for each turn that seat has scored, one coin
+per region its races hold now. The draw is uniform over the whole coins from three quarters to five quarters
+of that estimate (never below zero), so a determinization neither knows the true totals nor assumes them
+equal to the estimate.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from conquest.rulesets.smallworld import data as D
+
+if TYPE_CHECKING:
+    from conquest.core.game import State
+
+
+def coin_estimate(state: "State", t: int) -> int:
+    """The public estimate of seat ``t``'s coins (see the module's text)."""
+    rrace, rseat = state.rrace, state.rseat  # type: ignore[attr-defined]
+    regions = sum(1 for y in rrace if y >= 0 and rseat[y] == t)
+    scored = state.turn + (1 if t < state.seat else 0)  # type: ignore[attr-defined]
+    return int(D.SETUP["starting_coins"]) + scored * regions
+
+
+def coin_range(state: "State", t: int) -> tuple[int, int]:
+    e = coin_estimate(state, t)
+    return max(0, (3 * e) // 4), (5 * e + 3) // 4
+
+
+def determinize(state: "State", seat: int, rng: random.Random) -> "State":
+    s = state.clone()
+    coins = list(s.coins)  # type: ignore[attr-defined]
+    for t in range(s.players):
+        if t != seat:
+            lo, hi = coin_range(state, t)
+            coins[t] = rng.randint(lo, hi)
+    s.coins = coins  # type: ignore[attr-defined]
+    return s
