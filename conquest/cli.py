@@ -15,15 +15,13 @@ from rich.table import Table
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
 from conquest.core.options import parse_option_pairs
+from conquest import cli_analysis
+from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Conquest: territory-conquest board games played exactly by their rules. "
                        "Seats are numbered from 1 everywhere on the command line (Player 1, Player 2, ...).")
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-PLAYERS_HELP = "number of players (default: the ruleset's usual count; see `conquest rulesets`)"
 MENU_WHOLE = 24
 """Up to this many legal actions are listed whole; more are shown grouped by their first word."""
 PAGE = 20
@@ -46,17 +44,6 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
                                        help="print the version and exit")) -> None:
     """Conquest: territory-conquest board games played exactly by their rules. Seats are numbered from 1
     everywhere on the command line (Player 1, Player 2, ...)."""
-
-
-def fail(message: str, code: int = 2) -> None:
-    err.print(f"error: {message}", markup=False)
-    raise typer.Exit(code)
-
-
-def _seats(text: str) -> list[str]:
-    """Comma-separated agent specs (``ismcts:time=1.0,greedy``); see ``conquest.agents.base``."""
-    from conquest.agents import split_seats
-    return split_seats(text)
 
 
 @app.command()
@@ -482,156 +469,8 @@ def _print_summary(data: dict[str, Any]) -> None:
                   f"of which draws (every seat equal): {data['draws']}", markup=False)
 
 
-@app.command()
-def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
-            games: int = typer.Option(..., "--games", "-n", help="number of games (game i uses seed+i)"),
-            agents: str = typer.Option("greedy", "--agents", help="agent specs, comma-separated: one for every "
-                                                                  "seat, or one per seat (rotated over the seats)"),
-            players: Optional[int] = typer.Option(None, "--players", "-p"),
-            option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-            seed: int = typer.Option(0, "--seed"),
-            jobs: int = typer.Option(1, "--jobs", "-j", help="local processes, or LocalCluster workers"),
-            backend: str = typer.Option("local", "--backend", help="local or dask"),
-            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT "
-                                                    "(default with --backend dask: a LocalCluster here)"),
-            out_dir: Path = typer.Option(Path("balance-report"), "--out", help="folder for report.html, "
-                                         "games.parquet and summary.json"),
-            resume: bool = typer.Option(False, "--resume", help="continue the run stored in --out"),
-            factor: list[str] = typer.Option([], "--factor", help="report only these factors (repeatable; "
-                                             "default: all)"),
-            as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
-    """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
-    from conquest.analysis.balance import Plan, run
-    from conquest.analysis.dask_backend import make_backend
-    if games < 1:
-        fail(f"--games must be at least 1, not {games}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
-    plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
-    engine = make_backend(backend, jobs, scheduler)
-    report = _BalanceProgress(ruleset)
-    try:
-        result = run(plan, games, out_dir, jobs=jobs, backend=engine, resume=resume, factors=factor or None,
-                     progress=report.update)
-    except KeyboardInterrupt:
-        report.close()
-        from conquest.analysis.balance import read_games
-        err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
-                  f"with --resume continues", markup=False)
-        raise typer.Exit(130)
-    finally:
-        report.close()
-    data = result.summary
-    if as_json:
-        print(json.dumps(data))
-        return
-    out.print(f"{ruleset}: {data['games']} games ({result.played} played now, {result.seconds:.1f} s), "
-              f"{data['finished']} finished, {data['errors']} errors; mean length "
-              f"{data['length']['mean_actions']} actions, {data['length']['mean_rounds']} rounds", markup=False)
-    corr = data["correction"]
-    for name, fac in data["factors"].items():
-        table = Table(title=f"by {name}: {fac['how']}; parity {fac['parity']:.3f}")
-        table.add_column(name, overflow="fold")
-        for head in ("games", "win rate", "95% interval", "mean score", "mean margin", "flag"):
-            table.add_column(head, no_wrap=True)
-        for x in fac["levels"]:
-            table.add_row(x["level"], str(x["games"]), f"{x['win_rate']:.3f}",
-                          f"{x['ci95'][0]:.3f}-{x['ci95'][1]:.3f}", f"{x['mean_score']:.2f}",
-                          f"{x['mean_margin']:.2f}", x["flag"])
-        out.print(table)
-    out.print(f"flags: the {corr['method']}-corrected interval ({corr['comparisons']} comparisons, level "
-              f"{corr['level']:.4%}) excludes parity", markup=False)
-    out.print(f"report: {out_dir / 'report.html'}", markup=False)
-    if data["errors"]:
-        for e in data["error_samples"]:
-            err.print(f"error in {e}", markup=False)
-        raise typer.Exit(1)
-
-
-class _BalanceProgress:
-    """A progress bar with an ETA on a terminal; otherwise one line per 10% of the games."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.bar: Any = None
-        self.task: Any = None
-        self.next_tenth = 1
-        self.start: float | None = None
-        self.first = 0
-
-    def update(self, done: int, total: int) -> None:
-        if err.is_terminal:
-            if self.bar is None:
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn,
-                                           TimeRemainingColumn)
-                self.bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                                    TimeElapsedColumn(), "ETA", TimeRemainingColumn(), console=err, transient=True)
-                self.bar.start()
-                self.task = self.bar.add_task(self.label, total=total, completed=done)
-            self.bar.update(self.task, completed=done)
-            return
-        import time
-        if self.start is None:
-            self.start, self.first = time.monotonic(), done
-            self.next_tenth = done * 10 // total + 1 if total else 11
-            return
-        tenth = done * 10 // total if total else 0
-        if tenth >= self.next_tenth:
-            self.next_tenth = tenth + 1
-            elapsed = time.monotonic() - self.start
-            eta = elapsed / (done - self.first) * (total - done) if done > self.first else 0.0
-            err.print(f"{self.label}: {done}/{total} games ({done * 100 // total}%), {elapsed:.0f} s, "
-                      f"ETA {eta:.0f} s", markup=False)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
-@app.command()
-def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
-               agents: str = typer.Option(..., "--agents", "-a", help="comma-separated agent specs, e.g. "
-                                          "ismcts:time=1.0,greedy,random"),
-               games: int = typer.Option(20, "--games", "-n", help="games per pairing (seats rotated evenly)"),
-               players: Optional[int] = typer.Option(None, "--players", "-p"),
-               jobs: int = typer.Option(1, "--jobs", "-j", help="parallel processes"),
-               seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
-               option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-               as_json: bool = typer.Option(False, "--json", help="print the results as one JSON object")) -> None:
-    """Every pairing of agents (more than two seats: each against copies of the other), with scores, Wilson
-    95% intervals, the seat advantage and openskill ratings (see conquest/analysis/tournament.py)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    from conquest.analysis.tournament import tournament as run
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}")
-    specs = _seats(agents)
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
-        task = prog.add_task(f"{ruleset} tournament", total=None)
-        data = run(ruleset, specs, games, players=players, options=parse_option_pairs(option), seed=seed,
-                   jobs=jobs, progress=lambda: prog.advance(task))
-    if as_json:
-        print(json.dumps(data))
-    else:
-        n = data["players"]
-        out.print(f"{data['ruleset']}, {n} players: {data['games']} games"
-                  + ("" if n == 2 else f" (one A against {n - 1} copies of B; par score {1 / n:.2f})"),
-                  markup=False)
-        table = Table("A", "B", "games", "A wins", "B wins", "draws", "A score", "95% interval",
-                      "seat 0 score")
-        for p in data["pairs"]:
-            table.add_row(p["a"], p["b"], str(p["games"]), str(p["a_wins"]), str(p["b_wins"]), str(p["draws"]),
-                          f"{p['a_score']:.3f}", f"{p['ci_low']:.3f}-{p['ci_high']:.3f}", f"{p['seat0_score']:.3f}")
-        out.print(table)
-        out.print("ratings (openskill ordinal): " + ", ".join(
-            f"{a} {r:g}" for a, r in sorted(data["ratings"].items(), key=lambda x: -x[1])), markup=False)
-        for e in data["error_samples"]:
-            err.print(f"error in {e}", markup=False)
-    if data["errors"]:
-        raise typer.Exit(1)
+for _command in (cli_analysis.balance, cli_analysis.tournament, cli_analysis.odds):
+    app.command()(_command)
 
 
 @app.command()
@@ -711,93 +550,6 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
     out.print(f"{data['ruleset']}: {data['actions_per_second']:,.0f} actions/s, "
               f"{data['games_per_second']:,.2f} games/s ({data['games']} games, "
               f"{data['mean_actions_per_game']} actions each, {data['seconds']} s)", markup=False)
-
-
-@app.command()
-def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
-         attacker: Optional[str] = typer.Option(None, "--attacker", help="nerath: attacking pieces in order, "
-                                                "e.g. \"footsoldier,2 siege,dragon\""),
-         defender: Optional[str] = typer.Option(None, "--defender", help="nerath: defending pieces (a castle too)"),
-         sea: bool = typer.Option(False, "--sea", help="nerath: a sea battle"),
-         order: str = typer.Option("cheapest", "--order", help="nerath casualties: cheapest or listed"),
-         press: str = typer.Option("always", "--press", help="nerath: always, or until-below=K pieces"),
-         monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
-                                                   help="play N battles by the rules instead (a cross-check)"),
-         attacker_cards: str = typer.Option("", "--attacker-cards", help="attack-bonus cards, comma-separated"),
-         defender_cards: str = typer.Option("", "--defender-cards", help="attack-bonus cards, comma-separated"),
-         option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-         state_file: Optional[Path] = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
-         action: Optional[str] = typer.Option(None, "--action", help="the action to weigh, in notation"),
-         seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
-         as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
-    """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
-    from conquest.core.odds import OddsError
-    from conquest.core.registry import get_ruleset
-    rs = get_ruleset(ruleset)
-    try:
-        if state_file is not None or action is not None:
-            if state_file is None or action is None:
-                fail("--state and --action go together (the position and the action to weigh)")
-            assert state_file is not None and action is not None
-            try:
-                doc = json.loads(state_file.read_text())
-            except OSError as e:
-                fail(f"cannot read {state_file}: {e.strerror}")
-            except json.JSONDecodeError as e:
-                fail(f"{state_file}: not JSON ({e.msg} at line {e.lineno})")
-            data = rs.action_odds(rs.state_from_json(doc), action)
-            if as_json:
-                print(json.dumps(data))
-                return
-            out.print(f"{rs.id}: odds of '{data['action']}' ({data['method']}, {data['seconds']} s)", markup=False)
-            table = Table("outcome", "probability")
-            for o in data["outcomes"]:
-                table.add_row(o["outcome"] if isinstance(o["outcome"], str) else json.dumps(o["outcome"]),
-                              f"{o['probability']:.6f}")
-            out.print(table)
-            return
-        if rs.id != "nerath":
-            fail(f"the battle calculator is for nerath; for {rs.id} give --state FILE --action \"...\"")
-        if attacker is None or defender is None:
-            fail("give both --attacker and --defender (pieces, comma-separated)")
-        from conquest.analysis.odds import NerathBattle, parse_pieces
-        assert attacker is not None and defender is not None
-        opts = rs.options().resolve(parse_option_pairs(option))
-        battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
-                              order=order, press=press, attacker_cards=_seats(attacker_cards),
-                              defender_cards=_seats(defender_cards),
-                              hurt_dragon_fights=bool(opts["hurt_dragon_fights"]))
-        if monte_carlo is not None:
-            from conquest.analysis.odds import monte_carlo as run_mc
-            result = run_mc(battle, monte_carlo, seed)
-        else:
-            result = battle.solve()
-    except OddsError as e:
-        fail(str(e))
-    data = result.to_json()
-    if as_json:
-        print(json.dumps(data))
-        return
-    out.print(f"{'sea' if sea else 'land'} battle: {len(battle.attacker_pieces)} attacking against "
-              f"{len(battle.defender_pieces)} defending; casualties {order}, press {battle.press}", markup=False)
-    table = Table("result", "probability")
-    table.add_row("attacker wins (conquers)", f"{data['attacker_wins']:.6f}")
-    table.add_row("defender holds", f"{data['defender_holds']:.6f}"
-                  + (f"  (retreats {data['attacker_retreats']:.6f})" if data["attacker_retreats"] else ""))
-    table.add_row("both destroyed", f"{data['both_destroyed']:.6f}")
-    out.print(table)
-    for who in ("attacker", "defender"):
-        st = Table(f"{who} survivors", "probability")
-        rows = data[f"{who}_survivors"]
-        for row in rows[:8]:
-            st.add_row(", ".join(row["pieces"]) or "(none)", f"{row['probability']:.6f}")
-        if len(rows) > 8:
-            st.add_row(f"... {len(rows) - 8} more", f"{sum(r['probability'] for r in rows[8:]):.6f}")
-        out.print(st)
-    gold = data["expected_gold_lost"]
-    out.print(f"expected gold lost: attacker {gold['attacker']:.4f}, defender {gold['defender']:.4f}; "
-              f"expected rounds {data['expected_rounds']:.4f}", markup=False)
-    out.print(f"method: {data['method']}; {data['seconds']} s", markup=False)
 
 
 @app.command()

@@ -1,0 +1,22 @@
+"""What every command of the ``conquest`` command line shares: the consoles, one-line errors, seat lists."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+PLAYERS_HELP = "number of players (default: the ruleset's usual count; see `conquest rulesets`)"
+
+
+def fail(message: str, code: int = 2) -> None:
+    err.print(f"error: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+def _seats(text: str) -> list[str]:
+    """Comma-separated agent specs (``ismcts:time=1.0,greedy``); see ``conquest.agents.specs``."""
+    from conquest.agents import split_seats
+    return split_seats(text)
