@@ -418,7 +418,7 @@ def test_narby_tribute_roll_matches_sampling_through_the_rules():
         if s.phase != "action" or a[0] != "end":
             return False
         nxt = s.apply_unchecked(a)
-        if nxt.phase != "tribute" or nxt.ev is None:
+        if nxt.phase != "tribute" or nxt.ev is None or nxt.to_move != CHANCE:  # the roll itself comes next
             return False
         seat = nxt.ev["seat"]
         return sum(1 for k, o in nxt.claims.items() if o == seat and isinstance(k, int)
