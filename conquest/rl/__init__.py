@@ -17,7 +17,7 @@ def env(ruleset: str, players: int | None = None, options: dict[str, Any] | None
 def gym_env(ruleset: str, seat: int = 0, opponents: Any = "greedy", players: int | None = None,
             options: dict[str, Any] | None = None, **kwargs: Any) -> Any:
     """A Gymnasium environment: ``seat`` learns, the other seats are played by agent specs."""
-    from conquest.rl.gym_env import ConquestGym
+    from conquest.rl.gymnasium_env import ConquestGym
     return ConquestGym(ruleset, seat=seat, opponents=opponents, players=players, options=options, **kwargs)
 
 

@@ -49,6 +49,8 @@ class Match:
         self.encoding = encoding_for(self.rs.id, self.players, self.options)
         self.codec = ActionCodec(self.encoding.strings(), small=self.encoding.small)
         self.max_decisions = max_decisions
+        self.token_seats: set[int] | None = None
+        """The seats that decide by tokens (None: all); at another seat's turn the match waits for ``play``."""
         self.shaped_reward = shaped_reward
         names = self.rs.seat_names(self.players, self.options) if hasattr(self.rs, "seat_names") else []
         self.agent_names = _agent_names(names, self.players)
@@ -104,6 +106,8 @@ class Match:
                 self.state = st.apply_unchecked(outcome)
                 self.actions.append(outcome)
                 continue
+            if self.token_seats is not None and st.to_move not in self.token_seats:
+                return
             d = Decision(self.codec, st.legal_actions())
             done = d.advance_forced()
             if done is None:
@@ -111,6 +115,11 @@ class Match:
                 return
             self.state = st.apply_unchecked(done)
             self.actions.append(done)
+
+    def play(self, action: Any) -> None:
+        """A whole action of a seat that does not decide by tokens (an opponent agent), checked."""
+        self.state.check(action)
+        self._play(action)
 
     def _evaluations(self) -> list[float]:
         return [self.rs.evaluate(self.state, s) for s in range(self.players)]  # type: ignore[attr-defined]
