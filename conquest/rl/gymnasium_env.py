@@ -24,7 +24,8 @@ def _agents(opponents: Any, seats: list[int]) -> dict[int, Agent]:
 
 
 class ConquestGym(gym.Env):
-    """Observation: the seat's numbers (a ``Box``, from its ``view``); action: one token (``Discrete``, see
+    """``seat``: the seat that learns (``"random"``: a seat drawn from each episode's seed).
+Observation: the seat's numbers (a ``Box``, from its ``view``); action: one token (``Discrete``, see
     docs/rl.md); ``action_masks()`` for maskable algorithms (the mask is also in ``info["action_mask"]``).
     Reward: the seat's result at the end (1 win, 0 loss, shared wins split), plus the shaped reward when asked.
 
@@ -35,7 +36,7 @@ class ConquestGym(gym.Env):
 
     metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(self, ruleset: str, seat: int = 0, opponents: Any = "greedy", players: int | None = None,
+    def __init__(self, ruleset: str, seat: int | str = 0, opponents: Any = "greedy", players: int | None = None,
                  options: dict[str, Any] | None = None, render_mode: str | None = None,
                  max_decisions: int | None = None, shaped_reward: float = 0.0, illegal: str = "lose") -> None:
         super().__init__()
@@ -45,14 +46,26 @@ class ConquestGym(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward)
-        if not (isinstance(seat, int) and 0 <= seat < self.match.players):
-            raise ConquestError(f"seat must be 0 to {self.match.players - 1}, not {seat!r}")
-        self.seat = seat
-        self.match.token_seats = {seat}
-        self.opponents = _agents(opponents, [s for s in range(self.match.players) if s != seat])
+        seats = list(range(self.match.players))
+        if seat != "random" and not (isinstance(seat, int) and seat in seats):
+            raise ConquestError(f"seat must be 0 to {self.match.players - 1} or 'random', not {seat!r}")
+        self.seat_choice = seat
+        self.seat = 0 if seat == "random" else int(seat)
+        self._opponent_specs = opponents
+        self._opponents: dict[int, dict[int, Agent]] = {}
+        self._seat(self.seat)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.match.obs_size,), np.float32)
         self.action_space = spaces.Discrete(self.match.codec.size)
+
+    def _seat(self, seat: int) -> None:
+        """Learn at ``seat``: the agents take the other seats."""
+        self.seat = seat
+        self.match.token_seats = {seat}
+        if seat not in self._opponents:
+            self._opponents[seat] = _agents(self._opponent_specs,
+                                            [s for s in range(self.match.players) if s != seat])
+        self.opponents = self._opponents[seat]
 
     def _others(self) -> None:
         m = self.match
@@ -68,6 +81,8 @@ class ConquestGym(gym.Env):
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(2**31))
+        if self.seat_choice == "random":
+            self._seat(seed % self.match.players)
         self.match.reset(seed)
         self._others()
         return self.match.observe(self.seat), self._info()

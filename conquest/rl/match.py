@@ -59,6 +59,8 @@ class Match:
         self.board_size = len(self.encoding.features(probe.view(0), 0))
         self.obs_size = self.board_size + 1 + self.codec.size + MAX_PREFIX + 1
         self.last_shaping: list[float] | None = None
+        self._features: dict[int, Any] = {}
+        self._features_of: State | None = None
         self.rng = random.Random(0)
         self.state: State = probe
         self.decision: Decision | None = None
@@ -152,8 +154,19 @@ class Match:
             self.last_shaping = None
 
     # ---- what a seat sees ------------------------------------------------------------------------
+    def features(self, seat: int) -> Any:
+        """The encoding's numbers for ``seat`` (kept while the engine state is the same object: the tokens of
+        one action do not change the board)."""
+        if self._features_of is not self.state:
+            self._features = {}
+            self._features_of = self.state
+        f = self._features.get(seat)
+        if f is None:
+            f = self._features[seat] = self.encoding.features(self.state.view(seat), seat)
+        return f
+
     def observe(self, seat: int) -> np.ndarray:
-        feats = self.encoding.features(self.state.view(seat), seat)
+        feats = self.features(seat)
         obs = np.zeros(self.obs_size, dtype=np.float32)
         obs[:self.board_size] = feats
         d = self.decision
