@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 
+_ZEROS = [0.0] * 256
+
+
 class Features:
     """A growing list of floats: what the helpers append, in a fixed order, is the observation."""
 
@@ -14,19 +17,21 @@ class Features:
         self.values: list[float] = []
 
     def add(self, x: Any, scale: float = 1.0) -> None:
-        self.values.append(0.0 if x is None else float(x) / scale)
+        self.values.append(0.0 if x is None else x / scale)
 
     def many(self, xs: Iterable[Any], scale: float = 1.0) -> None:
-        for x in xs:
-            self.add(x, scale)
+        self.values.extend([0.0 if x is None else x / scale for x in xs])
 
     def flag(self, cond: Any) -> None:
         self.values.append(1.0 if cond else 0.0)
 
     def one_hot(self, value: Any, choices: Sequence[Any]) -> None:
         """One slot per choice (all zero when ``value`` is none of them)."""
-        for c in choices:
-            self.values.append(1.0 if value == c else 0.0)
+        v = self.values
+        start = len(v)
+        v.extend(_ZEROS[:len(choices)] if len(choices) <= len(_ZEROS) else [0.0] * len(choices))
+        if value is not None and value is not False and value in choices:
+            v[start + choices.index(value)] = 1.0
 
 
 class Encoding:

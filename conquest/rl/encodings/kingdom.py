@@ -41,19 +41,14 @@ class KingdomEncoding(Encoding):
         f.flag(view["stopped"] == op)
         move = view["move"] or {"to": None, "from": {}}
         control = view["derived"]["control"]
-        for t, tid in enumerate(self.territories):
-            a = view["armies"][tid]
-            f.add(a[me], ARMIES_PER_PLAYER)
-            f.add(a[op], ARMIES_PER_PLAYER)
-            f.flag(control[tid] == me)
-            f.flag(control[tid] == op)
-            f.flag(self.board.castles[me] == t)
-            f.flag(self.board.castles[op] == t)
-            f.flag(move["to"] == tid)
-            f.add(move["from"].get(tid, 0), ARMIES_PER_PLAYER)
-        for loc in self.locations:
-            f.flag(view["locations"][loc] == me)
-            f.flag(view["locations"][loc] == op)
+        armies, moving, to = view["armies"], move["from"], move["to"]
+        mine, theirs = self.board.castles[me], self.board.castles[op]
+        A = float(ARMIES_PER_PLAYER)
+        f.values.extend([x for t, tid in enumerate(self.territories) for x in (
+            armies[tid][me] / A, armies[tid][op] / A, control[tid] == me, control[tid] == op, t == mine,
+            t == theirs, to == tid, moving.get(tid, 0) / A)])
+        locations = view["locations"]
+        f.values.extend([x for loc in self.locations for x in (locations[loc] == me, locations[loc] == op)])
         task = view["tasks"][0] if view["tasks"] else None
         f.one_hot(task and task["kind"], ("vacate", "place"))
         d = view["derived"]
