@@ -657,11 +657,11 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
               f"{data['games_per_second']:,.2f} games/s ({data['games']} games, "
               f"{data['mean_actions_per_game']} actions each, {data['seconds']} s)", markup=False)
     if rl:
-        e = data["env"]
-        out.print(f"{data['ruleset']} environment: {e['env_steps_per_second']:,.0f} steps/s "
+        envb = data["env"]
+        out.print(f"{data['ruleset']} environment: {envb['env_steps_per_second']:,.0f} steps/s "
                   f"({data['env_steps_vs_engine_actions']:.0%} of the engine's actions per CPU second; "
-                  f"{e['env_steps_per_engine_action']} steps per engine action, observation of "
-                  f"{e['observation_size']} numbers, {e['action_space']} tokens)", markup=False)
+                  f"{envb['env_steps_per_engine_action']} steps per engine action, observation of "
+                  f"{envb['observation_size']} numbers, {envb['action_space']} tokens)", markup=False)
 
 
 @app.command()

@@ -17,13 +17,10 @@ import time
 
 
 def evaluate(path: str, games: int, opponent: str, seed: int) -> float:
-    """The saved policy's score over ``games`` games against ``opponent`` (seats alternate), played by the
-    runner with the policy as an agent: what `conquest simulate` does."""
-    import random
-
+    """The saved policy's score over ``games`` games against ``opponent`` (seats alternate), each played by the
+    runner with the policy as an agent (what `conquest simulate` does)."""
     from conquest.agents.base import get_agent
-    from conquest.core.chance import sample_chance
-    from conquest.core.game import CHANCE
+    from conquest.analysis.runner import play_game
     from conquest.core.registry import get_ruleset
     from conquest.rl.policy_agent import PolicyAgent
 
@@ -31,14 +28,9 @@ def evaluate(path: str, games: int, opponent: str, seed: int) -> float:
     me, other = PolicyAgent(path=path), get_agent(opponent, human_ok=False)
     total = 0.0
     for g in range(games):
-        rng = random.Random(seed * 100_003 + g)
         seat = g % 2
-        agents = {seat: me, 1 - seat: other}
-        st = rs.new_game(2, None, seed=g)
-        while st.to_move is not None:
-            a = sample_chance(st, rng) if st.to_move == CHANCE else agents[st.to_move].choose(st, rng)
-            st = st.apply(a)
-        result = st.result()
+        _, state = play_game(rs, [me, other] if seat == 0 else [other, me], seed=seed * 100_003 + g)
+        result = state.result()
         assert result is not None
         total += result[seat]
     return total / games

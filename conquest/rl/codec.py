@@ -14,7 +14,9 @@ from the tokens chosen so far; a token that is the only possible continuation is
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any, Iterable, Sequence, Union
+
+Token = Union[str, int]
 
 END = "#end"
 MAX_DIGITS = 8
@@ -27,14 +29,15 @@ class EncodingError(ValueError):
 class ActionCodec:
     def __init__(self, strings: Iterable[str], small: int = 64) -> None:
         self.small = small
-        tokens: list[Hashable] = [END] + [f"#{n}" for n in range(2, MAX_DIGITS + 1)]
+        tokens: list[Token] = [END]
+        tokens += [f"#{n}" for n in range(2, MAX_DIGITS + 1)]
         tokens += list(range(small))
         seen = set(tokens)
         for s in strings:
             if s not in seen:
                 seen.add(s)
                 tokens.append(s)
-        self.vocabulary: tuple[Hashable, ...] = tuple(tokens)
+        self.vocabulary: tuple[Token, ...] = tuple(tokens)
         self._str_index = {t: i for i, t in enumerate(tokens) if isinstance(t, str)}
         self._int0 = tokens.index(0)
         self.end = 0
@@ -86,14 +89,16 @@ class ActionCodec:
                 break
             if isinstance(v, int):
                 out.append(v)
-            elif v.startswith("#"):
+            elif isinstance(v, str) and v.startswith("#"):
                 length = int(v[1:])
                 digits = tokens[i + 1:i + 1 + length]
                 if len(digits) != length or any(not isinstance(voc[d], int) for d in digits):
                     raise EncodingError(f"a long number needs {length} digit tokens")
                 value = 0
                 for d in digits:
-                    value = value * self.small + voc[d]
+                    digit = voc[d]
+                    assert isinstance(digit, int)
+                    value = value * self.small + digit
                 out.append(value)
                 i += length
             else:

@@ -17,14 +17,16 @@ class ConquestAEC(AECEnv):
     result at the end (1 win, 0 loss, winners share), plus, when ``shaped_reward`` is not 0, that factor times
     the change of the ruleset's evaluation for the seat at each action."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "conquest_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "conquest_v0",
+                                "is_parallelizable": False}
+    RENDER_MODES = ("ansi", "human")
 
     def __init__(self, ruleset: str, players: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, max_decisions: int | None = None,
                  shaped_reward: float = 0.0) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)}, not {render_mode!r}")
         self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"conquest_{self.match.rs.id}_v0"}

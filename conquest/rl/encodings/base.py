@@ -51,7 +51,8 @@ class Encoding:
     def strings(self) -> list[str]:
         raise NotImplementedError
 
-    def features(self, view: dict[str, Any], seat: int) -> list[float]:
+    def features(self, view: dict[str, Any], seat: int) -> Any:
+        """A list of floats or a 1-d numpy array."""
         raise NotImplementedError
 
     def others(self, seat: int) -> list[int]:

@@ -56,8 +56,8 @@ class NerathEncoding(Encoding):
                 space[idx[sp], REALMS.index(realm)] = 1.0
         for sp in view["castles"]:
             space[idx[sp], 4] = 1.0
-        for sp in view["built"]:
-            space[idx[sp], 5] = 1.0
+        for built in view["built"]:
+            space[idx[built], 5] = 1.0
         for sp, n in view["placed"].items():
             space[idx[sp], 6] = n / 5.0
         for sp, kinds in view["movable"].items():
@@ -75,13 +75,13 @@ class NerathEncoding(Encoding):
         f.add(view["round"], self.options["max_rounds"])
         f.one_hot(view["phase"], PHASES)
         f.one_hot(view["realm"], REALMS)
-        f.many((1.0 if self.seat_of[r] == seat else 0.0 for r in range(len(REALMS))))
-        f.many((view["gold"][r] for r in REALMS), 50)
-        f.many((view["vp"][r] for r in REALMS), 20)
-        for r in REALMS:
-            f.add(_count(view["event_hands"][r]), 5)
-            f.add(_count(view["treasure_hands"][r]), 5)
-            f.add(_count(view["event_decks"][r]), 15)
+        f.many((1.0 if self.seat_of[i] == seat else 0.0 for i in range(len(REALMS))))
+        f.many((view["gold"][realm] for realm in REALMS), 50)
+        f.many((view["vp"][realm] for realm in REALMS), 20)
+        for realm in REALMS:
+            f.add(_count(view["event_hands"][realm]), 5)
+            f.add(_count(view["treasure_hands"][realm]), 5)
+            f.add(_count(view["event_decks"][realm]), 15)
         mine = [r for i, r in enumerate(REALMS) if self.seat_of[i] == seat]
         events = {c for r in mine if isinstance(view["event_hands"][r], list) for c in view["event_hands"][r]}
         treasures = {c for r in mine if isinstance(view["treasure_hands"][r], list) for c in view["treasure_hands"][r]}
