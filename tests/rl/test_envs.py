@@ -235,3 +235,34 @@ def test_gym_opponents_play_the_other_seats() -> None:
     assert g.match.state.to_move == 1
     with pytest.raises(Exception, match="2 other seats"):
         rl.gym_env("smallworld", opponents=["random"], players=3)
+
+
+class _ViewOnly:
+    """A stand-in for a state that offers nothing but ``view``."""
+
+    def __init__(self, state: object) -> None:
+        self._state = state
+
+    def view(self, seat: int) -> dict:
+        return self._state.view(seat)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_observations_are_built_from_the_view_alone(ruleset: str) -> None:
+    match = Match(ruleset)
+    match.reset(7)
+    rng = random.Random(7)
+    for _ in range(60):
+        if match.over():
+            break
+        opts = sorted(match.decision.options())  # type: ignore[union-attr]
+        match.choose(opts[rng.randrange(len(opts))])
+    real = match.state
+    expected = [match.observe(s) for s in range(match.players)]
+    match.state = _ViewOnly(real)  # type: ignore[assignment]
+    match.decision = None
+    for s in range(match.players):
+        got = match.observe(s)
+        assert got.shape == (match.obs_size,)
+        # the board part is the same; the decision part is empty without a decision
+        assert np.array_equal(got[:match.board_size], expected[s][:match.board_size])
