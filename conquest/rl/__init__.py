@@ -14,9 +14,9 @@ def env(ruleset: str, players: int | None = None, options: dict[str, Any] | None
     return ConquestAEC(ruleset, players, options, render_mode=render_mode, **kwargs)
 
 
-def gym_env(ruleset: str, seat: int = 0, opponents: Any = "greedy", players: int | None = None,
+def gym_env(ruleset: str, seat: int | str = 0, opponents: Any = "greedy", players: int | None = None,
             options: dict[str, Any] | None = None, **kwargs: Any) -> Any:
-    """A Gymnasium environment: ``seat`` learns, the other seats are played by agent specs."""
+    """A Gymnasium environment: ``seat`` learns (``"random"``: drawn each episode), agents play the others."""
     from conquest.rl.gymnasium_env import ConquestGym
     return ConquestGym(ruleset, seat=seat, opponents=opponents, players=players, options=options, **kwargs)
 
