@@ -38,7 +38,7 @@ def evaluate(path: str, games: int, opponent: str, seed: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--steps", type=int, default=150_000, help="environment steps of training")
+    ap.add_argument("--steps", type=int, default=100_000, help="environment steps of training")
     ap.add_argument("--opponent", default="random", help="the agent trained against")
     ap.add_argument("--eval", type=int, default=200, help="games played to measure the win rate")
     ap.add_argument("--seed", type=int, default=0)
