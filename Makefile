@@ -2,6 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RLSTAMP := $(VENV)/.rl-stamp
 
 .PHONY: run test play bench check browser clean
 
@@ -11,6 +12,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,e2e,pg,dask]'
 	touch $(STAMP)
+
+# The rl extra (PettingZoo, Gymnasium, sb3-contrib) for the reinforcement-learning tests; torch first, pinned to the
+# CPU build 2.13.0 (an unpinned torch would pull a multi-GB CUDA build). Without it those tests are skipped.
+$(RLSTAMP): $(STAMP)
+	@echo "== installing the rl extra (torch 2.13.0, CPU build) for the reinforcement-learning tests"
+	@if $(BIN)/python -m pip install -q torch==2.13.0; then $(BIN)/python -m pip install -q -e '.[rl]'; \
+	  else echo "torch 2.13.0 could not be installed: the policy tests will be skipped"; fi
+	touch $(RLSTAMP)
 
 run: $(STAMP)
 	$(BIN)/conquest start kingdom --seats human,greedy
@@ -27,7 +36,7 @@ browser:
 # The web app's tests also run on PostgreSQL: CONQUEST_TEST_PG if set, else a private throwaway cluster that
 # scripts/pg-for-tests.sh starts on its own port of 127.0.0.1 and deletes afterwards (installing Debian's
 # postgresql first as root when it is missing); without PostgreSQL, on SQLite only.
-test: $(STAMP) browser
+test: $(STAMP) $(RLSTAMP) browser
 	@echo "== type check (mypy)"
 	$(BIN)/mypy
 	@echo "== tests (pytest: several minutes; the browser tests drive chromium)"

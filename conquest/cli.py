@@ -540,9 +540,16 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
           seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, help="how long to run"),
           players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
           option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-          as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object")) -> None:
+          as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
+          rl: bool = typer.Option(False, "--rl", help="also the PettingZoo environment's steps per second "
+                                                      "(random masked actions; needs the rl extra)")) -> None:
     """Random-playout throughput on one core."""
     from conquest.analysis.simulate import bench as run
+    if rl:
+        try:
+            from conquest.rl.bench import bench_both as run  # type: ignore[assignment]
+        except ImportError as e:
+            fail(f"--rl needs the rl extra (pip install 'conquest[rl]'): {e}")
     data = run(ruleset, seconds, players=players, options=parse_option_pairs(option))
     if as_json:
         print(json.dumps(data))
@@ -550,6 +557,12 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
     out.print(f"{data['ruleset']}: {data['actions_per_second']:,.0f} actions/s, "
               f"{data['games_per_second']:,.2f} games/s ({data['games']} games, "
               f"{data['mean_actions_per_game']} actions each, {data['seconds']} s)", markup=False)
+    if rl:
+        envb = data["env"]
+        out.print(f"{data['ruleset']} environment: {envb['env_steps_per_second']:,.0f} steps/s "
+                  f"({data['env_steps_vs_engine_actions']:.0%} of the engine's actions per CPU second; "
+                  f"{envb['env_steps_per_engine_action']} steps per engine action, observation of "
+                  f"{envb['observation_size']} numbers, {envb['action_space']} tokens)", markup=False)
 
 
 @app.command()

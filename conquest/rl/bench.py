@@ -1,0 +1,72 @@
+"""Environment throughput: PettingZoo steps per second with random masked actions, beside the raw engine's
+random-playout actions per second (``conquest bench RULESET --rl``, ``benchmarks/rl_throughput.py``). The ratio
+is taken on this process's CPU time, the same for both, so that a busy machine does not skew it."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+
+def env_bench(ruleset: str, seconds: float = 5.0, players: int | None = None,
+              options: dict[str, Any] | None = None, seed: int = 0) -> dict[str, Any]:
+    """Play whole games in the AEC environment for ``seconds``: each step reads the agent's observation (its
+    view written as numbers, and the mask) and takes a random legal token, as a learner's loop does."""
+    import numpy as np
+
+    from conquest.rl import env as make_env
+
+    e = make_env(ruleset, players, options)
+    rng = random.Random(seed)
+    steps = games = actions = 0
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    deadline = t0 + seconds
+    while time.perf_counter() < deadline:
+        e.reset(seed=seed + games)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        games += 1
+        actions += len(e.match.actions)
+    elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    return {"ruleset": ruleset, "players": e.match.players, "seconds": round(elapsed, 3), "games": games,
+            "env_steps": steps, "env_steps_per_second": round(steps / elapsed, 1),
+            "env_steps_per_cpu_second": round(steps / cpu, 1),
+            "engine_actions_in_env_per_second": round(actions / elapsed, 1),
+            "env_steps_per_engine_action": round(steps / max(1, actions), 2),
+            "observation_size": e.match.obs_size, "action_space": e.match.codec.size}
+
+
+def engine_cpu_bench(ruleset: str, seconds: float, players: int | None = None,
+                     options: dict[str, Any] | None = None, seed: int = 0) -> float:
+    """The raw engine's random-playout actions per second of this process's CPU time (on a shared machine the
+    wall clock also counts the other processes)."""
+    from conquest.core.chance import random_playout
+    from conquest.core.registry import get_ruleset
+    start = get_ruleset(ruleset).new_game(players, options or {}, seed)
+    rng = random.Random(seed)
+    actions = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        _, n = random_playout(start, rng)
+        actions += n
+    return actions / (time.process_time() - c0)
+
+
+def bench_both(ruleset: str, seconds: float = 5.0, players: int | None = None,
+               options: dict[str, Any] | None = None, seed: int = 0) -> dict[str, Any]:
+    """The engine's figures (``conquest bench``) and the environment's, with their ratio."""
+    from conquest.analysis.simulate import bench
+    raw = bench(ruleset, seconds, players=players, options=options, seed=seed)
+    envb = env_bench(ruleset, seconds, players=players, options=options, seed=seed)
+    engine_cpu = engine_cpu_bench(ruleset, seconds, players=players, options=options, seed=seed)
+    return {**raw, "engine_actions_per_cpu_second": round(engine_cpu, 1), "env": envb,
+            "env_steps_vs_engine_actions": round(envb["env_steps_per_cpu_second"] / engine_cpu, 3)}

@@ -1,0 +1,160 @@
+"""Actions as a sequence of small decisions over one fixed vocabulary of tokens (see docs/rl.md).
+
+An action tuple ``(verb, arg, ...)`` is written as tokens: the verb, then each argument. A string is one token
+(the ruleset's encoding lists every string its actions can hold: verbs, region ids, pieces, cards...). An int
+``k`` below ``small`` is one token (``k`` itself); a larger int is a length token ``#L`` followed by its ``L``
+digits in base ``small`` (so no int is out of reach). ``END`` closes an action that is also the start of a longer
+legal action (``hit fighter`` beside ``hit fighter 3``); an action that nothing longer continues ends by
+itself.
+
+The vocabulary is fixed for a ruleset and its options, so ``Discrete(len(vocabulary))`` is the action space;
+index ``i`` is ``vocabulary[i]``. At each decision the mask marks the tokens that continue some legal action
+from the tokens chosen so far; a token that is the only possible continuation is taken without asking.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence, Union
+
+Token = Union[str, int]
+
+END = "#end"
+MAX_DIGITS = 8
+
+
+class EncodingError(ValueError):
+    """An action or token that the encoding cannot write (a string missing from the vocabulary)."""
+
+
+class ActionCodec:
+    def __init__(self, strings: Iterable[str], small: int = 64) -> None:
+        self.small = small
+        tokens: list[Token] = [END]
+        tokens += [f"#{n}" for n in range(2, MAX_DIGITS + 1)]
+        tokens += list(range(small))
+        seen = set(tokens)
+        for s in strings:
+            if s not in seen:
+                seen.add(s)
+                tokens.append(s)
+        self.vocabulary: tuple[Token, ...] = tuple(tokens)
+        self._str_index = {t: i for i, t in enumerate(tokens) if isinstance(t, str)}
+        self._int0 = tokens.index(0)
+        self.end = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.vocabulary)
+
+    # ---- action <-> token indices ----------------------------------------------------------------
+    def encode(self, action: Sequence[Any]) -> tuple[int, ...]:
+        """The token indices of ``action`` (without ``END``)."""
+        out: list[int] = []
+        for x in action:
+            if isinstance(x, str):
+                i = self._str_index.get(x)
+                if i is None:
+                    raise EncodingError(f"{x!r} (in {action!r}) is not in the action vocabulary")
+                out.append(i)
+            elif isinstance(x, int) and not isinstance(x, bool) and x >= 0:
+                if x < self.small:
+                    out.append(self._int0 + x)
+                else:
+                    digits: list[int] = []
+                    while x:
+                        x, d = divmod(x, self.small)
+                        digits.append(d)
+                    if len(digits) > MAX_DIGITS:
+                        raise EncodingError(f"{action!r}: a number too large for the encoding")
+                    out.append(self._str_index[f"#{len(digits)}"])
+                    out.extend(self._int0 + d for d in reversed(digits))
+            else:
+                raise EncodingError(f"{x!r} (in {action!r}) is neither a string nor a whole number")
+        return tuple(out)
+
+    def decode(self, tokens: Sequence[int]) -> tuple[Any, ...]:
+        """The action written by ``tokens`` (a trailing ``END`` is allowed)."""
+        voc = self.vocabulary
+        out: list[Any] = []
+        i = 0
+        n = len(tokens)
+        while i < n:
+            t = tokens[i]
+            if not 0 <= t < len(voc):
+                raise EncodingError(f"token {t} is outside the vocabulary (0..{len(voc) - 1})")
+            v = voc[t]
+            if t == self.end:
+                if i != n - 1:
+                    raise EncodingError("END before the last token")
+                break
+            if isinstance(v, int):
+                out.append(v)
+            elif isinstance(v, str) and v.startswith("#"):
+                length = int(v[1:])
+                digits = tokens[i + 1:i + 1 + length]
+                if len(digits) != length or any(not isinstance(voc[d], int) for d in digits):
+                    raise EncodingError(f"a long number needs {length} digit tokens")
+                value = 0
+                for d in digits:
+                    digit = voc[d]
+                    assert isinstance(digit, int)
+                    value = value * self.small + digit
+                out.append(value)
+                i += length
+            else:
+                out.append(v)
+            i += 1
+        return tuple(out)
+
+    def token_name(self, index: int) -> str:
+        v = self.vocabulary[index]
+        return v if isinstance(v, str) else f"#int {v}"
+
+
+class Decision:
+    """The legal actions of one position and the tokens chosen so far: what may come next."""
+
+    __slots__ = ("actions", "prefix", "_live")
+
+    def __init__(self, codec: ActionCodec, actions: Sequence[Any]) -> None:
+        self.actions = list(actions)
+        self.prefix: list[int] = []
+        self._live = [(codec.encode(a), a) for a in self.actions]
+
+    def options(self) -> set[int]:
+        """The token indices that continue a legal action (``END`` when the prefix is complete and continued)."""
+        k = len(self.prefix)
+        nxt = {seq[k] for seq, _ in self._live if len(seq) > k}
+        if any(len(seq) == k for seq, _ in self._live) and nxt:
+            nxt.add(0)  # END
+        return nxt
+
+    def complete(self) -> Any | None:
+        """The action the prefix spells, when nothing else can follow it; else None."""
+        k = len(self.prefix)
+        if len(self._live) == 1 and len(self._live[0][0]) == k:
+            return self._live[0][1]
+        return None
+
+    def choose(self, token: int) -> Any | None:
+        """Add ``token`` (checked by the caller against ``options``); the finished action, or None."""
+        k = len(self.prefix)
+        if token == 0:
+            self._live = [(s, a) for s, a in self._live if len(s) == k]
+            return self._live[0][1]
+        self._live = [(s, a) for s, a in self._live if len(s) > k and s[k] == token]
+        self.prefix.append(token)
+        return self.complete()
+
+    def advance_forced(self) -> Any | None:
+        """Take tokens while only one is possible; the finished action if that finishes one."""
+        while True:
+            done = self.complete()
+            if done is not None:
+                return done
+            opts = self.options()
+            if len(opts) != 1:
+                return None
+            done = self.choose(next(iter(opts)))
+            if done is not None:
+                return done

@@ -1,0 +1,60 @@
+"""What every ruleset's encoding provides, and the small helpers that write a view as numbers."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+
+_ZEROS = [0.0] * 256
+
+
+class Features:
+    """A growing list of floats: what the helpers append, in a fixed order, is the observation."""
+
+    __slots__ = ("values",)
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+
+    def add(self, x: Any, scale: float = 1.0) -> None:
+        self.values.append(0.0 if x is None else x / scale)
+
+    def many(self, xs: Iterable[Any], scale: float = 1.0) -> None:
+        self.values.extend([0.0 if x is None else x / scale for x in xs])
+
+    def flag(self, cond: Any) -> None:
+        self.values.append(1.0 if cond else 0.0)
+
+    def one_hot(self, value: Any, choices: Sequence[Any]) -> None:
+        """One slot per choice (all zero when ``value`` is none of them)."""
+        v = self.values
+        start = len(v)
+        v.extend(_ZEROS[:len(choices)] if len(choices) <= len(_ZEROS) else [0.0] * len(choices))
+        if value is not None and value is not False and value in choices:
+            v[start + choices.index(value)] = 1.0
+
+
+class Encoding:
+    """A ruleset's encoding for one player count and options.
+
+    ``strings()``: every string an action of the ruleset can hold (verbs and arguments), the action vocabulary
+    with the numbers (``small``: how many ints are single tokens). ``features(view, seat)``: the observation of
+    ``seat``, from its ``view`` only, always ``size`` numbers."""
+
+    ruleset = ""
+    small = 64
+
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
+        self.players = players
+        self.options = options
+
+    def strings(self) -> list[str]:
+        raise NotImplementedError
+
+    def features(self, view: dict[str, Any], seat: int) -> Any:
+        """A list of floats or a 1-d numpy array."""
+        raise NotImplementedError
+
+    def others(self, seat: int) -> list[int]:
+        """The seats in the order the observation lists them: ``seat`` first, then the next ones."""
+        return [(seat + k) % self.players for k in range(self.players)]

@@ -1,0 +1,194 @@
+"""One game seen as a sequence of token decisions: what the PettingZoo and Gymnasium environments share.
+
+The engine state, the seeded generator that resolves chance, the decision under way (legal actions and the tokens
+chosen so far), and the observation of each seat (its ``view``, written by the ruleset's encoding, then the
+decision's tokens when the seat is the one deciding)."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+import numpy as np
+
+from conquest.core.chance import sample_chance
+from conquest.core.errors import ConquestError
+from conquest.core.game import CHANCE, State
+from conquest.core.registry import get_ruleset
+from conquest.rl.codec import ActionCodec, Decision
+from conquest.rl.encodings.base import Encoding
+
+MAX_PREFIX = 8
+"""The observation counts the tokens chosen in the current decision up to this many."""
+
+
+def encoding_for(ruleset: str, players: int, options: dict[str, Any]) -> Encoding:
+    try:
+        module = importlib.import_module(f"conquest.rl.encodings.{ruleset}")
+    except ModuleNotFoundError:
+        raise ConquestError(f"no reinforcement-learning encoding for the ruleset '{ruleset}'") from None
+    enc: Encoding = module.ENCODING(players, options)
+    return enc
+
+
+class IllegalToken(ValueError):
+    """A token outside the action mask (the game is left as it was)."""
+
+
+class Match:
+    """A game of ``ruleset`` for the environments. ``reset(seed)`` starts it; ``choose(token)`` is one decision
+    of the seat to move."""
+
+    def __init__(self, ruleset: str, players: int | None = None, options: dict[str, Any] | None = None,
+                 max_decisions: int | None = None, shaped_reward: float = 0.0) -> None:
+        self.rs = get_ruleset(ruleset)
+        self.players = self.rs.check_players(players)
+        self.options = self.rs.options().resolve(options)
+        self.rs.check_option_combination(self.players, self.options)
+        self.encoding = encoding_for(self.rs.id, self.players, self.options)
+        self.codec = ActionCodec(self.encoding.strings(), small=self.encoding.small)
+        self.max_decisions = max_decisions
+        self.token_seats: set[int] | None = None
+        """The seats that decide by tokens (None: all); at another seat's turn the match waits for ``play``."""
+        self.shaped_reward = shaped_reward
+        names = self.rs.seat_names(self.players, self.options) if hasattr(self.rs, "seat_names") else []
+        self.agent_names = _agent_names(names, self.players)
+        # the observation: the encoding's numbers, then the decision (seat to decide, tokens chosen, count)
+        probe = self.rs.new_game(self.players, self.options, seed=0)
+        self.board_size = len(self.encoding.features(probe.view(0), 0))
+        self.obs_size = self.board_size + 1 + self.codec.size + MAX_PREFIX + 1
+        self.last_shaping: list[float] | None = None
+        self._features: dict[int, Any] = {}
+        self._features_of: State | None = None
+        self.rng = random.Random(0)
+        self.state: State = probe
+        self.decision: Decision | None = None
+        self.decisions = 0
+        self.actions: list[Any] = []
+
+    # ---- the game --------------------------------------------------------------------------------
+    def reset(self, seed: int | None) -> None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        self.rng = random.Random(seed)
+        self.state = self.rs.new_game(self.players, self.options, seed=seed)
+        self.decisions = 0
+        self.actions = []
+        self._settle()
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat deciding now, or None at the end."""
+        return self.state.to_move
+
+    def truncated(self) -> bool:
+        return self.max_decisions is not None and self.decisions >= self.max_decisions and not self.over()
+
+    def over(self) -> bool:
+        return self.state.to_move is None
+
+    def _play(self, action: Any) -> None:
+        before = self._evaluations() if self.shaped_reward else None
+        self.state = self.state.apply_unchecked(action)
+        self.actions.append(action)
+        self._settle()
+        self.last_shaping = ([self.shaped_reward * (b - a) for a, b in zip(before, self._evaluations())]
+                             if before is not None else None)
+
+    def _settle(self) -> None:
+        """Resolve chance and forced tokens until a seat has a choice to make (or the game ends)."""
+        self.decision = None
+        while True:
+            st = self.state
+            if st.to_move is None:
+                return
+            if st.to_move == CHANCE:
+                outcome = sample_chance(st, self.rng)
+                self.state = st.apply_unchecked(outcome)
+                self.actions.append(outcome)
+                continue
+            if self.token_seats is not None and st.to_move not in self.token_seats:
+                return
+            d = Decision(self.codec, st.legal_actions())
+            done = d.advance_forced()
+            if done is None:
+                self.decision = d
+                return
+            self.state = st.apply_unchecked(done)
+            self.actions.append(done)
+
+    def play(self, action: Any) -> None:
+        """A whole action of a seat that does not decide by tokens (an opponent agent), checked."""
+        self.state.check(action)
+        self._play(action)
+
+    def _evaluations(self) -> list[float]:
+        return [self.rs.evaluate(self.state, s) for s in range(self.players)]  # type: ignore[attr-defined]
+
+    def mask(self) -> np.ndarray:
+        m = np.zeros(self.codec.size, dtype=np.int8)
+        if self.decision is not None:
+            m[list(self.decision.options())] = 1
+        return m
+
+    def choose(self, token: int) -> None:
+        """One decision of the seat to move. A token outside the mask raises ``IllegalToken`` and changes
+        nothing."""
+        d = self.decision
+        if d is None:
+            raise IllegalToken("the game is over: no action is expected")
+        token = int(token)
+        if token not in d.options():
+            name = (repr(self.codec.token_name(token)) if 0 <= token < self.codec.size
+                    else "(outside the action space)")
+            legal = ", ".join(sorted(repr(self.codec.token_name(t)) for t in d.options()))
+            raise IllegalToken(f"action {token} {name} is not legal here (legal: {legal})")
+        self.decisions += 1
+        done = d.choose(token)
+        if done is None:
+            done = d.advance_forced()
+        if done is not None:
+            self._play(done)
+        else:
+            self.last_shaping = None
+
+    # ---- what a seat sees ------------------------------------------------------------------------
+    def features(self, seat: int) -> Any:
+        """The encoding's numbers for ``seat`` (kept while the engine state is the same object: the tokens of
+        one action do not change the board)."""
+        if self._features_of is not self.state:
+            self._features = {}
+            self._features_of = self.state
+        f = self._features.get(seat)
+        if f is None:
+            f = self._features[seat] = self.encoding.features(self.state.view(seat), seat)
+        return f
+
+    def observe(self, seat: int) -> np.ndarray:
+        feats = self.features(seat)
+        obs = np.zeros(self.obs_size, dtype=np.float32)
+        obs[:self.board_size] = feats
+        d = self.decision
+        if d is not None and self.state.to_move == seat:
+            base = self.board_size
+            obs[base] = 1.0
+            for t in d.prefix:
+                obs[base + 1 + t] = 1.0
+            obs[base + 1 + self.codec.size + min(len(d.prefix), MAX_PREFIX)] = 1.0
+        return obs
+
+    def result(self) -> tuple[float, ...] | None:
+        return self.state.result()
+
+
+def _agent_names(names: list[str], players: int) -> list[str]:
+    out: list[str] = []
+    for i in range(players):
+        base = names[i] if i < len(names) else f"seat {i}"
+        name = "".join(c if c.isalnum() else "_" for c in base.lower().replace(" & ", "_and_")).strip("_")
+        name = name or f"seat_{i}"
+        if name in out:
+            name = f"{name}_{i}"
+        out.append(name)
+    return out

@@ -1,0 +1,268 @@
+"""The PettingZoo and Gymnasium environments of every ruleset: the libraries' own checks, the action encoding,
+fairness (observations come from the seat's view) and refused actions."""
+
+from __future__ import annotations
+
+import copy
+import random
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import conquest.rl as rl  # noqa: E402
+from conquest.core.chance import sample_chance  # noqa: E402
+from conquest.core.game import CHANCE  # noqa: E402
+from conquest.core.registry import get_ruleset, rulesets  # noqa: E402
+from conquest.rl.codec import Decision  # noqa: E402
+from conquest.rl.match import Match  # noqa: E402
+
+RULESETS = sorted(rulesets())
+# long games are cut for the library checks (a truncation is part of both APIs)
+CUT = {"nerath": 400, "narby": 600}
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", module="pettingzoo")
+    warnings.filterwarnings("ignore", module="gymnasium")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pettingzoo_api_test(ruleset: str) -> None:
+    api_test(rl.env(ruleset, max_decisions=CUT.get(ruleset)), num_cycles=300)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pettingzoo_seed_test(ruleset: str) -> None:
+    seed_test(lambda: rl.env(ruleset, max_decisions=CUT.get(ruleset)), num_cycles=60)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_gymnasium_check_env(ruleset: str) -> None:
+    env = rl.gym_env(ruleset, opponents="random", max_decisions=CUT.get(ruleset))
+    check_env(env, skip_render_check=True)
+    assert env.observation_space.shape == (env.match.obs_size,)
+
+
+def _walk(decision: Decision, tokens: tuple[int, ...]) -> object:
+    """Feed an action's tokens to a fresh decision as an agent would (each checked against the mask)."""
+    done = decision.advance_forced()
+    k = len(decision.prefix)
+    while done is None:
+        opts = decision.options()
+        if k < len(tokens):
+            assert tokens[k] in opts
+            done = decision.choose(tokens[k])
+            k += 1
+        else:
+            assert 0 in opts  # END: this action is also the start of a longer one
+            done = decision.choose(0)
+        if done is None:
+            done = decision.advance_forced()
+            k = len(decision.prefix)
+    return done
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_legal_action_round_trips_and_is_reachable(ruleset: str) -> None:
+    """index -> action -> index over random games, and every legal action reachable through the masks."""
+    rs = get_ruleset(ruleset)
+    match = Match(ruleset)
+    codec = match.codec
+    checked = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        st = rs.new_game(None, None, seed=seed)
+        for _ in range(250):
+            if st.to_move is None:
+                break
+            if st.to_move == CHANCE:
+                st = st.apply_unchecked(sample_chance(st, rng))
+                continue
+            legal = list(st.legal_actions())
+            for a in legal:
+                tokens = codec.encode(a)
+                assert codec.decode(tokens) == a
+                assert codec.encode(codec.decode(tokens)) == tokens
+                assert _walk(Decision(codec, legal), tokens) == a
+                checked += 1
+            st = st.apply_unchecked(legal[rng.randrange(len(legal))])
+    assert checked > 100
+
+
+def test_long_numbers_round_trip() -> None:
+    codec = Match("kingdom").codec
+    for n in (0, 1, 63, 64, 65, 4095, 4096, 10**9):
+        tokens = codec.encode(("soldiers", n))
+        assert codec.decode(tokens) == ("soldiers", n)
+    assert len(codec.encode(("soldiers", 63))) == 2 and len(codec.encode(("soldiers", 64))) == 4
+
+
+def _observations_differ_only_by(ruleset: str, players: int, steps: int, hide: object, seat: int = 0
+                                  ) -> None:
+    """Play ``steps`` random actions, change another seat's hidden part of the state with ``hide(doc)``: the
+    observation of ``seat`` stays the same, the other seat's changes."""
+    rs = get_ruleset(ruleset)
+    match = Match(ruleset, players)
+    match.reset(3)
+    rng = random.Random(3)
+    for _ in range(steps):
+        if match.over():
+            break
+        opts = sorted(match.decision.options())  # type: ignore[union-attr]
+        match.choose(opts[rng.randrange(len(opts))])
+    doc = match.state.to_json()
+    changed = copy.deepcopy(doc)
+    other = hide(changed)
+    before = match.observe(seat)
+    before_other = match.observe(other)
+    match.state = rs.state_from_json(changed)
+    assert match.state.to_json() != doc
+    assert np.array_equal(match.observe(seat), before)
+    assert not np.array_equal(match.observe(other), before_other)
+
+
+def test_smallworld_other_seats_coins_are_not_observed() -> None:
+    def hide(doc: dict) -> int:
+        doc["seats"][1]["coins"] += 7
+        return 1
+    _observations_differ_only_by("smallworld", 2, 40, hide)
+
+
+def test_narby_other_seats_card_is_not_observed() -> None:
+    def hide(doc: dict) -> int:
+        from conquest.rulesets.narby.tables import TABLES as T
+        used = set(doc["played"]) | {h for h in doc["hands"] if h}
+        doc["hands"][1] = next(c for c in T.card_ids if c not in used and c not in ("governor", "sheriff", "mayor"))
+        return 1
+    _observations_differ_only_by("narby", 2, 150, hide)
+
+
+def test_nerath_other_realms_event_cards_are_not_observed() -> None:
+    def hide(doc: dict) -> int:
+        # seat 0 is Karkoth in the 4-player game: Vailin swaps a card of its hand for one of its deck
+        hand, deck = doc["event_hands"]["vailin"], doc["event_decks"]["vailin"]
+        if hand:
+            hand[0], deck[0] = deck[0], hand[0]
+        else:
+            hand.append(deck.pop(0))
+        return 1
+    _observations_differ_only_by("nerath", 4, 120, hide)
+
+
+@pytest.mark.parametrize("ruleset", ["kingdom", "smallworld"])
+def test_an_action_outside_the_mask_is_refused_naming_it(ruleset: str) -> None:
+    env = rl.env(ruleset)
+    env.reset(seed=5)
+    obs = env.observe(env.agent_selection)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.match.state.to_json()
+    with pytest.raises(ValueError, match=f"action {bad} "):
+        env.step(bad)
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(10**6)
+    assert env.match.state.to_json() == before
+    assert np.array_equal(env.observe(env.agent_selection)["action_mask"], obs["action_mask"])
+
+    g = rl.gym_env(ruleset, opponents="random", illegal="raise")
+    g.reset(seed=5)
+    bad = int(np.flatnonzero(~g.action_masks())[0])
+    before = g.match.state.to_json()
+    with pytest.raises(ValueError, match=f"action {bad} "):
+        g.step(bad)
+    assert g.match.state.to_json() == before
+
+    g = rl.gym_env(ruleset, opponents="random")
+    g.reset(seed=5)
+    before = g.match.state.to_json()
+    _, reward, terminated, _, info = g.step(bad)
+    assert (reward, terminated) == (-1.0, True) and f"action {bad} " in info["illegal_action"]
+    assert g.match.state.to_json() == before
+
+
+def test_rewards_are_the_result_at_the_end() -> None:
+    env = rl.env("kingdom")
+    env.reset(seed=11)
+    rng = random.Random(0)
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        assert reward == 0.0
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    result = env.match.result()
+    assert result is not None and sorted(result) == [0.0, 1.0] or result == (0.5, 0.5)
+    assert [totals[a] for a in env.possible_agents] == list(result)
+
+
+def test_shaped_reward_follows_the_evaluation() -> None:
+    env = rl.env("kingdom", shaped_reward=0.01)
+    env.reset(seed=2)
+    rs = env.match.rs
+    rng = random.Random(1)
+    for _ in range(30):
+        agent = env.agent_selection
+        seat = env.possible_agents.index(agent)
+        obs = env.observe(agent)
+        before = rs.evaluate(env.match.state, seat)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if env.match.over():
+            break
+        if env.match.last_shaping is not None:
+            after = rs.evaluate(env.match.state, seat)
+            assert env.rewards[agent] == pytest.approx(0.01 * (after - before))
+
+
+def test_agents_are_named_after_the_seats() -> None:
+    assert rl.env("kingdom").possible_agents == ["red", "blue"]
+    assert rl.env("nerath", players=2).possible_agents == ["dark_empire_of_karkoth_and_iron_circle",
+                                                           "vailin_alliance_and_nerathan_league"]
+
+
+def test_gym_opponents_play_the_other_seats() -> None:
+    g = rl.gym_env("smallworld", seat=1, opponents=["random", "random"], players=3)
+    g.reset(seed=4)
+    assert g.match.state.to_move == 1
+    with pytest.raises(Exception, match="2 other seats"):
+        rl.gym_env("smallworld", opponents=["random"], players=3)
+
+
+class _ViewOnly:
+    """A stand-in for a state that offers nothing but ``view``."""
+
+    def __init__(self, state: object) -> None:
+        self._state = state
+
+    def view(self, seat: int) -> dict:
+        return self._state.view(seat)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_observations_are_built_from_the_view_alone(ruleset: str) -> None:
+    match = Match(ruleset)
+    match.reset(7)
+    rng = random.Random(7)
+    for _ in range(60):
+        if match.over():
+            break
+        opts = sorted(match.decision.options())  # type: ignore[union-attr]
+        match.choose(opts[rng.randrange(len(opts))])
+    real = match.state
+    expected = [match.observe(s) for s in range(match.players)]
+    match.state = _ViewOnly(real)  # type: ignore[assignment]
+    match.decision = None
+    for s in range(match.players):
+        got = match.observe(s)
+        assert got.shape == (match.obs_size,)
+        # the board part is the same; the decision part is empty without a decision
+        assert np.array_equal(got[:match.board_size], expected[s][:match.board_size])
