@@ -9,6 +9,7 @@ from conquest.core.game import Ruleset, State
 from conquest.web.board import board_for, places, region_ids
 from conquest.web.deps import Services
 from conquest.web.games import Actor, Live
+from conquest.web.odds import has_odds
 
 log = logging.getLogger("conquest.web")
 MAX_LEGAL = 3000
@@ -28,8 +29,9 @@ def legal_for(live: Live, who: Actor, board: dict[str, Any] | None) -> dict[str,
     ids = region_ids(board)
     fmt = live.ruleset.format_action
     acts = list(state.legal_actions())
-    out = [{"text": fmt(a), "description": describe(live, a), "places": places(a, ids)}
-           for a in acts[:MAX_LEGAL]]
+    rid = live.ruleset.id
+    out = [{"text": fmt(a), "description": describe(live, a), "places": places(a, ids),
+            "odds": has_odds(rid, state, a)} for a in acts[:MAX_LEGAL]]
     return {"legal": out, "legal_truncated": len(acts) > MAX_LEGAL}
 
 

@@ -12,6 +12,7 @@ from conquest.web.games import WebError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 INDEX = STATIC / "index.html"
+CALC = STATIC / "calc.html"
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,6 +30,12 @@ def page_game(gid: str) -> FileResponse:
 @router.get("/game/{gid}/replay")
 def page_replay(gid: str) -> FileResponse:
     return FileResponse(INDEX, media_type="text/html")
+
+
+@router.get("/calc")
+def page_calc() -> FileResponse:
+    """The Nerath battle calculator (static/calc.html and calc.js)."""
+    return FileResponse(CALC, media_type="text/html")
 
 
 @router.get("/static/{name}")
