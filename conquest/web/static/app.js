@@ -503,9 +503,11 @@ function renderGame() {
       for (const a of ordered) {
         if (f && !a.text.toLowerCase().includes(f) && !a.description.toLowerCase().includes(f)) continue;
         const isMatch = sel.length && matching.includes(a);
-        list.append(h("li", { class: isMatch ? "match" : "" },
+        const li = h("li", { class: isMatch ? "match" : "" },
           h("button", { type: "button", "data-action": a.text, onclick: () => send(a.text) }, a.description,
-            a.description !== a.text ? h("code", { text: a.text }) : null)));
+            a.description !== a.text ? h("code", { text: a.text }) : null));
+        if (window.conquestOdds) window.conquestOdds.decorateAction(li, a, { gid: me.gid, token: me.token, step: g.step }); // odds.js
+        list.append(li);
       }
     };
     input.addEventListener("input", () => { me.filter = input.value; fill(); });
