@@ -40,8 +40,15 @@ def has_odds(ruleset_id: str, state: State, action: Action) -> bool:
         if verb == "battle" and st.bt is None and len(action) > 1:
             from conquest.rulesets.nerath.data import DUNGEON
             from conquest.rulesets.nerath.state import IX, KIND
+            from conquest.rulesets.nerath.odds import battle_from_state
             x = IX.get(action[1]) if isinstance(action[1], str) else None
-            return x is not None and KIND[x] != DUNGEON
+            if x is None or KIND[x] == DUNGEON:
+                return False
+            try:   # a space without defenders (taken without dice) or with allied defenders: no odds
+                battle_from_state(st, x)
+            except OddsError:
+                return False
+            return True
         return verb in ("press", "retreat") and st.bt is not None
     if ruleset_id == "narby":
         if verb in ("steal", "attack", "destroy"):
