@@ -82,11 +82,10 @@ def test_calculator_page_and_its_data(client: TestClient) -> None:
 
 
 # ---------------------------------------------------------------- a seat's odds in a game
-def drive_to(client: TestClient, gid: str, tokens: dict[int, str], want: Any, seed: int = 0,
+def drive_to(games: Any, gid: str, tokens: dict[int, str], want: Any, seed: int = 0,
              limit: int = 3000) -> tuple[Any, Any]:
-    """Play random legal actions through the web app's games until ``want(action, state)`` holds for a legal
-    action of the seat to move; returns (live game, action)."""
-    games = client.app.state.games  # type: ignore[attr-defined]
+    """Play random legal actions through the web app's games (``app.state.games``) until ``want(action,
+    state)`` holds for a legal action of the seat to move; returns (live game, action)."""
     rng = random.Random(seed)
     for _ in range(limit):
         live = games.load(gid)
@@ -116,7 +115,7 @@ def test_a_seat_gets_the_odds_of_a_battle_it_may_declare(client: TestClient) -> 
     quiet = next(x["text"] for x in first["legal"] if not x["odds"])   # the first turn: no battle yet
     r = client.get(f"/api/games/{gid}/odds", params={"action": quiet}, headers=tok(tokens[0]))
     assert r.status_code == 422 and "leads into no dice" in r.json()["error"]
-    live, action = drive_to(client, gid, tokens, is_battle)
+    live, action = drive_to(client.app.state.games, gid, tokens, is_battle)
     rs = live.ruleset
     text = rs.format_action(action)
     seat = live.state.to_move
@@ -146,7 +145,7 @@ def test_a_seat_gets_the_odds_of_a_battle_it_may_declare(client: TestClient) -> 
 
 def test_odds_never_depend_on_another_seats_hidden_cards(client: TestClient) -> None:
     gid, tokens = nerath_game(client, seed=2)
-    live, action = drive_to(client, gid, tokens, is_battle, seed=2)
+    live, action = drive_to(client.app.state.games, gid, tokens, is_battle, seed=2)
     rs, st, seat = live.ruleset, live.state, live.state.to_move
     doc = st.to_json()
     hidden_hands = [r for r, hand in doc["event_hands"].items() if st.view(seat)["event_hands"][r] != hand]

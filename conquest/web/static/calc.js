@@ -101,8 +101,10 @@ async function compute() {
 
 function readHash() {
   const q = new URLSearchParams(location.hash.slice(1));
-  if (q.get("sea") === "1") document.getElementById("where-sea").checked = true;
-  if (q.get("order")) document.getElementById("order").value = q.get("order");
+  for (const side of ["attacker", "defender"]) counts[side] = {};
+  document.getElementById("castle").checked = false;
+  document.getElementById(q.get("sea") === "1" ? "where-sea" : "where-land").checked = true;
+  document.getElementById("order").value = q.get("order") === "listed" ? "listed" : "cheapest";
   const press = q.get("press");
   if (press && press.startsWith("until-below=")) { document.getElementById("press").value = "until"; document.getElementById("press-k").value = press.split("=")[1]; document.getElementById("press-k").hidden = false; }
   for (const [side, key] of [["attacker", "a"], ["defender", "d"]]) {
@@ -140,6 +142,7 @@ async function start() {
     document.getElementById("castle").checked = false; changed();
   });
   form.addEventListener("submit", ev => ev.preventDefault());
+  window.addEventListener("hashchange", () => { readHash(); applyWhere(); compute(); });  // a battle linked here
   compute();
 }
 
