@@ -81,7 +81,7 @@ async function compute() {
   if (!b.attacker.length || !b.defender.length) {
     result.replaceChildren(el("p", { class: "help", text: !b.attacker.length && !b.defender.length
       ? "Add pieces to both sides." : `Add pieces to the ${b.attacker.length ? "defending" : "attacking"} side.` }));
-    delete result.dataset.ready; return;
+    delete result.dataset.ready; document.getElementById("mini").replaceChildren(); return;
   }
   const mine = ++asked;
   result.classList.add("busy");
@@ -93,7 +93,8 @@ async function compute() {
   } catch (e) { error = "the server cannot be reached"; }
   if (mine !== asked) return;   // a newer question is on its way
   result.classList.remove("busy");
-  if (error) { result.replaceChildren(el("p", { class: "odds-error", role: "alert", text: error })); delete result.dataset.ready; return; }
+  if (error) { document.getElementById("mini").replaceChildren(); result.replaceChildren(el("p", { class: "odds-error", role: "alert", text: error })); delete result.dataset.ready; return; }
+  document.getElementById("mini").replaceChildren(battleBars(data));   // the phone's summary at the bottom
   result.replaceChildren(battleBars(data, "p"), battleFigures(data), survivorTable(data),
     el("p", { class: "help", text: `${data.method}; ${(1000 * data.seconds).toFixed(1)} ms.` }));
   result.dataset.ready = String(mine);
