@@ -161,3 +161,37 @@ def test_odds_never_depend_on_another_seats_hidden_cards(client: TestClient) -> 
     for r in (a, b):
         r.pop("seconds")
     assert a == b
+
+
+def test_narby_odds_never_depend_on_another_dragons_hidden_card(client: TestClient) -> None:
+    # Narby: the other dragons' cards are hidden; their reaction windows are read as "everybody passes"
+    from conquest.rulesets.narby.tables import TABLES as NT
+    made = create(client, "narby", seats=[{"kind": "human"}] * 3, seed=4)
+    gid, tokens = made["game"]["id"], {s["seat"]: s["token"] for s in made["seats"]}
+
+    def wanted(a: Any, st: Any) -> bool:
+        return a[0] in ("attack", "steal") and has_odds("narby", st, a) and any(
+            h is not None and st.view(st.to_move)["hands"][i] != h for i, h in enumerate(st.to_json()["hands"]))
+    live, action = drive_to(client.app.state.games, gid, tokens, wanted, seed=4)
+    rs, st, seat = live.ruleset, live.state, live.state.to_move
+    doc = st.to_json()
+    twins = []
+    for i, card in enumerate(doc["hands"]):
+        if card is None or st.view(seat)["hands"][i] == card:
+            continue
+        for other in NT.card_ids:    # another card in that dragon's hand, the rest as it is
+            d2 = json.loads(json.dumps(doc))
+            d2["hands"][i] = other
+            try:
+                twin = rs.state_from_json(d2)
+            except Exception:  # noqa: BLE001 - a card that is elsewhere already
+                continue
+            if twin.to_json()["hands"] != doc["hands"] and twin.is_legal(action):
+                twins.append(twin)
+    assert len(twins) >= 3, "other hidden cards fit this position"
+    want = seat_odds(rs, st, seat, action)
+    want.pop("seconds")
+    for twin in twins:
+        got = seat_odds(rs, twin, seat, action)
+        got.pop("seconds")
+        assert got == want
