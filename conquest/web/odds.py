@@ -40,16 +40,11 @@ def has_odds(ruleset_id: str, state: State, action: Action) -> bool:
         if verb == "battle" and st.bt is None and len(action) > 1:
             from conquest.rulesets.nerath.data import DUNGEON
             from conquest.rulesets.nerath.state import IX, KIND
-            from conquest.rulesets.nerath.odds import battle_from_state
             x = IX.get(action[1]) if isinstance(action[1], str) else None
-            if x is None or KIND[x] == DUNGEON:
-                return False
-            try:   # a space without defenders (taken without dice) or with allied defenders: no odds
-                battle_from_state(st, x)
-            except OddsError:
-                return False
-            return True
-        return verb in ("press", "retreat") and st.bt is not None
+            return x is not None and KIND[x] != DUNGEON and _calculable(st, x)
+        if verb in ("press", "retreat") and st.bt is not None:
+            return _calculable(st, st.bt["space"])
+        return False
     if ruleset_id == "narby":
         if verb in ("steal", "attack", "destroy"):
             return True
@@ -86,6 +81,17 @@ def seat_odds(rs: Ruleset, state: State, seat: int, action: Action) -> dict[str,
         return rs.action_odds(state, action)
     except OddsError as e:
         raise WebError(422, str(e).splitlines()[0]) from None
+
+
+def _calculable(st: Any, x: int) -> bool:
+    """Does the Nerath calculator take the battle in space x? Not a dungeon's (Guardians), nor one without
+    defenders (taken without dice) or with allied defenders (who split the damage)."""
+    from conquest.rulesets.nerath.odds import battle_from_state
+    try:
+        battle_from_state(st, x)
+    except OddsError:
+        return False
+    return True
 
 
 class OddsCache:

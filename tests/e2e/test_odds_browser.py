@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from conquest.web.odds import has_odds
 from tests.web.test_odds_api import drive_to, is_battle
 
 SIZES = {"wide": (1400, 900), "phone": (390, 844)}
@@ -75,3 +76,19 @@ def test_a_nerath_game_shows_the_odds_of_a_battle(page: Any, server: Any, screen
     for name, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
         page.screenshot(path=str(screenshots / f"odds-game-{name}.png"), full_page=True)
+
+
+def test_the_battle_window_opens_the_odds_of_pressing(page: Any, server: Any, screenshots: Path) -> None:
+    made = httpx.post(server.url + "/api/games", json={"ruleset": "nerath", "seed": 3,
+                                                       "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    gid = made["game"]["id"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    live, _ = drive_to(server.app.state.games, gid, tokens,
+                       lambda a, st: a == ("press",) and has_odds("nerath", st, a), seed=3)
+    page.goto(f"{server.url}/game/{gid}#t={tokens[live.state.to_move]}")
+    page.wait_for_selector("[data-odds='press'][aria-expanded='true']")   # open without a click
+    page.wait_for_selector(".odds-drop .odds-stack")
+    page.click("[data-odds='retreat']")
+    page.wait_for_function("() => [...document.querySelectorAll('.odds-drop .odds-table td.p')]"
+                           ".some(td => td.textContent === '100%')")
+    page.screenshot(path=str(screenshots / "odds-press-wide.png"), full_page=True)

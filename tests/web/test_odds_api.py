@@ -195,3 +195,17 @@ def test_narby_odds_never_depend_on_another_dragons_hidden_card(client: TestClie
         got = seat_odds(rs, twin, seat, action)
         got.pop("seconds")
         assert got == want
+
+
+def test_the_battle_window_weighs_press_and_retreat(client: TestClient) -> None:
+    gid, tokens = nerath_game(client, seed=3)
+    live, action = drive_to(client.app.state.games, gid, tokens, lambda a, st: a == ("press",) and has_odds("nerath", st, a), seed=3)
+    seat = live.state.to_move
+    legal = client.get(f"/api/games/{gid}", headers=tok(tokens[seat])).json()["legal"]
+    assert {x["text"] for x in legal if x["odds"]} == {"press", "retreat"}
+    press = client.get(f"/api/games/{gid}/odds", params={"action": "press"}, headers=tok(tokens[seat])).json()
+    # from the round the battle is in: the calculator on the pieces still standing (wounded Dragons stay so)
+    assert press["battle"] == live.ruleset.action_odds(live.state, "press")["battle"]
+    assert abs(press["attacker_wins"] + press["defender_holds"] + press["both_destroyed"] - 1) < 1e-9
+    retreat = client.get(f"/api/games/{gid}/odds", params={"action": "retreat"}, headers=tok(tokens[seat])).json()
+    assert [o["probability"] for o in retreat["outcomes"]] == [1.0]
