@@ -40,6 +40,11 @@ def test_calculator_steppers_and_result(page: Any, server: Any, screenshots: Pat
     for name, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
         page.screenshot(path=str(screenshots / f"odds-calc-{name}.png"), full_page=True)
+    # on a phone the steppers fill the screen: a summary of the result stays at its bottom
+    assert page.is_visible("#mini .odds-stack")
+    page.screenshot(path=str(screenshots / "odds-calc-phone-screen.png"))
+    page.set_viewport_size({"width": 1400, "height": 900})
+    assert not page.is_visible("#mini .odds-stack")
     # at sea the land pieces are off and the result follows
     page.check("#where-sea", force=True)
     page.wait_for_function("() => document.querySelector('.odds-error, #result[data-ready]') && "

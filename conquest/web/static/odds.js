@@ -91,6 +91,14 @@ export function calcLink(battle) {
   return `/calc#${q.toString()}`;
 }
 
+// an outcome in words: a summary text, or a record such as {result, attacker_keeps: [pieces]}
+function outcomeText(o) {
+  if (typeof o === "string") return o;
+  if (!o || typeof o !== "object") return String(o);
+  return Object.entries(o).map(([k, v]) => k === "result" ? String(v)
+    : `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? pieceList(v.map(String)) : String(v)}`).join("; ");
+}
+
 // the answer of GET /api/games/{id}/odds, drawn: bars for a battle, a table of outcomes otherwise
 export function oddsPanel(data) {
   const box = el("div", { class: "odds-panel" });
@@ -105,7 +113,7 @@ export function oddsPanel(data) {
   const tb = el("table", { class: "odds-table" });
   for (const o of data.outcomes.slice(0, 12)) {
     const fill = el("span", { class: "fill" }); fill.style.width = `${(100 * o.probability).toFixed(2)}%`;
-    tb.append(el("tr", {}, el("td", { class: "who", text: typeof o.outcome === "string" ? o.outcome : JSON.stringify(o.outcome) }),
+    tb.append(el("tr", {}, el("td", { class: "who", text: outcomeText(o.outcome) }),
       el("td", { class: "meter" }, el("span", { class: "track" }, fill)), el("td", { class: "p", text: pct(o.probability) })));
   }
   if (data.outcomes.length > 12) tb.append(el("tr", { class: "muted" }, el("td", { text: `${data.outcomes.length - 12} more outcomes` })));
