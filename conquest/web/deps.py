@@ -34,6 +34,7 @@ class Services:
     replays: "Lane" = field(default_factory=lambda: Lane())
     odds_lane: "Lane" = field(default_factory=lambda: Lane(concurrency=2, share=0.5))  # exact odds
     odds_cache: OddsCache = field(default_factory=lambda: OddsCache())
+    odds_pending: int = 0   # odds computing or waiting in odds_lane
 
 
 def services(conn: HTTPConnection) -> Services:

@@ -30,6 +30,7 @@ from conquest.core.odds import OddsError
 ODDS_SECONDS = 5.0      # the longest a request waits for odds (the computation runs in the odds lane)
 MAX_SIDE = 40           # pieces a side in the web calculator (the CLI takes up to 500 of a kind)
 CACHE_SIZE = 512
+MAX_PENDING = 16        # odds computing or waiting at a time (beyond: 503 at once)
 
 
 def has_odds(ruleset_id: str, state: State, action: Action) -> bool:

@@ -209,3 +209,29 @@ def test_the_battle_window_weighs_press_and_retreat(client: TestClient) -> None:
     assert abs(press["attacker_wins"] + press["defender_holds"] + press["both_destroyed"] - 1) < 1e-9
     retreat = client.get(f"/api/games/{gid}/odds", params={"action": "retreat"}, headers=tok(tokens[seat])).json()
     assert [o["probability"] for o in retreat["outcomes"]] == [1.0]
+
+
+def test_odds_that_take_too_long_are_a_503_and_land_in_the_cache(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from conquest.web.routes import odds as odds_routes
+    gid, tokens = nerath_game(client, seed=1)
+    live, action = drive_to(client.app.state.games, gid, tokens, is_battle)
+    text, seat = live.ruleset.format_action(action), live.state.to_move
+    slow = odds_routes.seat_odds
+
+    def slower(*args: Any) -> Any:
+        time.sleep(0.3)
+        return slow(*args)
+    monkeypatch.setattr(odds_routes, "seat_odds", slower)
+    monkeypatch.setattr(odds_routes, "ODDS_SECONDS", 0.05)
+    r = client.get(f"/api/games/{gid}/odds", params={"action": text}, headers=tok(tokens[seat]))
+    assert r.status_code == 503 and "take more than 0.05 s" in r.json()["error"]
+    time.sleep(0.6)   # the computation went on and was kept
+    r = client.get(f"/api/games/{gid}/odds", params={"action": text}, headers=tok(tokens[seat]))
+    assert r.status_code == 200 and r.json()["battle"]["space"] == action[1]
+    slow_calc = odds_routes._nerath
+    monkeypatch.setattr(odds_routes, "_nerath", lambda body: (time.sleep(0.3), slow_calc(body))[1])
+    r = client.post("/api/odds/nerath", json={"attacker": "footsoldier", "defender": "footsoldier"})
+    assert r.status_code == 503

@@ -6,26 +6,38 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import anyio
+import asyncio
 from fastapi import APIRouter, Depends, Query
 
 from conquest.core.errors import ConquestError
 from conquest.core.odds import OddsError
 from conquest.web.bodies import NerathOddsIn, json_body
 from conquest.web.deps import Game, Services, Svc, Who
-from conquest.web.games import Actor, Live, WebError
-from conquest.web.odds import MAX_SIDE, ODDS_SECONDS, calculator_info, seat_odds
+from conquest.web.games import Live, WebError
+from conquest.web.odds import MAX_PENDING, MAX_SIDE, ODDS_SECONDS, calculator_info, seat_odds
 
 router = APIRouter(prefix="/api")
 
 
 async def _in_lane(svc: Services, fn: Any, *args: Any) -> Any:
-    try:
-        with anyio.fail_after(ODDS_SECONDS):
-            return await svc.odds_lane.run(fn, *args)
-    except TimeoutError:
+    """``fn(*args)`` in the odds lane; after ``ODDS_SECONDS`` the request gets a 503 and the computation
+    finishes on its own (a seat's odds then land in the cache for the next request). At most
+    ``MAX_PENDING`` computations run or wait at a time; beyond that, 503 at once."""
+    if svc.odds_pending >= MAX_PENDING:
+        raise WebError(503, "the server is busy computing other odds: try again in a moment")
+    svc.odds_pending += 1
+    task = asyncio.ensure_future(svc.odds_lane.run(fn, *args))
+
+    def finished(t: asyncio.Future[Any]) -> None:
+        svc.odds_pending -= 1
+        if not t.cancelled():
+            t.exception()   # retrieved: a refusal after the request gave up is not an unhandled error
+    task.add_done_callback(finished)
+    done, _ = await asyncio.wait({task}, timeout=ODDS_SECONDS)
+    if task not in done:
         raise WebError(503, f"these odds take more than {ODDS_SECONDS:g} s to compute here: "
-                            f"try fewer pieces, or the command line (conquest odds)") from None
+                            f"try again in a moment, or use the command line (conquest odds)")
+    return task.result()
 
 
 @router.get("/odds/nerath")
@@ -61,21 +73,23 @@ def _nerath(body: NerathOddsIn) -> dict[str, Any]:
 @router.get("/games/{gid}/odds")
 async def game_odds(live: Game, who: Who, svc: Svc,
                     action: str = Query(..., min_length=1, max_length=500)) -> dict[str, Any]:
-    return await _in_lane(svc, _game_odds, svc, live, who, action)  # type: ignore[no-any-return]
-
-
-def _game_odds(svc: Services, live: Live, who: Actor, text: str) -> dict[str, Any]:
+    """The odds of ``action``, a legal dice-driven action of the asking seat, which must be the seat to move
+    (from what that seat sees: see conquest/web/odds.py); from the cache when they were computed already."""
     state, rs = live.state, live.ruleset
     if who.seat is None or state.to_move != who.seat:
         raise WebError(409, "odds are given to the seat to move, for its own actions")
     try:
-        action = rs.parse_action(text)
+        act = rs.parse_action(action)
     except ConquestError as e:
-        raise WebError(422, f"action '{text[:80]}': {str(e).splitlines()[0]}") from None
-    key = (live.row.id, live.revision, live.next_step, rs.format_action(action))
+        raise WebError(422, f"action '{action[:80]}': {str(e).splitlines()[0]}") from None
+    key = (live.row.id, live.revision, live.next_step, rs.format_action(act))
     hit = svc.odds_cache.get(key)
     if hit is not None:
         return hit
-    out = {**seat_odds(rs, state, who.seat, action), "step": live.next_step}
+    return await _in_lane(svc, _game_odds, svc, live, who.seat, act, key)  # type: ignore[no-any-return]
+
+
+def _game_odds(svc: Services, live: Live, seat: int, action: Any, key: tuple[Any, ...]) -> dict[str, Any]:
+    out = {**seat_odds(live.ruleset, live.state, seat, action), "step": live.next_step}
     svc.odds_cache.put(key, out)
     return out
