@@ -57,7 +57,8 @@ def test_create_gives_a_secret_link_per_human_seat_and_a_spectator_link(client: 
     assert d["game"]["step"] == 2 and d["game"]["to_move"] == 0 and d["you"] == {"seat": 0, "name": "Ann",
                                                                                   "role": "seat"}
     assert [a["text"] for a in d["legal"]][-2:] == ["peek", "end"]
-    assert d["legal"][0] == {"text": "place north", "description": "Place an army in north", "places": ["north"]}
+    assert d["legal"][0] == {"text": "place north", "description": "Place an army in north", "places": ["north"],
+                             "odds": False}
 
 
 def count_games(client: TestClient) -> int:
@@ -427,12 +428,16 @@ def test_websocket_announces_each_change(client: TestClient) -> None:
 
 def test_the_page_and_its_files_are_served_by_the_app(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
+    # odds.js (a module) runs before app.js: deferred scripts run in the order of the page
+    assert page.status_code == 200 and '<script defer src="/static/app.js">' in page.text
+    assert page.text.index('src="/static/odds.js"') < page.text.index('src="/static/app.js"')
     assert "http" not in page.text.replace("http-equiv", "")  # nothing from the internet
     assert "default-src 'self'" in page.headers["content-security-policy"]
     js = client.get("/static/app.js")
     assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
     assert "innerHTML" not in js.text  # every server text goes in with textContent
+    for name in ("odds.js", "calc.js"):
+        assert "innerHTML" not in client.get(f"/static/{name}").text
     assert client.get("/game/abc").status_code == 200
     refused(client.get("/static/../server.py"), 404)
     refused(client.get("/static/nothing.js"), 404)
