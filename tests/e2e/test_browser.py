@@ -76,10 +76,10 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
         toast = page.query_selector("#toast:not([hidden])")
         assert toast is None, f"a click on the board was refused: {toast.inner_text() if toast else ''}"
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
-            matches = page.query_selector_all(".actions li.match button")
-            (matches[0] if matches else page.query_selector_all("#actions button")[0]).click()
+            matches = page.query_selector_all(".actions li.match button[data-action]")
+            (matches[0] if matches else page.query_selector_all("#actions button[data-action]")[0]).click()
     else:
-        buttons = page.query_selector_all("#actions button")
+        buttons = page.query_selector_all("#actions button[data-action]")  # the actions, not their odds buttons
         assert buttons, "the seat to move has a list of legal actions"
         choice = [b for b in buttons if b.get_attribute("data-action") != "peek"] or buttons
         rng.choice(choice).click()
