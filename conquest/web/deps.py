@@ -16,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from conquest.web.games import Actor, Games, Live, WebError
 from conquest.web.live import Advancer, Hub
+from conquest.web.odds import OddsCache
 from conquest.web.storage import Store
 
 TOKEN_HEADER = "X-Conquest-Token"
@@ -31,6 +32,9 @@ class Services:
     hub: Hub
     heavy: "Heavy" = field(default_factory=lambda: Heavy())  # record imports
     replays: "Lane" = field(default_factory=lambda: Lane())
+    odds_lane: "Lane" = field(default_factory=lambda: Lane(concurrency=2, share=0.5))  # exact odds
+    odds_cache: OddsCache = field(default_factory=lambda: OddsCache())
+    odds_pending: int = 0   # odds computing or waiting in odds_lane
 
 
 def services(conn: HTTPConnection) -> Services:

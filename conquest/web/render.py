@@ -9,6 +9,7 @@ from conquest.core.game import Ruleset, State
 from conquest.web.board import board_for, places, region_ids
 from conquest.web.deps import Services
 from conquest.web.games import Actor, Live
+from conquest.web.odds import has_odds
 
 log = logging.getLogger("conquest.web")
 MAX_LEGAL = 3000
@@ -29,10 +30,12 @@ def legal_for(live: Live, who: Actor, board: dict[str, Any] | None) -> dict[str,
     aliases = (board or {}).get("aliases") or {}
     fmt = live.ruleset.format_action
     acts = list(state.legal_actions())
+    rid = live.ruleset.id
     out = []
     for a in acts[:MAX_LEGAL]:
         text = fmt(a)
-        out.append({"text": text, "description": describe(live, a), "places": places(a, ids, text, aliases)})
+        out.append({"text": text, "description": describe(live, a), "places": places(a, ids, text, aliases),
+                    "odds": has_odds(rid, state, a)})
     return {"legal": out, "legal_truncated": len(acts) > MAX_LEGAL}
 
 

@@ -21,7 +21,7 @@ from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.live import Advancer, Hub
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
-from conquest.web.routes import actions, games as game_routes, meta, pages, records, socket
+from conquest.web.routes import actions, games as game_routes, meta, odds, pages, records, socket
 from conquest.web.storage import Store
 
 log = logging.getLogger("conquest.web")
@@ -99,7 +99,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     app.state.store = store
     install_error_handlers(app)
     app.add_middleware(BodyLimit, body_timeout=body_timeout)
-    for module in (meta, game_routes, actions, records, socket, pages):
+    for module in (meta, game_routes, actions, records, odds, socket, pages):
         app.include_router(module.router)
     return app
 

@@ -68,7 +68,8 @@ def test_create_gives_a_secret_link_per_human_seat_and_a_spectator_link(client: 
     assert d["game"]["step"] == 2 and d["game"]["to_move"] == 0 and d["you"] == {"seat": 0, "name": "Ann",
                                                                                   "role": "seat"}
     assert [a["text"] for a in d["legal"]][-2:] == ["peek", "end"]
-    assert d["legal"][0] == {"text": "place north", "description": "Place an army in north", "places": ["north"]}
+    assert d["legal"][0] == {"text": "place north", "description": "Place an army in north", "places": ["north"],
+                             "odds": False}
 
 
 def count_games(client: TestClient) -> int:
@@ -448,10 +449,12 @@ def test_the_page_and_its_files_are_served_by_the_app(client: TestClient) -> Non
     assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
     modules = set(re.findall(r'from "\./([a-z0-9_-]+\.js)"', js.text))
     assert {"lobby.js", "game.js"} <= modules  # ES modules, no build step
-    for name in ("app.js", *sorted(modules), "ui.js", "board.js", "actions.js", "panels.js"):
+    for name in ("app.js", *sorted(modules), "ui.js", "board.js", "actions.js", "panels.js", "log.js", "odds.js",
+                 "calc.js"):
         part = client.get(f"/static/{name}")
         assert part.status_code == 200, name
         assert "innerHTML" not in part.text, name  # every server text goes in with textContent
+    assert page.text.index('src="/static/odds.js"') < page.text.index('src="/static/app.js"')
     assert client.get("/game/abc").status_code == 200
     refused(client.get("/static/../server.py"), 404)
     refused(client.get("/static/nothing.js"), 404)

@@ -1,6 +1,7 @@
 // Action input: the legal actions grouped by verb and space, count steppers for actions that differ only in
 // a number ("move k07 k06 footsoldier 3"), narrowing by the places chosen on the board, and typed notation.
 import { h } from "./ui.js";
+import { decorateAction } from "./odds.js";
 
 const FLAT_LIMIT = 14; // up to this many entries the list is flat; more are grouped in folding sections
 
@@ -49,9 +50,11 @@ function entryView(e, me, send, matchSet, help) {
   const tip = verb ? `${verb.name}: ${verb.text}` : null;
   if (e.options.length === 1) {
     const a = e.options[0].a;
-    return h("li", { class: isMatch ? "match" : "" },
+    const li = h("li", { class: isMatch ? "match" : "" },
       h("button", { type: "button", "data-action": a.text, title: tip, onclick: () => send(a.text) }, a.description,
         a.description !== a.text ? h("code", { text: a.text }) : null));
+    decorateAction(li, a, { gid: me.gid, token: me.token, step: me.data && me.data.game ? me.data.game.step : null });
+    return li;
   }
   const values = e.options.map(o => o.n);
   let i = me.steps[e.key] !== undefined ? Math.max(0, values.indexOf(me.steps[e.key])) : values.length - 1;

@@ -1,0 +1,173 @@
+// Exact odds in the page: a badge and a small panel beside each dice-driven action of a game (fetched from
+// GET /api/games/{id}/odds), and the drawing of a battle's result (bars) that the calculator page shares.
+// An ES module; every text from the server goes in with textContent.
+
+export function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return e;
+}
+
+export function pct(p) {
+  if (p <= 0) return "0%";
+  if (p >= 1) return "100%";
+  if (p < 0.001) return "<0.1%";
+  if (p > 0.999) return ">99.9%";
+  return (100 * p).toFixed(p < 0.1 || p > 0.9 ? 1 : 0) + "%";
+}
+
+const OUTCOMES = [
+  ["attacker_wins", "Attacker wins", "win"],
+  ["defender_holds", "Defender holds", "hold"],
+  ["both_destroyed", "Both destroyed", "both"],
+];
+
+// the three results of a battle as one stacked bar and a legend (ids prefixed with `id` when given)
+export function battleBars(r, id) {
+  const bar = el("div", { class: "odds-stack", role: "img",
+    "aria-label": OUTCOMES.map(([k, label]) => `${label} ${pct(r[k])}`).join(", ") });
+  const legend = el("ul", { class: "odds-legend" });
+  for (const [k, label, cls] of OUTCOMES) {
+    const seg = el("span", { class: `seg ${cls}` });
+    seg.style.width = `${(100 * r[k]).toFixed(3)}%`;
+    bar.append(seg);
+    legend.append(el("li", { class: cls }, el("span", { class: "dot" }), `${label} `,
+      el("b", { id: id ? `${id}-${cls}` : null, "data-p": r[k], text: pct(r[k]) })));
+  }
+  if (r.attacker_retreats > 0)
+    legend.append(el("li", { class: "muted" }, `(the attacker retreats in ${pct(r.attacker_retreats)})`));
+  return el("div", { class: "odds-bars" }, bar, legend);
+}
+
+function pieceList(pieces) {
+  if (!pieces.length) return "none";
+  const counts = new Map();
+  for (const p of pieces) counts.set(p, (counts.get(p) || 0) + 1);
+  return [...counts].map(([p, n]) => n > 1 ? `${n} ${p}` : p).join(", ");
+}
+
+// the most likely survivors of each side, as rows of small bars
+export function survivorTable(r, limit = 6) {
+  const box = el("div", { class: "odds-surv" });
+  for (const side of ["attacker", "defender"]) {
+    const rows = r[`${side}_survivors`] || [];
+    const tb = el("table", { class: "odds-table", id: `surv-${side}` },
+      el("caption", { text: `${side === "attacker" ? "Attacker" : "Defender"}: what is left` }));
+    for (const row of rows.slice(0, limit)) {
+      const fill = el("span", { class: "fill" }); fill.style.width = `${(100 * row.probability).toFixed(2)}%`;
+      tb.append(el("tr", {}, el("td", { class: "who", text: pieceList(row.pieces) }),
+        el("td", { class: "meter" }, el("span", { class: "track" }, fill)), el("td", { class: "p", text: pct(row.probability) })));
+    }
+    if (rows.length > limit) {
+      const rest = rows.slice(limit).reduce((a, x) => a + x.probability, 0);
+      tb.append(el("tr", { class: "muted" }, el("td", { text: `${rows.length - limit} other outcomes` }), el("td"), el("td", { class: "p", text: pct(rest) })));
+    }
+    box.append(tb);
+  }
+  return box;
+}
+
+export function battleFigures(r) {
+  const g = r.expected_gold_lost || {};
+  return el("dl", { class: "odds-figs" },
+    el("dt", { text: "Expected gold lost" }),
+    el("dd", { id: "gold-lost" }, `attacker ${(g.attacker ?? 0).toFixed(2)} · defender ${(g.defender ?? 0).toFixed(2)}`),
+    el("dt", { text: "Expected rounds" }), el("dd", { id: "expected-rounds", text: (r.expected_rounds ?? 0).toFixed(2) }));
+}
+
+// a calculator link with the battle filled in
+export function calcLink(battle) {
+  const q = new URLSearchParams({ a: battle.attacker.join(","), d: battle.defender.join(",") });
+  if (battle.sea) q.set("sea", "1");
+  return `/calc#${q.toString()}`;
+}
+
+// an outcome in words: a summary text, or a record such as {result, attacker_keeps: [pieces]}
+function outcomeText(o) {
+  if (typeof o === "string") return o;
+  if (!o || typeof o !== "object") return String(o);
+  return Object.entries(o).map(([k, v]) => k === "result" ? String(v)
+    : `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? pieceList(v.map(String)) : String(v)}`).join("; ");
+}
+
+// the answer of GET /api/games/{id}/odds, drawn: bars for a battle, a table of outcomes otherwise
+export function oddsPanel(data) {
+  const box = el("div", { class: "odds-panel" });
+  if (data.attacker_wins !== undefined) {
+    const b = data.battle;
+    if (b) box.append(el("p", { class: "help" }, `${pieceList(b.attacker)} against ${pieceList(b.defender)}`,
+      b.sea ? " at sea" : "", ` (casualties ${b.order}, pressing ${b.press})`));
+    box.append(battleBars(data), battleFigures(data));
+    if (b) box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
+    return box;
+  }
+  const tb = el("table", { class: "odds-table" });
+  for (const o of data.outcomes.slice(0, 12)) {
+    const fill = el("span", { class: "fill" }); fill.style.width = `${(100 * o.probability).toFixed(2)}%`;
+    tb.append(el("tr", {}, el("td", { class: "who", text: outcomeText(o.outcome) }),
+      el("td", { class: "meter" }, el("span", { class: "track" }, fill)), el("td", { class: "p", text: pct(o.probability) })));
+  }
+  if (data.outcomes.length > 12) tb.append(el("tr", { class: "muted" }, el("td", { text: `${data.outcomes.length - 12} more outcomes` })));
+  box.append(tb);
+  return box;
+}
+
+const cache = new Map();
+async function fetchOdds(ctx, text) {
+  const key = `${ctx.gid}|${ctx.step}|${text}`;
+  if (!cache.has(key)) {
+    cache.set(key, (async () => {
+      const resp = await fetch(`/api/games/${encodeURIComponent(ctx.gid)}/odds?action=${encodeURIComponent(text)}`,
+        { headers: { "Accept": "application/json", "X-Conquest-Token": ctx.token } });
+      let data = null; try { data = await resp.json(); } catch (e) { data = null; }
+      if (!resp.ok) { cache.delete(key); throw new Error((data && data.error) || `the server answered ${resp.status}`); }
+      return data;
+    })());
+  }
+  return cache.get(key);
+}
+
+// The hook the game page calls for each listed action: `li` holds the action's button; `action` is an entry of
+// the payload's `legal` list ({text, description, odds}); ctx = {gid, token, step}. Actions with odds get a
+// small "odds" button that opens a panel under them; the battle window's `press` opens its panel at once.
+export function decorateAction(li, action, ctx) {
+  if (!action || !action.odds) return;
+  const panel = el("div", { class: "odds-drop", hidden: true, "aria-live": "polite" });
+  const badge = el("span", { class: "odds-badge", "aria-hidden": "true" });
+  const btn = el("button", { type: "button", class: "odds-btn", "aria-expanded": "false",
+    "aria-label": `Odds of ${action.text}`, title: "Exact odds of this action", "data-odds": action.text }, "odds ", badge);
+  const row = li.querySelector("button");
+  const wrap = el("div", { class: "odds-row" });
+  if (row) { row.replaceWith(wrap); wrap.append(row, btn); } else li.append(btn);
+  li.append(panel);
+  let loaded = false;
+  async function load() {
+    if (loaded) return;
+    loaded = true;
+    panel.replaceChildren(el("p", { class: "help", text: "Computing the exact odds…" }));
+    try {
+      const data = await fetchOdds(ctx, action.text);
+      panel.replaceChildren(oddsPanel(data));
+      if (data.attacker_wins !== undefined) { badge.textContent = pct(data.attacker_wins); badge.className = "odds-badge win"; }
+    } catch (e) { loaded = false; panel.replaceChildren(el("p", { class: "odds-error", role: "alert", text: e.message })); }
+  }
+  function toggle(open) {
+    panel.hidden = !open; btn.setAttribute("aria-expanded", String(open));
+    if (open) load();
+  }
+  btn.addEventListener("click", () => toggle(panel.hidden));
+  // a battle's chance of winning shows on the badge as soon as the action is hovered or focused
+  if (row) for (const ev of ["mouseenter", "focus"]) row.addEventListener(ev, () => load(), { once: true });
+  if (action.text === "press") toggle(true);
+}
+
+window.conquestOdds = { decorateAction };
