@@ -131,4 +131,6 @@ def test_log_hides_draws_from_other_seats() -> None:
     assert [RULESET.log_visible(st, normal, after, s) for s in range(4)] == [True, False, False, False]
     immediate = next(a for a, _ in st.chance_outcomes() if event_cards()[a[1]].get("immediate"))
     assert all(RULESET.log_visible(st, immediate, st.apply(immediate), s) for s in range(4))
-    assert RULESET.log_visible(st, normal, after, None)
+    # a spectator holds no realm: it sees the draw no more than the other seats do
+    assert RULESET.log_visible(st, normal, after, None) is False
+    assert RULESET.log_visible(st, g, st.apply(g), None) is False

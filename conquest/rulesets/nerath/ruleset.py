@@ -100,17 +100,18 @@ class NerathRuleset(Ruleset):
     def log_visible(self, before: State, action: Any, after: State, seat: int | None) -> bool | None:
         """Whether a seat may see this entry of the game log (the web app's hook): an Event card drawn is seen by
         its realm's seat only (unless it is Play Immediately, played face up at once), a Treasure card drawn by
-        the plundering realm's seat, a Guardian tile placed facedown by nobody; everything else by all."""
+        the plundering realm's seat, a Guardian tile placed facedown by nobody; everything else by all. A spectator
+        (``seat`` None) holds no realm: it sees no more than a seat that is not the card's holder."""
         assert isinstance(before, NerathState)
-        if seat is None or not isinstance(action, tuple) or not action:
+        if not isinstance(action, tuple) or not action:
             return True
         verb = action[0]
         if verb == "draw":
             realm = before.dealing[0] if before.phase == "deal" else before.realm
             card = event_cards().get(action[1], {})
-            return bool(card.get("immediate")) or before.seat_of[realm] == seat
+            return bool(card.get("immediate")) or seat is not None and before.seat_of[realm] == seat
         if verb == "treasure":
-            return before.bt is not None and before.seat_of[before.bt["att"]] == seat
+            return seat is not None and before.bt is not None and before.seat_of[before.bt["att"]] == seat
         if verb == "guardian":
             return False
         return True
