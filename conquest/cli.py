@@ -14,6 +14,7 @@ from rich.table import Table
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
+from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -174,7 +175,7 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
                               markup=False)
                     continue
                 try:
-                    if line.isdigit():
+                    if is_digits(line):
                         k = int(line)
                         if not 1 <= k <= len(legal):
                             raise ConquestError(f"choose a number from 1 to {len(legal)}")

@@ -12,7 +12,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Sequence
 
-from conquest.core.errors import IllegalAction, OptionError, StateFormatError
+from conquest.core.errors import IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
 
 Action = Any  # a hashable value: rulesets use tuples of str and int
@@ -80,14 +81,36 @@ class State(ABC):
         return "it is not among the legal actions here"
 
     def check(self, action: Action | str) -> Action:
-        """Parse (if text) and check an action; raise ``IllegalAction`` naming the action and the rule."""
+        """Parse (if text) and check an action; raise ``IllegalAction`` naming the action and the rule.
+
+        A value that does not have the shape of an action (``core.notation.is_action``: an int, ``None``, a
+        list, a tuple holding a float or a ``bool``) is refused here, before the ruleset's rules see it; so is
+        an action whose legality test or refusal message fails on its arguments (a word with too few)."""
         if isinstance(action, str):
             action = self.ruleset.parse_action(action)
+        elif not is_action(action):
+            raise IllegalAction(action_label(action), "not an action (a tuple of a word, then words and whole "
+                                                      "numbers, or its notation as text)")
+        label = self._label(action)
         if self.to_move is None:
-            raise IllegalAction(self.ruleset.format_action(action), "the game is over")
-        if not self.is_legal(action):
-            raise IllegalAction(self.ruleset.format_action(action), self.illegal_reason(action))
+            raise IllegalAction(label, "the game is over")
+        try:
+            legal = self.is_legal(action)
+        except (IndexError, KeyError, TypeError, ValueError):
+            legal = False
+        if not legal:
+            try:
+                reason = self.illegal_reason(action)
+            except (IndexError, KeyError, TypeError, ValueError):
+                reason = "it is not among the legal actions here"
+            raise IllegalAction(label, reason)
         return action
+
+    def _label(self, action: Action) -> str:
+        try:
+            return self.ruleset.format_action(action)
+        except NotationError:
+            return action_label(action)
 
     # ---- transitions -----------------------------------------------------------------------------
     def apply(self, action: Action | str) -> "State":

@@ -6,6 +6,7 @@ from typing import Any
 
 from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State
+from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 import conquest.rulesets.nerath.notation as notation
 from conquest.rulesets.nerath.data import (
@@ -77,6 +78,7 @@ class NerathRuleset(Ruleset):
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
+    @guarded_format("nerath")
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
 

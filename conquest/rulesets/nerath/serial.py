@@ -7,6 +7,7 @@ from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.errors import StateFormatError
+from conquest.core.notation import is_digits
 from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.battle import battle_dice
 from conquest.rulesets.nerath.cards import treasure_cards
@@ -164,7 +165,7 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
     st.ships = {}
     for key, rec in need("ships", dict).items():
         f = f"ships/{key}"
-        if not str(key).isdigit() or not isinstance(rec, dict):
+        if not is_digits(str(key)) or not isinstance(rec, dict):
             raise StateFormatError(f, "ships are keyed by number and hold owner, space, moves, flags, cargo")
         s = _ix(rec.get("space"), f + "/space")
         if KIND[s] != SEA:

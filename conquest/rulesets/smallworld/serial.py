@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.errors import StateFormatError
+from conquest.core.notation import is_digits
 from conquest.core.maps import MapError
 from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
@@ -103,7 +104,7 @@ def _power(v: Any, field: str) -> int:
 def _region(v: Any, field: str, n: int) -> int:
     if v is None:
         return -1
-    if not isinstance(v, str) or not v.startswith("r") or not v[1:].isdigit() or not 1 <= int(v[1:]) <= n:
+    if not isinstance(v, str) or not v.startswith("r") or not is_digits(v[1:]) or not 1 <= int(v[1:]) <= n:
         raise StateFormatError(field, f"expected a region r1..r{n}, got {v!r}")
     return int(v[1:]) - 1
 
