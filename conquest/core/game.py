@@ -43,6 +43,16 @@ def to_move_from_json(value: Any) -> int | None:
     raise StateFormatError("to_move", f"expected a seat number, \"chance\" or null, got {value!r}")
 
 
+def json_copy(doc: Any) -> Any:
+    """A copy of a JSON-like document: new dicts and lists all the way down (tuples become lists), leaves
+    shared (they are immutable)."""
+    if isinstance(doc, dict):
+        return {k: json_copy(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [json_copy(v) for v in doc]
+    return doc
+
+
 class State(ABC):
     """One position of a game. ``apply`` returns a new state and never changes this one."""
 
@@ -150,7 +160,9 @@ class State(ABC):
         return self.to_json()
 
     def to_json(self) -> dict[str, Any]:
-        """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``."""
+        """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``. A fresh
+        document: its lists and objects are copies, so a caller who edits it never edits the game."""
+        body = json_copy(self._body_json())
         return {
             "format": STATE_FORMAT,
             "ruleset": self.ruleset.id,
@@ -158,7 +170,7 @@ class State(ABC):
             "players": self.players,
             "options": dict(self.options),
             "to_move": to_move_json(self.to_move),
-            **self._body_json(),
+            **body,
         }
 
     @abstractmethod

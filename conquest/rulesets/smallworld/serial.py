@@ -47,6 +47,8 @@ def body_json(s: SmallWorldState) -> dict[str, Any]:
         "races": races,
         "column": [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
                    for x, p, c in zip(s.col_race, s.col_power, s.col_coins)],
+        # the race just drawn for the bottom of the column, waiting for its power (phase draw-power)
+        "drawn_race": D.RACE_IDS[s.col_race[-1]] if len(s.col_race) > len(s.col_power) else None,
         "regions": regions,
         "turn_state": {
             "race": _race_name(s.cur),
@@ -182,6 +184,16 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
         s.col_race.append(x)
         s.col_power.append(p)
         s.col_coins.append(_int(c.get("coins", 0), f"column/{k}/coins"))
+    drawn = _race(d.get("drawn_race"), "drawn_race")
+    if (drawn >= 0) != (ph == "draw-power"):
+        raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
+                                             "then")
+    if drawn >= 0:
+        if s.rstatus[drawn] != OUT or drawn in s.col_race:
+            raise StateFormatError("drawn_race", "race already in play or shown")
+        if len(s.col_race) >= 6:
+            raise StateFormatError("drawn_race", "the column already shows 6 combos")
+        s.col_race.append(drawn)
     n = board.n
     regs = d.get("regions") or {}
     if not isinstance(regs, dict):
