@@ -622,7 +622,7 @@ class NarbyState(State):
                 out.append(("attack", T.dragon_ids[self.dragon[t]]))
             for target in destroy_t:
                 out.append(("destroy", target))
-            abandons = [("abandon", key) for key in claims if claims[key] == s]
+            abandons = [("abandon", key) for key in sorted(claims, key=_key_order) if claims[key] == s]
             late[:0] = abandons
         # ---- cards (no action spent): "Possible Cards, discarded after use"
         card = self.hand[s]
