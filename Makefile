@@ -6,6 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: run test play bench check browser clean
 
 $(STAMP): pyproject.toml
+	@echo "== making the virtualenv $(VENV) and installing conquest with its test extras (a few minutes the first time)"
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,e2e,pg]'
@@ -19,15 +20,27 @@ play: run
 # The browser tests drive Debian's chromium; install it when we can (root with apt), skip them otherwise.
 browser:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  echo "== installing Debian's chromium for the browser tests (once; a few minutes)" && \
 	  (apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1) \
 	  && echo "installed chromium for the browser tests" || echo "chromium not installed: browser tests will be skipped"; }
 
-# The web app's tests also run on PostgreSQL when one can be had (CONQUEST_TEST_PG, or a local one that
-# scripts/pg-for-tests.sh starts, installing Debian's postgresql as root); otherwise on SQLite only.
+# The web app's tests also run on PostgreSQL: CONQUEST_TEST_PG if set, else a private throwaway cluster that
+# scripts/pg-for-tests.sh starts on its own port of 127.0.0.1 and deletes afterwards (installing Debian's
+# postgresql first as root when it is missing); without PostgreSQL, on SQLite only.
 test: $(STAMP) browser
+	@echo "== type check (mypy)"
 	$(BIN)/mypy
-	CONQUEST_TEST_PG="$${CONQUEST_TEST_PG:-$$(sh scripts/pg-for-tests.sh)}" $(BIN)/python -m pytest
+	@echo "== tests (pytest: several minutes; the browser tests drive chromium)"
+	sh scripts/pg-for-tests.sh $(BIN)/python -m pytest
+	@echo "== rule scenarios"
 	$(BIN)/conquest check tests/scenarios
+
+# The quick checks: types and the rule scenarios (no pytest).
+check: $(STAMP)
+	@echo "== type check (mypy)"
+	$(BIN)/mypy
+	@echo "== rule scenarios"
+	$(BIN)/conquest check -v tests/scenarios
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py

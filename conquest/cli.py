@@ -17,10 +17,36 @@ from conquest.core.game import CHANCE
 from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Conquest: territory-conquest board games played exactly by their rules.")
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+                  context_settings={"help_option_names": ["-h", "--help"]},
+                  help="Conquest: territory-conquest board games played exactly by their rules. "
+                       "Seats are numbered from 1 everywhere on the command line (Player 1, Player 2, ...).")
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+PLAYERS_HELP = "number of players (default: the ruleset's usual count; see `conquest rulesets`)"
+MENU_WHOLE = 24
+"""Up to this many legal actions are listed whole; more are shown grouped by their first word."""
+PAGE = 20
+"""Actions per page of a listed group ('more' shows the next page)."""
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            v = version("conquest")
+        except PackageNotFoundError:  # run from a source tree without installing
+            v = "unknown"
+        out.print(f"conquest {v}", markup=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """Conquest: territory-conquest board games played exactly by their rules. Seats are numbered from 1
+    everywhere on the command line (Player 1, Player 2, ...)."""
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -37,9 +63,11 @@ def rulesets() -> None:
     """List the rulesets: id, title, players."""
     from conquest.core.registry import rulesets as all_rulesets
     for rs in all_rulesets().values():
-        players = (f"{rs.min_players}" if rs.min_players == rs.max_players
-                   else f"{rs.min_players}-{rs.max_players}")
-        out.print(f"{rs.id:<11} {rs.title}  ({players} players)", markup=False)
+        out.print(f"{rs.id:<11} {rs.title}  ({_players_span(rs)} players)", markup=False)
+
+
+def _players_span(rs: Any) -> str:
+    return f"{rs.min_players}" if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
 
 
 @app.command()
@@ -47,16 +75,31 @@ def info(ruleset: str = typer.Argument(..., help="ruleset id")) -> None:
     """Show a ruleset's options with their defaults and help."""
     from conquest.core.registry import get_ruleset
     rs = get_ruleset(ruleset)
-    out.print(f"{rs.id}: {rs.title} (rules {rs.rules_version}), {rs.min_players}-{rs.max_players} players",
+    out.print(f"{rs.id}: {rs.title} (rules {rs.rules_version}), {_players_span(rs)} players",
               markup=False)
     if rs.summary:
         out.print(rs.summary, markup=False)
-    table = Table("option", "default", "choices", "help")
+    import shutil
+    import textwrap
+    width = max(60, shutil.get_terminal_size((100, 24)).columns)
+    out.print("options (give them as --option NAME=VALUE):", markup=False)
     for o in rs.options().describe():
-        choices = ", ".join(str(c) for c in o.get("choices", [])) or (
-            f"{o.get('minimum', '')}..{o.get('maximum', '')}" if "minimum" in o else "")
-        table.add_row(o["name"], str(o["default"]), choices, o["help"])
-    out.print(table)
+        if o["type"] == "bool":
+            choices = "true, false"
+        else:
+            choices = ", ".join(_shown(c) for c in o.get("choices", [])) or (
+                f"{o.get('minimum', '')}..{o.get('maximum', '')}" if "minimum" in o else "")
+        out.print(f"  {o['name']} = {_shown(o['default'])}" + (f"   (choices: {choices})" if choices else ""),
+                  markup=False)
+        out.print(textwrap.fill(o["help"], width=width, initial_indent="      ", subsequent_indent="      "),
+                  markup=False)
+
+
+def _shown(value: Any) -> str:
+    """An option value as it is typed on the command line (booleans as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _prompt(text: str) -> str | None:
@@ -67,132 +110,268 @@ def _prompt(text: str) -> str | None:
     return line.strip()
 
 
+def _board(text: str) -> Any:
+    """A ruleset's text board for printing: boards written in Rich console markup (closing tags ``[/...]``)
+    are rendered (colours in a terminal, plain text when piped); others are printed as they are."""
+    from rich.errors import MarkupError
+    from rich.text import Text
+    if "[/" in text:
+        try:
+            return Text.from_markup(text)
+        except MarkupError:
+            pass
+    return Text(text)
+
+
+class _Menu:
+    """The legal actions for a person: listed whole when few; otherwise grouped by the first word of their
+    notation with counts, a group listed a page at a time. Numbers always index the whole legal list."""
+
+    def __init__(self, rs: Any, state: Any, legal: list[Any]) -> None:
+        self.rs, self.state, self.legal = rs, state, legal
+        self.texts = [rs.format_action(a) for a in legal]
+        self.groups: dict[str, list[int]] = {}
+        for i, t in enumerate(self.texts):
+            self.groups.setdefault(t.split()[0] if t.split() else t, []).append(i)
+        self.pending: list[int] = []
+
+    def line(self, i: int) -> str:
+        text = self.texts[i]
+        desc = self.rs.describe_action(self.state, self.legal[i])
+        if not desc or desc == text:
+            return f"  {i + 1:>3}. {text}"
+        if text in desc:
+            return f"  {i + 1:>3}. {desc}"
+        return f"  {i + 1:>3}. {text:<24} {desc}"
+
+    def show(self) -> None:
+        if len(self.legal) <= MENU_WHOLE:
+            for i in range(len(self.legal)):
+                out.print(self.line(i), markup=False)
+            return
+        counts = ", ".join(f"{w} ({len(ix)})" for w, ix in self.groups.items())
+        out.print(f"  {len(self.legal)} legal actions: {counts}", markup=False)
+        out.print("  Type a word above to list those actions ('more' pages on), 'list' for all of them, or "
+                  "type an action.", markup=False)
+
+    def list_some(self, indices: list[int]) -> None:
+        self.pending = list(indices)
+        self.more()
+
+    def more(self) -> None:
+        if not self.pending:
+            out.print("  nothing more to list", markup=False)
+            return
+        page, self.pending = self.pending[:PAGE], self.pending[PAGE:]
+        for i in page:
+            out.print(self.line(i), markup=False)
+        if self.pending:
+            out.print(f"  ... {len(self.pending)} more: type 'more'", markup=False)
+
+    def group(self, word: str) -> list[int] | None:
+        """The actions of a group typed alone, unless that word is itself the one action of its group."""
+        ix = self.groups.get(word.lower())
+        if ix is None or (len(ix) == 1 and self.texts[ix[0]] == word.lower()):
+            return None
+        return ix
+
+
+def _seat_agents(seat_names: list[str]) -> dict[int, Any]:
+    from conquest.agents.base import HUMAN, get_agent
+    return {i: get_agent(s) for i, s in enumerate(seat_names) if s != HUMAN}
+
+
+def _check_writable(path: Path) -> None:
+    """Fail now, before any game is played, when a record cannot be written at ``path``."""
+    if path.is_dir():
+        fail(f"cannot write {path}: it is a folder")
+    if not path.parent.is_dir():
+        fail(f"cannot write {path}: the folder {path.parent} does not exist")
+    import os
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"cannot write {path}: permission denied")
+
+
 @app.command()
-def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rulesets`)"),
-         players: Optional[int] = typer.Option(None, "--players", "-p", help="number of players"),
-         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat: human, random, "
-                                             "greedy, mcts (default: human, then greedy; one name: every seat)"),
-         seed: Optional[int] = typer.Option(None, "--seed", help="seed for dice and agents (default: random)"),
+def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `conquest rulesets`); not needed "
+                                                            "with --resume"),
+         players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat (Player 1 "
+                                             "first): human, random, greedy, mcts (default: human, then greedy; "
+                                             "one name: every seat)"),
+         seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
+                                                                 "random); the same seed replays the same game"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
-         save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here"),
+         save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
+                                                                  "to date while you play and on Ctrl+C"),
          start_state: Optional[Path] = typer.Option(None, "--state", help="start from this position "
-                                                    "(conquest-state/1 JSON, e.g. saved by the web app or a "
-                                                    "scenario's set-up)")) -> None:
+                                                    "(conquest-state/1 JSON, e.g. a scenario's set-up)"),
+         resume: Optional[Path] = typer.Option(None, "--resume", help="continue the game of this record "
+                                               "(saved by --save or downloaded from the web app); it is saved "
+                                               "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
-    from conquest.agents.base import get_agent
+    from conquest.agents.base import seat_list
     from conquest.analysis.runner import sample_chance
+    from conquest.core.jsondoc import read_json_file
     from conquest.core.records import Record
     from conquest.core.registry import get_ruleset
 
-    rs = get_ruleset(ruleset)
-    opts = parse_option_pairs(option)
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    state = rs.new_game(players, opts, seed)
-    start_doc = None
-    if start_state is not None:
+    if resume is not None:
+        if start_state is not None or option or players is not None:
+            fail("--resume continues a recorded game: its ruleset, players, options and start come from the "
+                 "record (leave out --state, --option and --players)")
+        record = Record.load(resume)
+        rs = get_ruleset(record.ruleset)
+        if ruleset is not None and ruleset != rs.id:
+            fail(f"{resume} is a {rs.id} game, not {ruleset}")
+        from conquest.core.records import replay as run_replay
         try:
-            start_doc = json.loads(start_state.read_text())
-        except OSError as e:
-            fail(f"cannot read {start_state}: {e.strerror}")
-        except json.JSONDecodeError as e:
-            fail(f"{start_state}: not JSON ({e.msg} at line {e.lineno})")
-        state = rs.state_from_json(start_doc)
-    seat_list = _seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1)
-    if len(seat_list) == 1:
-        seat_list = seat_list * state.players
-    if len(seat_list) != state.players:
-        fail(f"{len(seat_list)} seats given for {state.players} players (use --seats with {state.players} names)")
-    agents = {i: get_agent(s) for i, s in enumerate(seat_list) if s != "human"}
+            state = run_replay(record, verify=False)
+        except ConquestError as e:
+            fail(f"{resume}: {e}")
+        if seed is None:
+            seed = record.seed
+        from conquest.agents.base import AGENTS, HUMAN
+        import conquest.agents  # noqa: F401  (registers the built-in agents)
+        # the web app's records name people by their names: those seats are people here too
+        seat_names = (_seats(seats) if seats else
+                      [s if s in AGENTS else HUMAN for s in record.seats])
+        seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
+        record.seats = seat_names
+        save = save or resume
+    else:
+        if ruleset is None:
+            fail("which ruleset? (see `conquest rulesets`), or --resume RECORD")
+        rs = get_ruleset(str(ruleset))
+        opts = parse_option_pairs(option)
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        state = rs.new_game(players, opts, seed)
+        start_doc = None
+        if start_state is not None:
+            start_doc = read_json_file(start_state, "state")
+            state = rs.state_from_json(start_doc)
+        seat_names = (_seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1))
+        seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
+        record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
+                        options=dict(state.options), seats=seat_names, seed=seed, start=start_doc)
+    agents = _seat_agents(seat_names)
+    if save is not None:
+        _check_writable(save)
     names = rs.seat_names(state.players, state.options)
-    rng = random.Random(seed)
-    record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
-                    options=dict(state.options), seats=seat_list, seed=seed, start=start_doc)
-    out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_list)),
+    rng = random.Random(f"{seed}:{len(record.actions)}") if resume is not None else random.Random(seed)
+    out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_names)),
               markup=False)
+    if resume is not None:
+        out.print(f"resumed after step {len(record.actions)}", markup=False)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
               "last action, 'help' lists commands, 'quit' ends.", markup=False)
     history: list[tuple[Any, int | None]] = []  # (state before, seat) of each step, for undo
 
-    def finish(note: str | None = None) -> None:
-        if note:
-            out.print(note, markup=False)
+    def write_record() -> None:
         res = state.result()
         record.result = list(res) if res is not None else None
         record.scores = list(state.scores())
         if save:
             try:
                 record.save(save)
-                out.print(f"record saved to {save}", markup=False)
             except OSError as e:
                 fail(f"cannot write {save}: {e.strerror}")
 
+    def finish(note: str | None = None) -> None:
+        if note:
+            out.print(note, markup=False)
+        write_record()
+        if save:
+            out.print(f"record saved to {save}" + ("" if state.to_move is None else
+                                                   f" (continue with: conquest play --resume {save})"),
+                      markup=False)
+
+    if save:
+        write_record()  # a path that cannot be written fails now, not after the game
     shown_for: int | None = None
-    while state.to_move is not None:
-        seat = state.to_move
-        a: Any
-        if seat == CHANCE:
-            a = sample_chance(state, rng)
-            out.print(f"  chance: {rs.format_action(a)}", markup=False)
-        elif seat in agents:
-            a = agents[seat].choose(state, rng)
-            out.print(f"  {names[seat]} ({seat_list[seat]}): {rs.format_action(a)}", markup=False)
-        else:
-            if shown_for != id(state):
-                out.print("", markup=False)
-                out.print(rs.render_text(state, seat), markup=False)
-                shown_for = id(state)
-            legal = list(state.legal_actions())
-            out.print(f"\n{names[seat]} to move. Legal actions:", markup=False)
-            for i, la in enumerate(legal, start=1):
-                out.print(f"  {i:>3}. {rs.format_action(la):<24} {rs.describe_action(state, la)}", markup=False)
-            a = None
-            while a is None:
-                line = _prompt(f"{names[seat]}> ")
-                if line is None:
-                    finish("input ended before the game did")
-                    raise typer.Exit(1)
-                if not line:
-                    continue
-                if line in ("quit", "exit"):
-                    finish("game abandoned")
-                    raise typer.Exit(0)
-                if line == "board":
-                    out.print(rs.render_text(state, seat), markup=False)
-                    continue
-                if line == "help":
-                    out.print("commands: an action in notation, the number of a listed action, board, undo, quit",
-                              markup=False)
-                    continue
-                if line == "undo":
-                    # only your own steps since the last die roll or other seat's action can be taken back
-                    if history and history[-1][1] == seat:
-                        state = history.pop()[0]
-                        record.actions.pop()
-                        out.print("  taken back", markup=False)
-                        break
-                    out.print("  nothing of yours to take back (a die roll or another seat acted since)",
-                              markup=False)
-                    continue
-                try:
-                    if is_digits(line):
-                        k = int(line)
-                        if not 1 <= k <= len(legal):
-                            raise ConquestError(f"choose a number from 1 to {len(legal)}")
-                        a = legal[k - 1]
-                    else:
-                        a = state.check(line)
-                except ConquestError as e:
-                    out.print(f"  refused: {e}", markup=False)
-                    a = None
-        if a is None:  # undo
-            shown_for = None
-            continue
-        record.actions.append(rs.format_action(a))
-        history.append((state, seat))
-        state = state.apply(a)
+    try:
+        while state.to_move is not None:
+            seat = state.to_move
+            a: Any
+            if seat == CHANCE:
+                a = sample_chance(state, rng)
+                out.print(f"  chance: {rs.format_action(a)}", markup=False)
+            elif seat in agents:
+                a = agents[seat].choose(state, rng)
+                out.print(f"  {names[seat]} ({seat_names[seat]}): {rs.format_action(a)}", markup=False)
+            else:
+                if save:
+                    write_record()
+                if shown_for != id(state):
+                    out.print("", markup=False)
+                    out.print(_board(rs.render_text(state, seat)))
+                    shown_for = id(state)
+                legal = list(state.legal_actions())
+                menu = _Menu(rs, state, legal)
+                out.print(f"\n{names[seat]} to move. Legal actions:", markup=False)
+                menu.show()
+                a = None
+                while a is None:
+                    line = _prompt(f"{names[seat]}> ")
+                    if line is None:
+                        finish("input ended before the game did")
+                        raise typer.Exit(1)
+                    if not line:
+                        continue
+                    if line in ("quit", "exit"):
+                        finish("game abandoned")
+                        raise typer.Exit(0)
+                    if line == "board":
+                        out.print(_board(rs.render_text(state, seat)))
+                        continue
+                    if line == "help":
+                        out.print("commands: an action in notation, the number of a listed action, the first "
+                                  "word of actions to list them, more (the next page), list (every action), "
+                                  "board, undo, quit", markup=False)
+                        continue
+                    if line == "more":
+                        menu.more()
+                        continue
+                    if line == "list":
+                        menu.list_some(list(range(len(legal))))
+                        continue
+                    if line == "undo":
+                        # only your own steps since the last die roll or other seat's action can be taken back
+                        if history and history[-1][1] == seat:
+                            state = history.pop()[0]
+                            record.actions.pop()
+                            out.print("  taken back", markup=False)
+                            break
+                        out.print("  nothing of yours to take back (a die roll or another seat acted since)",
+                                  markup=False)
+                        continue
+                    group = menu.group(line)
+                    if group is not None:
+                        menu.list_some(group)
+                        continue
+                    try:
+                        if is_digits(line):
+                            k = int(line)
+                            if not 1 <= k <= len(legal):
+                                raise ConquestError(f"choose a number from 1 to {len(legal)}")
+                            a = legal[k - 1]
+                        else:
+                            a = state.check(line)
+                    except ConquestError as e:
+                        out.print(f"  refused: {e}", markup=False)
+                        a = None
+            if a is None:  # undo
+                shown_for = None
+                continue
+            record.actions.append(rs.format_action(a))
+            history.append((state, seat))
+            state = state.apply(a)
+    except KeyboardInterrupt:
+        finish("\ninterrupted")
+        raise typer.Exit(130)
     out.print("", markup=False)
-    out.print(rs.render_text(state, None), markup=False)
+    out.print(_board(rs.render_text(state, None)))
     res = state.result() or ()
     scores = state.scores()
     best = max(res) if res else 0
@@ -206,39 +385,73 @@ def play(ruleset: str = typer.Argument(..., help="ruleset id (see `conquest rule
 @app.command()
 def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
-             seats: str = typer.Option("random", "--seats", help="comma-separated agents, one per seat "
-                                                                 "(one name: every seat)"),
-             players: Optional[int] = typer.Option(None, "--players", "-p"),
-             seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
+             seats: str = typer.Option("random", "--seats", help="comma-separated agents, one per seat (Player 1 "
+                                                                 "first; one name: every seat): random, greedy, "
+                                                                 "mcts"),
+             players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+             seed: int = typer.Option(0, "--seed", help="seed of the first game; game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),
              option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-             records: Optional[Path] = typer.Option(None, "--records", help="save every game record here"),
+             records: Optional[Path] = typer.Option(None, "--records", help="save every game record in this "
+                                                                            "folder (made if missing)"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
-    """Play many games between agents (in parallel with --jobs) and summarise them."""
+    """Play many games between agents (in parallel with --jobs) and summarise them.
+
+    A progress bar shows in a terminal; when stderr is not a terminal a line is printed every 10%. Ctrl+C
+    stops early and prints the summary of the games finished so far."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from conquest.analysis.simulate import simulate as run
-    from conquest.agents.base import get_agent
+    from conquest.agents.base import get_agent, seat_list
     from conquest.core.registry import get_ruleset
     opts = parse_option_pairs(option)
-    get_ruleset(ruleset).new_game(players, opts, seed)  # bad ruleset, players or options: fail before the bar
-    for s in _seats(seats):
-        get_agent(s)
+    rs = get_ruleset(ruleset)
+    probe = rs.new_game(players, opts, seed)  # bad ruleset, players or options: fail before the bar
+    for s in seat_list(_seats(seats), probe.players, rs.min_players, rs.max_players):
+        get_agent(s, human_ok=False)
+    if records is not None:
+        if records.exists() and not records.is_dir():
+            fail(f"--records {records} is a file: give a folder for the game records")
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            fail(f"cannot make the folder {records}: {e.strerror}")
+    done = [0]
+
+    def step(prog: Any, task: Any) -> None:
+        done[0] += 1
+        if err.is_terminal:
+            prog.advance(task)
+        elif done[0] * 10 // games != (done[0] - 1) * 10 // games or done[0] == games:
+            err.print(f"{ruleset}: {done[0]}/{games} games ({done[0] * 100 // games}%)", markup=False)
+
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
         task = prog.add_task(f"{ruleset}", total=games)
         summary = run(ruleset, games, _seats(seats), players=players, options=opts, seed=seed, jobs=jobs,
                       records_dir=str(records) if records else None,
-                      progress=lambda o: prog.advance(task))
+                      progress=lambda o: step(prog, task))
     data = summary.to_json()
+    if summary.interrupted:
+        err.print(f"interrupted: the summary covers the {summary.games} games finished", markup=False)
     if as_json:
         print(json.dumps(data))
-        return
+    else:
+        _print_summary(data)
+    for sample in data["error_samples"]:
+        err.print(f"error in {sample}", markup=False)
+    if summary.interrupted:
+        raise typer.Exit(130)
+    if summary.errors:
+        raise typer.Exit(1)
+
+
+def _print_summary(data: dict[str, Any]) -> None:
     out.print(f"{data['ruleset']}: {data['games']} games, {data['finished']} finished, {data['errors']} errors, "
               f"{data['mean_actions']} actions per game, {data['seconds']} s", markup=False)
-    table = Table("seat", "agent", "wins", "win rate", "mean score")
+    table = Table("seat", "agent", "wins", "win rate", "mean score", caption="seats numbered from 1")
     for i, s in enumerate(data["seats"]):
-        table.add_row(str(i), s, str(data["wins"][i]), f"{data['win_rates'][i]:.1%}",
+        table.add_row(str(i + 1), s, str(data["wins"][i]), f"{data['win_rates'][i]:.1%}",
                       f"{data['mean_scores'][i]:.2f}")
     out.print(table)
     if data["stats"]:
@@ -252,27 +465,38 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     if data["shared_wins"]:
         out.print(f"games won by several seats together (allies or ties): {data['shared_wins']}, "
                   f"of which draws (every seat equal): {data['draws']}", markup=False)
-    for e in data["error_samples"]:
-        err.print(f"error in {e}", markup=False)
-    if summary.errors:
-        raise typer.Exit(1)
 
 
 @app.command()
 def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"),
            verify: bool = typer.Option(False, "--verify", help="check every step is legal and the result "
                                                                "matches"),
-           show: bool = typer.Option(False, "--show", help="print every step")) -> None:
+           steps: bool = typer.Option(False, "--steps", help="print every step"),
+           show: Optional[int] = typer.Option(None, "--show", min=0, help="print the board after step N (0: "
+                                                                          "the start)")) -> None:
     """Replay a game record."""
     from conquest.core.records import Record, replay as run_replay
     from conquest.core.registry import get_ruleset
     record = Record.load(file)
     rs = get_ruleset(record.ruleset)
-    if show:
+    if show is not None and show > len(record.actions):
+        fail(f"--show {show}: the record has {len(record.actions)} steps")
+    if steps or show is not None:
         state = record.new_state()
+        if show == 0:
+            out.print(_board(rs.render_text(state, None)))
         for i, a in enumerate(record.actions, start=1):
-            state = state.apply(a)
-            out.print(f"{i:>5}. {a}", markup=False)
+            try:
+                state = state.apply(a)
+            except ConquestError as e:
+                fail(f"step {i} ({a!r}): {e}")
+            if steps:
+                out.print(f"{i:>5}. {a}", markup=False)
+            if show == i:
+                out.print(f"after step {i} ({a}):", markup=False)
+                out.print(_board(rs.render_text(state, None)))
+                if not steps and not verify:
+                    return
     state = run_replay(record, verify=verify)
     res = state.result()
     scores = state.scores()
@@ -283,7 +507,8 @@ def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"
 
 
 @app.command()
-def check(paths: list[str] = typer.Argument(..., help="scenario files or folders")) -> None:
+def check(paths: list[str] = typer.Argument(..., help="scenario files or folders"),
+          verbose: bool = typer.Option(False, "--verbose", "-v", help="list every file with its result")) -> None:
     """Run scenario files (YAML); exit non-zero naming each failed expectation."""
     from conquest.core.scenarios import run_file, scenario_files
     files = scenario_files(paths)
@@ -293,6 +518,8 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
     for f in files:
         r = run_file(f)
         if r.ok:
+            if verbose:
+                out.print(f"ok   {f}", markup=False)
             continue
         failed += 1
         for msg in r.failures:
@@ -305,7 +532,7 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
 @app.command()
 def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
           seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, help="how long to run"),
-          players: Optional[int] = typer.Option(None, "--players", "-p"),
+          players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
           option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
           as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object")) -> None:
     """Random-playout throughput on one core."""
@@ -320,9 +547,10 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
 
 
 @app.command()
-def serve(host: str = typer.Option("127.0.0.1", "--host"), port: int = typer.Option(8000, "--port"),
-          db: Optional[str] = typer.Option(None, "--db", help="database URL (default: CONQUEST_DB or SQLite "
-                                                              "in the user data directory)")) -> None:
+def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+          port: int = typer.Option(8000, "--port", help="port to listen on"),
+          db: Optional[str] = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
+                                                              "or SQLite in the user data directory)")) -> None:
     """Serve the web app: play in the browser."""
     try:
         from conquest.web.server import serve as run_server
@@ -331,7 +559,20 @@ def serve(host: str = typer.Option("127.0.0.1", "--host"), port: int = typer.Opt
     problem = _bind_problem(host, port)
     if problem:
         fail(f"cannot serve on {host}:{port}: {problem}")
-    run_server(host, port, db)
+    run_server(host, port, _database(db))
+
+
+def _database(db: str | None) -> str:
+    """The database URL for ``db``, checked (opened, tables made) before anything is served."""
+    from conquest.web.storage import database_problem, normalise_url
+    try:
+        url = normalise_url(db)
+    except OSError as e:
+        fail(f"cannot use the database {db}: {e.strerror or e}")
+    problem = database_problem(url)
+    if problem:
+        fail(problem)
+    return url
 
 
 def _bind_problem(host: str, port: int) -> str | None:
@@ -359,11 +600,12 @@ def _free_port(host: str, first: int, tries: int = 50) -> int:
 @app.command()
 def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal game"),
           seats: str = typer.Option("human,greedy", "--seats", help="seats of the terminal game"),
-          host: str = typer.Option("127.0.0.1", "--host"),
+          host: str = typer.Option("127.0.0.1", "--host", help="address of the web app"),
           port: int = typer.Option(8000, "--port", help="first port to try for the web app"),
           db: Optional[str] = typer.Option(None, "--db", help="database URL for the web app"),
           web: bool = typer.Option(True, "--web/--no-web", help="also serve the web app"),
-          seed: Optional[int] = typer.Option(None, "--seed")) -> None:
+          seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
+                                                                  "terminal game (default: random)")) -> None:
     """What `make run` does: serve the web app in the background and play a game in this terminal.
 
     When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
@@ -376,10 +618,9 @@ def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal
             import uvicorn
 
             from conquest.web.server import create_app
-            from conquest.web.storage import normalise_url
         except ImportError as e:
             fail(f"the web app is not available: {e}")
-        url = normalise_url(db)
+        url = _database(db)
         port = _free_port(host, port)
         server = uvicorn.Server(uvicorn.Config(create_app(url, agent_delay=0.4), host=host, port=port,
                                                log_level="warning"))
@@ -389,7 +630,8 @@ def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal
         out.print(f"The web app is at http://{shown}:{port}/ — open it in a browser, or play here.", markup=False)
     code = 0
     try:
-        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None, start_state=None)
+        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None, start_state=None,
+             resume=None)
     except typer.Exit as e:
         code = e.exit_code or 0
     if server is not None and thread is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from conquest.agents.base import Agent, get_agent
+from conquest.agents.base import Agent, get_agent, seat_list
 from conquest.core.chance import random_playout, sample_chance
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, Ruleset, State
@@ -20,10 +20,7 @@ def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | No
               seat_names: Sequence[str] | None = None) -> tuple[Record, State]:
     ags = [get_agent(a) if isinstance(a, str) else a for a in agents]
     state = ruleset.new_game(players, options, seed)
-    if len(ags) == 1:
-        ags = ags * state.players
-    if len(ags) != state.players:
-        raise ConquestError(f"{len(ags)} seats given for {state.players} players")
+    ags = seat_list(ags, state.players, ruleset.min_players, ruleset.max_players)
     rng = random.Random(seed)
     names = list(seat_names) if seat_names else [a.id for a in ags]
     record = Record(ruleset=ruleset.id, rules_version=ruleset.rules_version, players=state.players,

@@ -42,6 +42,8 @@ class Summary:
     stat_sums: dict[str, float] = field(default_factory=dict)
     stat_games: dict[str, int] = field(default_factory=dict)
     stat_counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    interrupted: bool = False
+    """Stopped early (Ctrl+C): the figures cover the games finished by then."""
 
     def add(self, o: GameOutcome) -> None:
         self.games += 1
@@ -85,6 +87,7 @@ class Summary:
             "win_rates": [round(w / n, 4) for w in self.wins] if self.finished else [0.0] * len(self.wins),
             "mean_scores": [round(s / n, 3) for s in self.score_sum],
             "error_samples": self.error_samples, "seconds": round(self.seconds, 3),
+            "interrupted": self.interrupted,
             "stats": {**{k: {"total": round(v, 3), "mean": round(v / self.stat_games[k], 3),
                              "games": self.stat_games[k]} for k, v in sorted(self.stat_sums.items())},
                       **{k: {"counts": dict(sorted(c.items()))} for k, c in sorted(self.stat_counts.items())}},
@@ -116,34 +119,37 @@ def simulate(ruleset_id: str, games: int, seats: Sequence[str], players: int | N
     rs = get_ruleset(ruleset_id)
     probe = rs.new_game(players, options or {}, seed)  # validates players and options up front
     n = probe.players
-    seat_list = list(seats)
-    if len(seat_list) == 1:
-        seat_list = seat_list * n
-    if len(seat_list) != n:
-        from conquest.core.errors import ConquestError
-        raise ConquestError(f"{len(seat_list)} seats given for {n} players")
-    from conquest.agents.base import get_agent
+    from conquest.agents.base import get_agent, seat_list as fill_seats
+    seat_list = fill_seats(seats, n, rs.min_players, rs.max_players)
     for s in seat_list:
-        get_agent(s)
+        get_agent(s, human_ok=False)
     if records_dir:
         Path(records_dir).mkdir(parents=True, exist_ok=True)
     summary = Summary(ruleset=rs.id, players=n, seats=seat_list, wins=[0] * n, score_sum=[0.0] * n)
     tasks = [(rs.id, seat_list, n, dict(options or {}), seed + i, records_dir) for i in range(games)]
     start = time.perf_counter()
-    if jobs <= 1:
-        for t in tasks:
-            o = _play_one(t)
-            summary.add(o)
-            if progress:
-                progress(o)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1, games or 1)) as pool:
-            futures = [pool.submit(_play_one, t) for t in tasks]
-            for f in as_completed(futures):
-                o = f.result()
+    try:
+        if jobs <= 1:
+            for t in tasks:
+                o = _play_one(t)
                 summary.add(o)
                 if progress:
                     progress(o)
+        else:
+            pool = ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1, games or 1))
+            try:
+                futures = [pool.submit(_play_one, t) for t in tasks]
+                for f in as_completed(futures):
+                    o = f.result()
+                    summary.add(o)
+                    if progress:
+                        progress(o)
+            except KeyboardInterrupt:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
+    except KeyboardInterrupt:  # Ctrl+C: keep what was played
+        summary.interrupted = True
     summary.seconds = time.perf_counter() - start
     return summary
 

@@ -21,6 +21,8 @@ CHANCE: int = -1
 """``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
 
 STATE_FORMAT = "conquest-state/1"
+CHANCE_OUTCOMES_SHOWN = 12
+"""How many possible outcomes a refused chance outcome's message lists."""
 
 
 def seat_label(seat: int | None) -> str:
@@ -85,10 +87,24 @@ class State(ABC):
         return action in self.legal_actions()
 
     def illegal_reason(self, action: Action) -> str:
-        """Why ``action`` is not legal here, naming the rule. Rulesets override this for better messages."""
+        """Why ``action`` is not legal here, naming the rule. Rulesets override this for better messages;
+        ``check`` asks it only at a decision (the end and chance nodes are answered by ``refusal``)."""
         if self.to_move is None:
             return "the game is over"
         return "it is not among the legal actions here"
+
+    def refusal(self, action: Action) -> str:
+        """Why ``action`` is refused here: the end and chance nodes are answered the same way in every
+        ruleset; a decision asks the ruleset's ``illegal_reason``."""
+        if self.to_move is None:
+            return "the game is over"
+        if self.to_move == CHANCE:
+            possible = list(dict.fromkeys(self.ruleset.format_action(a) for a, _ in self.chance_outcomes()))
+            shown = ", ".join(f"'{p}'" for p in possible[:CHANCE_OUTCOMES_SHOWN])
+            if len(possible) > CHANCE_OUTCOMES_SHOWN:
+                shown += f", ... ({len(possible)} in all)"
+            return f"that outcome is not possible at this chance node; the possible outcomes are {shown}"
+        return self.illegal_reason(action)
 
     def check(self, action: Action | str) -> Action:
         """Parse (if text) and check an action; raise ``IllegalAction`` naming the action and the rule.
@@ -102,15 +118,13 @@ class State(ABC):
             raise IllegalAction(action_label(action), "not an action (a tuple of a word, then words and whole "
                                                       "numbers, or its notation as text)")
         label = self._label(action)
-        if self.to_move is None:
-            raise IllegalAction(label, "the game is over")
         try:
-            legal = self.is_legal(action)
+            legal = self.to_move is not None and self.is_legal(action)
         except (IndexError, KeyError, TypeError, ValueError):
             legal = False
         if not legal:
             try:
-                reason = self.illegal_reason(action)
+                reason = self.refusal(action)
             except (IndexError, KeyError, TypeError, ValueError):
                 reason = "it is not among the legal actions here"
             raise IllegalAction(label, reason)
@@ -285,7 +299,8 @@ class Ruleset(ABC):
         return 0.0
 
     def render_text(self, state: State, seat: int | None = None) -> str:
-        """The board as text for the terminal (what ``seat`` may see)."""
+        """The board as text for the terminal (what ``seat`` may see): plain text, or Rich console markup
+        (closing tags ``[/...]``), which the CLI renders in a terminal and strips when piped."""
         import json
         return json.dumps(state.view(seat), indent=1)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import jsonpointer
@@ -35,4 +37,24 @@ def resolve_pointer(doc: Any, pointer: str) -> Any:
 
 
 def pointer_exists(doc: Any, pointer: str) -> bool:
-    return jsonpointer.resolve_pointer(doc, pointer, _MISSING) is not _MISSING
+    try:
+        return jsonpointer.resolve_pointer(doc, pointer, _MISSING) is not _MISSING
+    except jsonpointer.JsonPointerException as e:
+        raise ConquestError(f"pointer {pointer!r} is not a JSON pointer: {e}") from None
+
+
+def read_json_file(path: str | Path, what: str = "file") -> Any:
+    """The JSON document in ``path``; ``ConquestError`` in one line when it cannot be read, is not text (a
+    binary file) or is not JSON."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise ConquestError(f"{path} is a folder, not a {what}") from None
+    except OSError as e:
+        raise ConquestError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConquestError(f"{path} is not a {what}: not UTF-8 text (a binary file?)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
 from conquest.core.errors import ConquestError
+from conquest.core.yamlfile import load_yaml
 
 MAP_FORMAT = "conquest-map/1"
 
@@ -177,9 +176,7 @@ def parse_map(data: Any, source: str = "map", kinds: Iterable[str] | None = None
 def load_map(path: str | Path, **kwargs: Any) -> GameMap:
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text())
-    except OSError as e:
-        raise MapError(f"cannot read map {path}: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise MapError(f"map {path} is not valid YAML: {str(e).splitlines()[0]}") from None
+        data = load_yaml(p, "map")
+    except ConquestError as e:
+        raise MapError(str(e)) from None
     return parse_map(data, source=p.name, **kwargs)

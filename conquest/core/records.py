@@ -9,6 +9,7 @@ from typing import Any
 
 from conquest.core.errors import ConquestError, StateFormatError
 from conquest.core.game import State
+from conquest.core.jsondoc import read_json_file
 from conquest.core.registry import get_ruleset
 
 RECORD_FORMAT = "conquest-record/1"
@@ -56,6 +57,9 @@ class Record:
         seats = data.get("seats") or [f"seat{i}" for i in range(data["players"])]
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise StateFormatError("seats", "must be a list of strings")
+        if len(seats) != data["players"]:
+            raise StateFormatError("seats", f"{len(seats)} seats for {data['players']} players: one name per "
+                                            "seat")
         seed = data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise StateFormatError("seed", "must be an integer")
@@ -76,16 +80,7 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> "Record":
-        p = Path(path)
-        try:
-            text = p.read_text()
-        except OSError as e:
-            raise ConquestError(f"cannot read {path}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
-        return cls.from_json(data)
+        return cls.from_json(read_json_file(path, "game record"))
 
     def new_state(self) -> State:
         rs = get_ruleset(self.ruleset)

@@ -7,13 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from conquest.core.chance import sample_chance
-from conquest.core.errors import ConquestError
+from conquest.core.errors import ConquestError, NotationError
 from conquest.core.game import CHANCE, State
 from conquest.core.jsondoc import merge_patch, pointer_exists, resolve_pointer
 from conquest.core.registry import get_ruleset
+from conquest.core.yamlfile import load_yaml
 
 
 @dataclass
@@ -45,6 +44,10 @@ def _check_expectations(state: State, items: Any, where: str) -> list[str]:
         if unknown:
             failures.append(f"{w}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
                             f"(an expectation has: {', '.join(sorted(EXPECT_KEYS))})")
+            continue
+        if "at" in item and isinstance(item["at"], str) and item["at"] and not item["at"].startswith("/"):
+            failures.append(f"{w}: 'at' must be a JSON pointer starting with '/' (the whole state is ''), "
+                            f"got {item['at']!r}")
             continue
         if "at" in item and not {"equals", "contains", "exists"} & set(item):
             failures.append(f"{w}: 'at' needs 'equals', 'contains' or 'exists'")
@@ -90,17 +93,68 @@ def _check_expectations(state: State, items: Any, where: str) -> list[str]:
                 continue
             if ok != (key == "legal"):
                 failures.append(f"{w}: '{item[key]}' is {'illegal' if key == 'legal' else 'legal'}")
+        elif "legal_actions" in item:
+            failures.extend(_check_legal_set(state, item["legal_actions"], w))
+        elif "legal_count" in item:
+            n = item["legal_count"]
+            got_n = len(state.legal_actions()) if state.to_move is not None else 0
+            if not isinstance(n, int) or isinstance(n, bool):
+                failures.append(f"{w}: legal_count must be a whole number, got {n!r}")
+            elif got_n != n:
+                failures.append(f"{w}: {got_n} legal actions, expected {n}")
         elif "result" in item:
             res = state.result()
             if res is None or list(res) != list(item["result"]):
                 failures.append(f"{w}: result is {res}, expected {item['result']}")
         else:
-            failures.append(f"{w}: an expectation needs 'at', 'legal', 'illegal' or 'result'")
+            failures.append(f"{w}: an expectation needs 'at', 'legal', 'illegal', 'legal_actions', "
+                            "'legal_count' or 'result'")
     return failures
 
 
 SCENARIO_KEYS = {"name", "rule", "description", "ruleset", "players", "options", "seed", "setup", "steps", "expect"}
-EXPECT_KEYS = {"at", "equals", "contains", "exists", "legal", "illegal", "result", "view"}
+EXPECT_KEYS = {"at", "equals", "contains", "exists", "legal", "illegal", "legal_actions", "legal_count", "result",
+               "view"}
+STEP_KINDS = ("play", "chance", "reject", "reject_notation", "expect")
+
+
+def _check_legal_set(state: State, given: Any, w: str) -> list[str]:
+    """``legal_actions: [...]``: the whole legal set, in any order, each action in notation."""
+    if not isinstance(given, list):
+        return [f"{w}: legal_actions must be a list of actions in notation"]
+    rs = state.ruleset
+    want: set[str] = set()
+    for text in given:
+        try:
+            want.add(rs.format_action(rs.parse_action(str(text))))
+        except ConquestError as e:
+            return [f"{w}: {e}"]
+    got = {rs.format_action(a) for a in state.legal_actions()} if state.to_move is not None else set()
+    problems = []
+    if got - want:
+        problems.append("also legal: " + ", ".join(sorted(got - want)))
+    if want - got:
+        problems.append("not legal: " + ", ".join(sorted(want - got)))
+    return [f"{w}: the legal actions differ ({'; '.join(problems)})"] if problems else []
+
+
+def _non_string_key(value: Any, where: str) -> str | None:
+    """Where the first mapping key that is not a string is (YAML makes ``7`` of ``{at: /claims/7,5}``: in a
+    flow mapping a comma ends the value), as a message; None when every key is a string."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return (f"{where}: key {k!r} is not a string (in a {{...}} mapping a comma ends a value: quote "
+                        f"values with commas, e.g. at: '/claims/7,5')")
+            found = _non_string_key(v, f"{where}/{k}" if where else k)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _non_string_key(v, f"{where}[{i}]")
+            if found:
+                return found
+    return None
 
 
 def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:
@@ -109,6 +163,10 @@ def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:
     fail = res.failures.append
     if not isinstance(data, dict):
         fail("a scenario must be a mapping")
+        return res
+    bad_key = _non_string_key(data, "")
+    if bad_key:
+        fail(bad_key)
         return res
     unknown = sorted(set(data) - SCENARIO_KEYS)
     if unknown:
@@ -135,7 +193,7 @@ def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:
     for i, step in enumerate(steps):
         where = f"steps[{i}]"
         if not isinstance(step, dict) or len(step) != 1:
-            fail(f"{where}: each step is one of play, chance, reject, expect")
+            fail(f"{where}: each step is one of {', '.join(STEP_KINDS)}")
             return res
         (kind, value), = step.items()
         try:
@@ -151,12 +209,27 @@ def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:
             elif kind == "reject":
                 before = state.to_json()
                 try:
-                    state.apply(str(value))
+                    action = state.ruleset.parse_action(str(value))
+                except NotationError as e:
+                    fail(f"{where}: '{value}' is not an action in the notation ({e}): a reject step tests a "
+                         f"rule, so a typo would test nothing (use reject_notation to test the notation)")
+                    return res
+                try:
+                    state.apply(action)
                 except ConquestError:
                     if state.to_json() != before:
                         fail(f"{where}: rejecting '{value}' changed the state")
                 else:
                     fail(f"{where}: '{value}' was accepted but should be refused")
+            elif kind == "reject_notation":
+                before = state.to_json()
+                try:
+                    state.ruleset.parse_action(str(value))
+                except NotationError:
+                    if state.to_json() != before:
+                        fail(f"{where}: rejecting '{value}' changed the state")
+                else:
+                    fail(f"{where}: '{value}' is valid notation but should be refused as notation")
             elif kind == "expect":
                 res.failures.extend(_check_expectations(state, value, where))
             else:
@@ -183,10 +256,12 @@ def scenario_files(paths: list[str]) -> list[Path]:
 
 
 def run_file(path: Path) -> ScenarioResult:
+    """One file's result. Whatever goes wrong is this file's failure, never the whole run's."""
     try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e:
-        return ScenarioResult(str(path), path.stem, [f"not valid YAML: {str(e).splitlines()[0]}"])
-    except OSError as e:
-        return ScenarioResult(str(path), path.stem, [f"cannot read: {e.strerror}"])
-    return run_scenario(data, str(path))
+        data = load_yaml(path, "scenario")
+    except ConquestError as e:
+        return ScenarioResult(str(path), path.stem, [str(e)])
+    try:
+        return run_scenario(data, str(path))
+    except Exception as e:  # a bug the checks above missed: this file fails, the others still run
+        return ScenarioResult(str(path), path.stem, [f"the scenario could not be run: {type(e).__name__}: {e}"])

@@ -157,6 +157,39 @@ def normalise_url(db: str | None) -> str:
     return db
 
 
+def database_problem(url: str) -> str | None:
+    """Why the games cannot be stored at ``url`` (one line), or None when they can: opens the database and
+    creates or upgrades its tables, as serving it would, so ``conquest serve`` can refuse before it starts."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+    safe = _hide_password(url)
+    try:
+        Store(url).close()
+    except NoSuchModuleError:
+        scheme = url.split("://", 1)[0]
+        return (f"unknown database scheme '{scheme}' in {safe} (use sqlite:///FILE, a file path, or "
+                "postgresql://USER:PASSWORD@HOST/DB)")
+    except ArgumentError as e:
+        return f"not a database URL: {safe} ({str(e).splitlines()[0]})"
+    except StorageError as e:
+        return f"{safe}: {e}"
+    except SQLAlchemyError as e:
+        cause = str(getattr(e, "orig", None) or e).strip().splitlines()
+        text = cause[0] if cause else type(e).__name__
+        if url.startswith("sqlite") and "file is not a database" in text:
+            return f"{safe} is not an SQLite database (a file of another kind is there)"
+        if url.startswith("sqlite") and "unable to open database file" in text:
+            return f"cannot open or create the SQLite database {safe} (does its folder exist and is it writable?)"
+        return f"cannot use the database {safe}: {text}"
+    except (ImportError, OSError) as e:
+        return f"cannot use the database {safe}: {e}"
+    return None
+
+
+def _hide_password(url: str) -> str:
+    import re
+    return re.sub(r"//[^@/]*@", "//***@", url)
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 

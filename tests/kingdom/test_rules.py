@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conquest.core.errors import IllegalAction, NotationError
+from conquest.core.errors import IllegalAction, NotationError, StateFormatError
 from conquest.core.game import CHANCE
 from tests.kingdom.helpers import KINGDOM, play, state_with
 
@@ -274,3 +274,87 @@ def test_unknown_state_fields_are_refused():
     doc = state_with().to_json()
     with pytest.raises(ValueError, match="soldierz"):
         KINGDOM.state_from_json({**doc, "soldierz": [1, 1]})
+
+
+def _refusal(state, action: str) -> str:
+    before = state.to_json()
+    with pytest.raises(IllegalAction) as e:
+        state.apply(action)
+    assert state.to_json() == before
+    return e.value.reason
+
+
+def test_double_move_through_an_enemy_territory_is_refused_for_that_reason():
+    """"Thus your Army pawns can move 2 territories at once, as long as they do not move through enemy
+    territories this way." — Fern March reaches The Great Lake only through South Bay; while Blue holds South
+    Bay the refusal names South Bay as Blue's, not a lack of adjacency."""
+    s = state_with({**CONQUEST_RED, "soldiers": [5, 0], "reserve": [7, 7],
+                    "armies": {"westwood": [1, 0], "fernmarch": [2, 0], "southbay": [0, 1]},
+                    "locations": {"westwood.1": 0, "fernmarch.1": 0, "fernmarch.2": 0}})
+    s = play(s, "move greatlake")
+    reason = _refusal(s, "from fernmarch 2")
+    assert "southbay is blue's" in reason
+    assert "do not move through enemy territories" in reason
+    assert "not adjacent" not in reason
+
+
+def test_two_territories_away_without_double_move_names_the_missing_effect():
+    """"Double move: During a Move Armies action, after having chosen the destination territory, you can choose
+    your starting territories not only from those adjacent to it, but also from your territories adjacent to
+    those." — without the effect, a territory two steps away is refused as not adjacent."""
+    s = state_with({**CONQUEST_RED, "soldiers": [5, 0], "reserve": [7, 8],
+                    "armies": {"westwood": [1, 0], "fernmarch": [2, 0]},
+                    "locations": {"westwood.2": 0, "fernmarch.1": 0, "fernmarch.2": 0}})
+    reason = _refusal(play(s, "move greatlake"), "from fernmarch 2")
+    assert reason.startswith("fernmarch is not adjacent to greatlake")
+    assert "needs the Double move bonus effect" in reason
+
+
+def test_double_move_via_own_option_names_the_empty_territory():
+    """Option double_move_via=own (docs/rules/kingdom.md): "as long as they do not move through enemy
+    territories" read strictly, only your own territories carry a double move; the refusal says so."""
+    s = state_with({**CONQUEST_RED, "soldiers": [5, 0], "reserve": [7, 8],
+                    "armies": {"westwood": [1, 0], "fernmarch": [2, 0], "southbay": [0, 0]},
+                    "locations": {"westwood.1": 0, "fernmarch.1": 0, "fernmarch.2": 0}},
+                   double_move_via="own")
+    reason = _refusal(play(s, "move greatlake"), "from fernmarch 2")
+    assert "southbay is empty" in reason and "'own'" in reason
+
+
+def test_too_few_soldier_tokens_is_refused_as_such():
+    """"Spend 1 Soldier token per army you wish to move from your starting territories" — with 3 armies next
+    to 2 enemy armies but only 2 Soldier tokens, the move is refused for the tokens, not for the armies."""
+    s = state_with({**CONQUEST_RED, "soldiers": [2, 0], "reserve": [5, 6],
+                    "armies": {"southbay": [3, 0], "greatlake": [0, 2]},
+                    "locations": {"southbay.1": 0, "southbay.2": 0, "greatlake.2": 1, "greatlake.3": 1}})
+    reason = _refusal(s, "move greatlake")
+    assert reason == ("Spend 1 Soldier token per army you wish to move: moving more than the 2 enemy armies in "
+                      "greatlake takes 3 Soldier tokens and red has 2")
+    # with the tokens but not the armies, the outnumbering rule is the reason
+    few = state_with({**CONQUEST_RED, "soldiers": [5, 0], "reserve": [6, 6],
+                      "armies": {"southbay": [2, 0], "greatlake": [0, 2]},
+                      "locations": {"southbay.1": 0, "southbay.2": 0, "greatlake.2": 1, "greatlake.3": 1}})
+    assert _refusal(few, "move greatlake").startswith("You can only move into the territory if the number of "
+                                                      "armies you move into it is greater")
+
+
+def test_loader_refuses_a_stop_by_the_seat_to_move():
+    """"If your opponent Stops Their Conquest just after you have, it ends the Conquest phase." — after a stop
+    the opponent acts, so a state where the seat that stopped is also the one to move is never reached."""
+    with pytest.raises(StateFormatError) as e:
+        state_with({**CONQUEST_RED, "soldiers": [3, 3], "stopped": 0})
+    assert e.value.field == "stopped"
+    assert state_with({**CONQUEST_RED, "soldiers": [3, 3], "stopped": 1}).stopped == 1
+    with pytest.raises(StateFormatError) as e:
+        state_with({"stopped": 1})  # the income phase
+    assert e.value.field == "stopped"
+
+
+def test_loader_refuses_a_move_outside_the_move_phases():
+    """"Choose a destination territory and any number of your adjacent territories." — a move under way exists
+    only between 'move TERRITORY' and the end of that action."""
+    with pytest.raises(StateFormatError) as e:
+        state_with({**CONQUEST_RED, "soldiers": [3, 3], "move": {"to": "southbay", "from": {}}})
+    assert e.value.field == "move"
+    ok = state_with({**CONQUEST_RED, "phase": "move", "soldiers": [3, 3], "move": {"to": "southbay", "from": {}}})
+    assert ok.move_to == ok.board.index["southbay"]

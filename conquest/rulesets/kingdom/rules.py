@@ -340,8 +340,11 @@ class KingdomState(State):
                 srcs = self.move_sources_for(t, me)
                 if not srcs:
                     return f"none of your territories with armies is adjacent to {b.names[t]}"
+                need = self.enemy_armies(t, me)
+                if self.soldiers[me] <= need < sum(self.armies[2 * x + me] for x in srcs):
+                    return self._too_few_soldiers(t, need)
                 return ("You can only move into the territory if the number of armies you move into it is "
-                        f"greater than the number of enemy armies already there ({self.enemy_armies(t, me)})")
+                        f"greater than the number of enemy armies already there ({need})")
             if word in ("from", "go", "vacate", "place"):
                 return "start a Move Armies action first ('move TERRITORY')"
             return "on your turn you Recruit armies, Move armies or Stop your conquest"
@@ -359,15 +362,15 @@ class KingdomState(State):
                 if t < 0:
                     return f"there is no territory '{action[1]}'"
                 if t not in self.move_sources:
-                    return (f"{action[1]} is not one of your territories adjacent to {b.names[dest]}"
-                            + (" (or, with Double move, adjacent to one of those)"
-                               if self.has_effect(me, 'double_move') else ""))
+                    return self._not_a_source(t, dest)
                 if any(s == t for s, _ in self.move_from):
                     return f"armies from {action[1]} were already chosen for this move"
                 if action[2] > self.armies[2 * t + me]:
                     return f"{COLORS[me]} has only {self.armies[2 * t + me]} armies in {action[1]}"
                 if action[2] > self.soldiers[me] - self.moved_total():
                     return "Spend 1 Soldier token per army you wish to move: not enough Soldier tokens left"
+                if self.soldiers[me] <= need:
+                    return self._too_few_soldiers(dest, need)
                 return ("that would leave too few armies to outnumber the "
                         f"{need} enemy armies in {b.names[dest]}")
             return f"finish the move into {b.names[dest]}: 'from TERRITORY N' or 'go'"
@@ -377,6 +380,38 @@ class KingdomState(State):
                     f"('vacate {b.names[t]}.K', one you occupy)")
         return (f"choose a free bonus location in {b.names[t]} for your army "
                 f"('place {b.names[t]}.K', one that is free)")
+
+    def _too_few_soldiers(self, dest: int, need: int) -> str:
+        me = self.current
+        return (f"Spend 1 Soldier token per army you wish to move: moving more than the {need} enemy armies in "
+                f"{self.board.names[dest]} takes {need + 1} Soldier tokens and {COLORS[me]} has "
+                f"{self.soldiers[me]}")
+
+    def _not_a_source(self, t: int, dest: int) -> str:
+        """Why territory ``t`` cannot send armies into ``dest``: no armies there, too far, or (with Double
+        move) every territory between is the enemy's, or empty when ``double_move_via`` is ``own``."""
+        b = self.board
+        me = self.current
+        name, dname = b.names[t], b.names[dest]
+        if self.armies[2 * t + me] == 0:
+            return f"{COLORS[me]} has no armies in {name}"
+        if dest in b.adjacent[t]:  # pragma: no cover - an adjacent territory with armies is always a source
+            return f"{name} cannot send armies into {dname}"
+        between = [m for m in b.adjacent[dest] if t in b.adjacent[m]]
+        if not between:
+            return f"{name} is not adjacent to {dname}" + (
+                " (nor adjacent to a territory adjacent to it, as Double move allows)"
+                if self.has_effect(me, "double_move") else "")
+        if not self.has_effect(me, "double_move"):
+            return (f"{name} is not adjacent to {dname}; moving 2 territories at once (through "
+                    f"{' or '.join(b.names[m] for m in between)}) needs the Double move bonus effect")
+        why = []
+        for m in between:
+            holder = self.controller(m)
+            why.append(f"{b.names[m]} is {COLORS[holder]}'s" if holder >= 0 else
+                       f"{b.names[m]} is empty (option double_move_via is 'own': only your own territories)")
+        return (f"{name} is 2 territories from {dname}, but Double move armies move 2 territories at once only "
+                f"\"as long as they do not move through enemy territories\": " + "; ".join(why))
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: tuple) -> None:
@@ -684,8 +719,17 @@ class KingdomState(State):
         st = data.get("stopped")
         if st not in (None, 0, 1):
             raise StateFormatError("stopped", f"expected 0, 1 or null, got {st!r}")
+        if st is not None and phase in (INCOME, OVER):
+            raise StateFormatError("stopped", f"must be null in the {phase} phase (a stop only counts during "
+                                              "the Conquest phase)")
+        if st is not None and st == s.current:
+            raise StateFormatError("stopped", f"{COLORS[st]} stopped last, so {COLORS[st]} cannot be the one to "
+                                              f"move (current is {s.current}): after a stop the opponent acts")
         s.stopped = st
         mv = data.get("move")
+        if mv is not None and phase not in (MOVE, VACATE, PLACE):
+            raise StateFormatError("move", f"must be null in the {phase} phase (a move is under way only in "
+                                           "the move, vacate and place phases)")
         s.move_to, s.move_from, s.move_sources = -1, (), ()
         if mv is not None:
             if not isinstance(mv, dict) or mv.get("to") not in b.index:
