@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Sequence
 from conquest.core.errors import IllegalAction, NotationError, OptionError, StateFormatError
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
+from conquest.core.schema import validate_document
 
 Action = Any  # a hashable value: rulesets use tuples of str and int
 CHANCE: int = -1
@@ -59,6 +60,9 @@ class State(ABC):
     """One position of a game. ``apply`` returns a new state and never changes this one."""
 
     ruleset: ClassVar["Ruleset"]
+    schema: ClassVar[Any] = None
+    """The declared schema of the state document's body (a ``core.schema.Body`` model): its types and bounds
+    are checked before ``_from_body`` reads the document."""
     players: int
     options: dict[str, Any]
 
@@ -205,6 +209,34 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
+MAX_LEGAL_ACTIONS = 20_000
+"""No position of any ruleset lists more decisions than this; a loaded state that does holds an unbounded count."""
+
+
+def probe_state(state: State) -> None:
+    """Refuse a loaded state that cannot be played: one whose legal actions, chance distribution, views or
+    JSON fail, or whose legal list is unbounded. A document is refused when read, not on the next call."""
+    try:
+        legal = state.legal_actions()
+        if len(legal) > MAX_LEGAL_ACTIONS:
+            raise StateFormatError("(document)", f"{len(legal)} legal actions: a count is beyond what the "
+                                                 f"game allows")
+        if state.to_move == CHANCE:
+            probs = [p for _a, p in state.chance_outcomes()]
+            if not probs or abs(sum(probs) - 1.0) > 1e-9:
+                raise StateFormatError("to_move", "a chance node without outcomes")
+        elif state.to_move is not None and not legal:
+            raise StateFormatError("to_move", "the seat to move has no legal action (the game is not over)")
+        state.to_json()
+        for seat in list(range(state.players)) + [None]:
+            state.view(seat)
+    except StateFormatError:
+        raise
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, AssertionError) as e:
+        raise StateFormatError("(document)", f"the position cannot be played "
+                                             f"({type(e).__name__}: {str(e)[:80]})") from None
+
+
 class Ruleset(ABC):
     """A game: its static facts, its options and its notation. One instance per game, registered by id."""
 
@@ -281,7 +313,17 @@ class Ruleset(ABC):
             options = self.options().resolve(data.get("options", {}))
         except OptionError as e:
             raise StateFormatError("options", str(e)) from None
-        state = self.state_class._from_body(data, players, options)
+        if self.state_class.schema is not None:
+            validate_document(self.state_class.schema, data)
+        try:
+            state = self.state_class._from_body(data, players, options)
+        except StateFormatError:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as e:
+            # the schema and the loader missed it; still a refusal, never a crash
+            raise StateFormatError("(document)", f"does not describe a {self.id} position "
+                                                 f"({type(e).__name__}: {str(e)[:80]})") from None
+        probe_state(state)
         unknown = sorted(set(data) - set(state.to_json()))
         if unknown:
             raise StateFormatError(unknown[0], "unknown field (not part of this ruleset's state)")

@@ -58,3 +58,27 @@ def read_json_file(path: str | Path, what: str = "file") -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+
+
+def flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], Any] | None = None
+             ) -> dict[tuple[Any, ...], Any]:
+    if out is None:
+        out = {}
+    if isinstance(doc, dict) and doc:
+        for k, v in doc.items():
+            flatten(v, prefix + (str(k),), out)
+    elif isinstance(doc, (list, tuple)) and doc:
+        for i, v in enumerate(doc):
+            flatten(v, prefix + (i,), out)
+    else:
+        out[prefix] = doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
+    return out
+
+
+def hidden_part(full: dict[str, Any], view: dict[str, Any]) -> frozenset[tuple[Any, ...]]:
+    """The leaves of the referee's state (path and value) that ``view`` does not show as they are."""
+    if full == view:
+        return frozenset()
+    f = flatten(full)
+    v = flatten(view)
+    return frozenset((path, repr(val)) for path, val in f.items() if v.get(path, _MISSING) != val)

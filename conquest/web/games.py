@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
+from conquest.core.jsondoc import hidden_part
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 
@@ -50,33 +51,6 @@ def not_found(what: str) -> WebError:
 
 
 # ---- what a seat cannot see -----------------------------------------------------------------------
-
-_MISSING = object()
-
-
-def _flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], Any] | None = None
-             ) -> dict[tuple[Any, ...], Any]:
-    if out is None:
-        out = {}
-    if isinstance(doc, dict) and doc:
-        for k, v in doc.items():
-            _flatten(v, prefix + (str(k),), out)
-    elif isinstance(doc, (list, tuple)) and doc:
-        for i, v in enumerate(doc):
-            _flatten(v, prefix + (i,), out)
-    else:
-        out[prefix] = doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
-    return out
-
-
-def hidden_part(full: dict[str, Any], view: dict[str, Any]) -> frozenset[tuple[Any, ...]]:
-    """The leaves of the referee's state (path and value) that ``view`` does not show as they are."""
-    if full == view:
-        return frozenset()
-    f = _flatten(full)
-    v = _flatten(view)
-    return frozenset((path, repr(val)) for path, val in f.items() if v.get(path, _MISSING) != val)
-
 
 def viewers(players: int) -> list[int | None]:
     return list(range(players)) + [None]

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conquest.core.registry import rulesets
-from conquest.web.games import _flatten
+from conquest.core.jsondoc import flatten as _flatten
 from tests.web.conftest import create, tok
 
 STEPS = {"kingdom": 40, "narby": 60, "smallworld": 40, "nerath": 50}

@@ -15,6 +15,7 @@ import yaml
 from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE, Ruleset, State
 from conquest.rulesets.kingdom.board import BONUS_EFFECTS, PRODUCTION_ICONS, Board, load_board
+from conquest.rulesets.kingdom.schema import KingdomBody
 
 ARMIES_PER_PLAYER = 12
 """"Take the 12 Army pawns of your color" (Setup)."""
@@ -36,6 +37,7 @@ def economy() -> dict[str, Any]:
 
 class KingdomState(State):
     ruleset: ClassVar[Ruleset]
+    schema = KingdomBody
 
     __slots__ = ("board", "players", "options", "round", "phase", "current", "first", "soldiers", "reserve",
                  "armies", "loc", "stopped", "move_to", "move_from", "move_sources", "tasks", "points",

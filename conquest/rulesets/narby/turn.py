@@ -61,8 +61,8 @@ def chance_outcomes(s: NarbyData) -> list[tuple[Any, float]]:
     if node == "draw":
         return card_outcomes(s)
     if node == "token":
-        return TOKENS
-    return D20
+        return list(TOKENS)
+    return list(D20)
 
 
 # ==================================================================== applying one

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.errors import OptionError
-from conquest.core.game import Ruleset, State
+from conquest.core.game import Ruleset, State, json_copy
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 import conquest.rulesets.nerath.notation as notation
@@ -377,4 +377,4 @@ def board_map_json() -> dict[str, Any]:
         for r in m["regions"]:
             r["polygon"] = _outline(r["attrs"]["cells"])
         _MAP_CACHE.update(m)
-    return _MAP_CACHE
+    return json_copy(_MAP_CACHE)
