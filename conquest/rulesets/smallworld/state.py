@@ -12,6 +12,7 @@ from typing import Any
 
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.smallworld import data as D
+from conquest.rulesets.smallworld.schema import SmallWorldBody
 from conquest.rulesets.smallworld.data import (
     ALCHEMIST, AMAZONS, BERSERK, BIVOUACKING, COMMANDO, DIPLOMAT, DRAGON_MASTER, DWARVES, ELVES, FARMLAND,
     FLYING, FOREST, FOREST_T, FORTIFIED, GHOULS, GIANTS, HALFLINGS, HEROIC, HILL, HILL_T, HUMANS, MERCHANT,
@@ -55,6 +56,7 @@ def _n(count: int, noun: str) -> str:
 
 
 class SmallWorldState(State):
+    schema = SmallWorldBody
     __slots__ = (
         "players", "options", "board", "map_seed", "turns",
         "turn", "seat", "phase", "coins",
