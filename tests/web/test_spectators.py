@@ -15,7 +15,7 @@ from conquest.core.registry import rulesets
 from conquest.core.jsondoc import flatten as _flatten
 from tests.web.conftest import create, tok
 
-STEPS = {"kingdom": 40, "narby": 60, "smallworld": 40, "nerath": 50}
+STEPS = {"kingdom": 25, "narby": 45, "smallworld": 25, "nerath": 40}
 
 
 def _texts(doc: Any) -> set[str]:
