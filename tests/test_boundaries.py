@@ -164,3 +164,23 @@ def test_nerath_counts_are_bounded() -> None:
         doc["pieces"][sp][realm][piece] = n
         with pytest.raises(StateFormatError, match=f"pieces/{sp}/{realm}/{piece}"):
             rs.state_from_json(doc)
+
+
+def test_the_action_shape_and_notation_numbers() -> None:
+    """One shape test serves every ruleset: a word, then words and whole numbers; bool is not a number
+    (``True == 1`` would pass a membership test); notation numbers are ASCII digits (``²`` passes
+    ``str.isdigit`` and then fails ``int``)."""
+    from conquest.core.notation import is_action, is_digits
+    assert is_action(("move", "k03", 2)) and is_action(("end",))
+    for bad in [(), ("move", True), ("move", 1.0), (1, "x"), ["end"], "end", None, ("move", None),
+                ("move", 10 ** 12), tuple(["x"] * 40)]:
+        assert not is_action(bad), bad
+    assert is_digits("12") and not any(is_digits(t) for t in ["²", "١", "1_0", "+1", "", " 1", "1" * 10])
+    for rid in RULESETS:
+        rs = rulesets()[rid]
+        state = positions(rid)[0]
+        for bad in [None, 5, ("end", True), [], ("end",) * 20]:
+            with pytest.raises(IllegalAction, match="not an action"):
+                state.apply(bad)
+            with pytest.raises(NotationError):
+                rs.format_action(bad)
