@@ -315,7 +315,9 @@ def hostile_documents(rs: Ruleset, state: State, rng: random.Random, tally: Tall
         where = f"{rs.id} state_from_json"
         try:
             loaded = rs.state_from_json(bad)
-        except StateFormatError:
+        except StateFormatError as e:
+            if e.field == "(document)" and "does not describe" in str(e):
+                tally.fail(where, f"refused without naming the field (the loader crashed): {e}")
             continue
         except Exception as e:  # noqa: BLE001
             tally.fail(where, _short(e))
