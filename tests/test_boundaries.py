@@ -154,7 +154,7 @@ def test_a_refusal_names_the_field(rid: str) -> None:
 
 def test_nerath_counts_are_bounded() -> None:
     """"Your forces aren't limited by the mix of pieces and chips available": a document still may not hold
-    more of one piece in one space than a game can buy (1,000), or legal_actions would list a move per count."""
+    more pieces than a game can field (500 of a realm), or one kind in one space beyond that, or legal_actions would list a move per count."""
     rs = rulesets()["nerath"]
     doc = positions("nerath")[-1].to_json()
     sp = next(iter(doc["pieces"]))
@@ -184,3 +184,18 @@ def test_the_action_shape_and_notation_numbers() -> None:
                 state.apply(bad)
             with pytest.raises(NotationError):
                 rs.format_action(bad)
+
+
+def test_nerath_a_realm_fields_at_most_500_pieces() -> None:
+    rs = rulesets()["nerath"]
+    doc = positions("nerath")[-1].to_json()
+    stacks = [(sp, realm, piece) for sp, by in doc["pieces"].items() for realm, row in by.items() for piece in row]
+    sp, realm, piece = stacks[0]
+    mine = [(s, p) for s, r, p in stacks if r == realm]
+    total = sum(doc["pieces"][s][realm][p] for s, p in mine)
+    doc["pieces"][sp][realm][piece] += 500 - total
+    assert rs.state_from_json(doc).legal_actions()  # at the bound: accepted and playable
+    s2, p2 = mine[-1]
+    doc["pieces"][s2][realm][p2] += 1
+    with pytest.raises(StateFormatError, match=f"^pieces: {realm} has 501 pieces"):
+        rs.state_from_json(doc)

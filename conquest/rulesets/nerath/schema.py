@@ -3,9 +3,9 @@ bounds of every field; ``serial.from_body`` then checks ids against the board an
 fields against each other.
 
 Bounds: "Your forces aren't limited by the mix of pieces and chips available", so the document sets no piece
-supply; a count of one kind of piece of one realm in one space is at most ``MAX_PIECES`` (1,000: more than a
-realm's whole income over the longest game buys), gold at most 100,000 and victory points at most 10,000
-(docs/rules/nerath.md, "Bounds of a state document")."""
+supply; a realm has at most ``MAX_REALM_PIECES`` (500) pieces on the board in all (random games peak near 60),
+gold at most 100,000 and victory points at most 10,000 (docs/rules/nerath.md, "Bounds of a state document").
+A legal list then stays in the thousands: a move is listed per count moved."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from conquest.core.schema import Body, Count, Id, Part, Text
 
-MAX_PIECES = 1_000
+MAX_PIECES = 500
+MAX_REALM_PIECES = 500   # a realm's pieces on the board, all spaces and kinds (checked by serial.from_body)
 Pieces = Annotated[int, Field(ge=0, le=MAX_PIECES)]
 Small = Annotated[int, Field(ge=0, le=MAX_PIECES)]
 Seatish = Annotated[int, Field(ge=-1, le=3)]
