@@ -9,7 +9,7 @@ $(STAMP): pyproject.toml
 	@echo "== making the virtualenv $(VENV) and installing conquest with its test extras (a few minutes the first time)"
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,e2e,pg]'
+	$(BIN)/python -m pip install -q -e '.[test,e2e,pg,dask]'
 	touch $(STAMP)
 
 run: $(STAMP)

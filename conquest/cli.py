@@ -468,6 +468,112 @@ def _print_summary(data: dict[str, Any]) -> None:
 
 
 @app.command()
+def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
+            games: int = typer.Option(..., "--games", "-n", help="number of games (game i uses seed+i)"),
+            agents: str = typer.Option("greedy", "--agents", help="agent specs, comma-separated: one for every "
+                                                                  "seat, or one per seat (rotated over the seats)"),
+            players: Optional[int] = typer.Option(None, "--players", "-p"),
+            option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+            seed: int = typer.Option(0, "--seed"),
+            jobs: int = typer.Option(1, "--jobs", "-j", help="local processes, or LocalCluster workers"),
+            backend: str = typer.Option("local", "--backend", help="local or dask"),
+            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT "
+                                                    "(default with --backend dask: a LocalCluster here)"),
+            out_dir: Path = typer.Option(Path("balance-report"), "--out", help="folder for report.html, "
+                                         "games.parquet and summary.json"),
+            resume: bool = typer.Option(False, "--resume", help="continue the run stored in --out"),
+            factor: list[str] = typer.Option([], "--factor", help="report only these factors (repeatable; "
+                                             "default: all)"),
+            as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
+    """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
+    from conquest.analysis.balance import Plan, run
+    from conquest.analysis.dask_backend import make_backend
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
+    engine = make_backend(backend, jobs, scheduler)
+    report = _BalanceProgress(ruleset)
+    try:
+        result = run(plan, games, out_dir, jobs=jobs, backend=engine, resume=resume, factors=factor or None,
+                     progress=report.update)
+    except KeyboardInterrupt:
+        report.close()
+        from conquest.analysis.balance import read_games
+        err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
+                  f"with --resume continues", markup=False)
+        raise typer.Exit(130)
+    finally:
+        report.close()
+    data = result.summary
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{ruleset}: {data['games']} games ({result.played} played now, {result.seconds:.1f} s), "
+              f"{data['finished']} finished, {data['errors']} errors; mean length "
+              f"{data['length']['mean_actions']} actions, {data['length']['mean_rounds']} rounds", markup=False)
+    corr = data["correction"]
+    for name, fac in data["factors"].items():
+        table = Table(title=f"by {name}: {fac['how']}; parity {fac['parity']:.3f}")
+        table.add_column(name, overflow="fold")
+        for head in ("games", "win rate", "95% interval", "mean score", "mean margin", "flag"):
+            table.add_column(head, no_wrap=True)
+        for x in fac["levels"]:
+            table.add_row(x["level"], str(x["games"]), f"{x['win_rate']:.3f}",
+                          f"{x['ci95'][0]:.3f}-{x['ci95'][1]:.3f}", f"{x['mean_score']:.2f}",
+                          f"{x['mean_margin']:.2f}", x["flag"])
+        out.print(table)
+    out.print(f"flags: the {corr['method']}-corrected interval ({corr['comparisons']} comparisons, level "
+              f"{corr['level']:.4%}) excludes parity", markup=False)
+    out.print(f"report: {out_dir / 'report.html'}", markup=False)
+    if data["errors"]:
+        for e in data["error_samples"]:
+            err.print(f"error in {e}", markup=False)
+        raise typer.Exit(1)
+
+
+class _BalanceProgress:
+    """A progress bar with an ETA on a terminal; otherwise one line per 10% of the games."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.task: Any = None
+        self.next_tenth = 1
+        self.start: float | None = None
+        self.first = 0
+
+    def update(self, done: int, total: int) -> None:
+        if err.is_terminal:
+            if self.bar is None:
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn,
+                                           TimeRemainingColumn)
+                self.bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                                    TimeElapsedColumn(), "ETA", TimeRemainingColumn(), console=err, transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task(self.label, total=total, completed=done)
+            self.bar.update(self.task, completed=done)
+            return
+        import time
+        if self.start is None:
+            self.start, self.first = time.monotonic(), done
+            self.next_tenth = done * 10 // total + 1 if total else 11
+            return
+        tenth = done * 10 // total if total else 0
+        if tenth >= self.next_tenth:
+            self.next_tenth = tenth + 1
+            elapsed = time.monotonic() - self.start
+            eta = elapsed / (done - self.first) * (total - done) if done > self.first else 0.0
+            err.print(f"{self.label}: {done}/{total} games ({done * 100 // total}%), {elapsed:.0f} s, "
+                      f"ETA {eta:.0f} s", markup=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@app.command()
 def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"),
            verify: bool = typer.Option(False, "--verify", help="check every step is legal and the result "
                                                                "matches"),
@@ -547,6 +653,93 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
 
 
 @app.command()
+def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
+         attacker: Optional[str] = typer.Option(None, "--attacker", help="nerath: attacking pieces in order, "
+                                                "e.g. \"footsoldier,2 siege,dragon\""),
+         defender: Optional[str] = typer.Option(None, "--defender", help="nerath: defending pieces (a castle too)"),
+         sea: bool = typer.Option(False, "--sea", help="nerath: a sea battle"),
+         order: str = typer.Option("cheapest", "--order", help="nerath casualties: cheapest or listed"),
+         press: str = typer.Option("always", "--press", help="nerath: always, or until-below=K pieces"),
+         monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
+                                                   help="play N battles by the rules instead (a cross-check)"),
+         attacker_cards: str = typer.Option("", "--attacker-cards", help="attack-bonus cards, comma-separated"),
+         defender_cards: str = typer.Option("", "--defender-cards", help="attack-bonus cards, comma-separated"),
+         option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+         state_file: Optional[Path] = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
+         action: Optional[str] = typer.Option(None, "--action", help="the action to weigh, in notation"),
+         seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
+         as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
+    from conquest.core.odds import OddsError
+    from conquest.core.registry import get_ruleset
+    rs = get_ruleset(ruleset)
+    try:
+        if state_file is not None or action is not None:
+            if state_file is None or action is None:
+                fail("--state and --action go together (the position and the action to weigh)")
+            assert state_file is not None and action is not None
+            try:
+                doc = json.loads(state_file.read_text())
+            except OSError as e:
+                fail(f"cannot read {state_file}: {e.strerror}")
+            except json.JSONDecodeError as e:
+                fail(f"{state_file}: not JSON ({e.msg} at line {e.lineno})")
+            data = rs.action_odds(rs.state_from_json(doc), action)
+            if as_json:
+                print(json.dumps(data))
+                return
+            out.print(f"{rs.id}: odds of '{data['action']}' ({data['method']}, {data['seconds']} s)", markup=False)
+            table = Table("outcome", "probability")
+            for o in data["outcomes"]:
+                table.add_row(o["outcome"] if isinstance(o["outcome"], str) else json.dumps(o["outcome"]),
+                              f"{o['probability']:.6f}")
+            out.print(table)
+            return
+        if rs.id != "nerath":
+            fail(f"the battle calculator is for nerath; for {rs.id} give --state FILE --action \"...\"")
+        if attacker is None or defender is None:
+            fail("give both --attacker and --defender (pieces, comma-separated)")
+        from conquest.analysis.odds import NerathBattle, parse_pieces
+        assert attacker is not None and defender is not None
+        opts = rs.options().resolve(parse_option_pairs(option))
+        battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
+                              order=order, press=press, attacker_cards=_seats(attacker_cards),
+                              defender_cards=_seats(defender_cards),
+                              hurt_dragon_fights=bool(opts["hurt_dragon_fights"]))
+        if monte_carlo is not None:
+            from conquest.analysis.odds import monte_carlo as run_mc
+            result = run_mc(battle, monte_carlo, seed)
+        else:
+            result = battle.solve()
+    except OddsError as e:
+        fail(str(e))
+    data = result.to_json()
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{'sea' if sea else 'land'} battle: {len(battle.attacker_pieces)} attacking against "
+              f"{len(battle.defender_pieces)} defending; casualties {order}, press {battle.press}", markup=False)
+    table = Table("result", "probability")
+    table.add_row("attacker wins (conquers)", f"{data['attacker_wins']:.6f}")
+    table.add_row("defender holds", f"{data['defender_holds']:.6f}"
+                  + (f"  (retreats {data['attacker_retreats']:.6f})" if data["attacker_retreats"] else ""))
+    table.add_row("both destroyed", f"{data['both_destroyed']:.6f}")
+    out.print(table)
+    for who in ("attacker", "defender"):
+        st = Table(f"{who} survivors", "probability")
+        rows = data[f"{who}_survivors"]
+        for row in rows[:8]:
+            st.add_row(", ".join(row["pieces"]) or "(none)", f"{row['probability']:.6f}")
+        if len(rows) > 8:
+            st.add_row(f"... {len(rows) - 8} more", f"{sum(r['probability'] for r in rows[8:]):.6f}")
+        out.print(st)
+    gold = data["expected_gold_lost"]
+    out.print(f"expected gold lost: attacker {gold['attacker']:.4f}, defender {gold['defender']:.4f}; "
+              f"expected rounds {data['expected_rounds']:.4f}", markup=False)
+    out.print(f"method: {data['method']}; {data['seconds']} s", markup=False)
+
+
+@app.command()
 def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
           port: int = typer.Option(8000, "--port", help="port to listen on"),
           db: Optional[str] = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
@@ -580,6 +773,8 @@ def _bind_problem(host: str, port: int) -> str | None:
     import socket
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+            # as uvicorn binds: connections of a stopped server in TIME_WAIT do not hold the port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
     except (OSError, OverflowError) as e:
         return getattr(e, "strerror", None) or str(e)

@@ -4,7 +4,7 @@ same generator to the agents, so a seed fixes the whole game."""
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from conquest.agents.base import Agent, get_agent, seat_list
 from conquest.core.chance import random_playout, sample_chance
@@ -17,7 +17,10 @@ __all__ = ["play_game", "random_playout", "sample_chance"]
 
 def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | None = None,
               options: dict[str, Any] | None = None, seed: int = 0, max_steps: int = 200_000,
-              seat_names: Sequence[str] | None = None) -> tuple[Record, State]:
+              seat_names: Sequence[str] | None = None, opening: Sequence[Any] = (),
+              on_step: Callable[[State], None] | None = None) -> tuple[Record, State]:
+    """``opening``: actions applied first (chance outcomes fixed by an experiment's design, e.g. dealt
+    factions), recorded like the rest; ``on_step``: called with the state after every action."""
     ags = [get_agent(a) if isinstance(a, str) else a for a in agents]
     state = ruleset.new_game(players, options, seed)
     ags = seat_list(ags, state.players, ruleset.min_players, ruleset.max_players)
@@ -26,6 +29,9 @@ def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | No
     record = Record(ruleset=ruleset.id, rules_version=ruleset.rules_version, players=state.players,
                     options=dict(state.options), seats=names, seed=seed)
     fmt = ruleset.format_action
+    for action in opening:
+        state = state.apply(action)
+        record.actions.append(fmt(action))
     steps = 0
     while True:
         seat = state.to_move
@@ -40,6 +46,8 @@ def play_game(ruleset: Ruleset, agents: Sequence[Agent | str], players: int | No
         record.actions.append(fmt(action))
         state = state.apply_unchecked(action)
         steps += 1
+        if on_step is not None:
+            on_step(state)
     res = state.result()
     record.result = list(res) if res is not None else None
     record.scores = list(state.scores())

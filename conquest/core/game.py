@@ -355,6 +355,14 @@ class Ruleset(ABC):
         """A short human explanation of an action in this state (for menus). Defaults to the notation."""
         return self.format_action(action)
 
+    def action_odds(self, state: State, action: Action | str) -> dict[str, Any]:
+        """The exact distribution of what follows ``action`` (a decision leading into dice) until the next
+        decision: ``{ruleset, action, outcomes: [{outcome, probability}], method, seconds, ...}``. This default
+        enumerates the chance nodes through ``apply``/``chance_outcomes``; rulesets override it with a summary
+        of their own (conquest/core/odds.py)."""
+        from conquest.core.odds import action_odds_report, chance_path_summary
+        return action_odds_report(self, state, action, chance_path_summary(self))
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 

@@ -76,9 +76,43 @@ def flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], A
 
 
 def hidden_part(full: dict[str, Any], view: dict[str, Any]) -> frozenset[tuple[Any, ...]]:
-    """The leaves of the referee's state (path and value) that ``view`` does not show as they are."""
-    if full == view:
-        return frozenset()
-    f = flatten(full)
-    v = flatten(view)
-    return frozenset((path, repr(val)) for path, val in f.items() if v.get(path, _MISSING) != val)
+    """The leaves of the referee's state (path and value) that ``view`` does not show as they are.
+
+    The two documents are walked together and equal subtrees are skipped whole (one comparison in C), so a
+    view that differs from the state in a few places costs little however large the state is."""
+    out: set[tuple[Any, ...]] = set()
+    _diff(full, view, (), out)
+    return frozenset(out)
+
+
+def _leaf(doc: Any) -> Any:
+    return doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
+
+
+def _diff(full: Any, view: Any, prefix: tuple[Any, ...], out: set[tuple[Any, ...]]) -> None:
+    """Add to ``out`` the leaves of ``full`` under ``prefix`` that ``view`` (the same place in the view)
+    does not show as they are; the same answer as comparing ``_flatten`` of both."""
+    if full is view or (type(full) is type(view) and full == view):
+        return
+    if isinstance(full, dict) and full:
+        if isinstance(view, dict) and view:
+            vm = view if all(type(k) is str for k in view) else {str(k): v for k, v in view.items()}
+            for k, x in full.items():
+                _diff(x, vm.get(str(k), _MISSING), prefix + (str(k),), out)
+            return
+    elif isinstance(full, (list, tuple)) and full:
+        if isinstance(view, (list, tuple)) and view:
+            for i, x in enumerate(full):
+                _diff(x, view[i] if i < len(view) else _MISSING, prefix + (i,), out)
+            return
+    else:
+        shown = _MISSING if view is _MISSING or (isinstance(view, (dict, list, tuple)) and view) else _leaf(view)
+        val = _leaf(full)
+        if shown is _MISSING or shown != val:
+            out.add((prefix, repr(val)))
+        return
+    # a container where the view has something else (or nothing): every leaf of it against the view's
+    shown_leaves = flatten(view, prefix) if view is not _MISSING else {}
+    for path, val in flatten(full, prefix).items():
+        if shown_leaves.get(path, _MISSING) != val:
+            out.add((path, repr(val)))

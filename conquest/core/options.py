@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
+
+
+def _short(v: Any) -> str:
+    text = str(v)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} digits)"
 
 
 @dataclass(frozen=True)
@@ -33,16 +39,16 @@ class Option:
             elif not isinstance(v, bool):
                 raise OptionError(f"option {self.name}: expected true or false, got {value!r}")
         elif self.type is int:
-            if isinstance(v, bool):
+            if isinstance(v, bool) or isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
                 raise OptionError(f"option {self.name}: expected an integer, got {value!r}")
             try:
                 v = int(v)
-            except (TypeError, ValueError):
-                raise OptionError(f"option {self.name}: expected an integer, got '{value}'") from None
+            except (TypeError, ValueError, OverflowError):  # also text of thousands of digits
+                raise OptionError(f"option {self.name}: expected an integer, got '{str(value)[:40]}'") from None
             if self.minimum is not None and v < self.minimum:
-                raise OptionError(f"option {self.name}: must be at least {self.minimum}, got {v}")
+                raise OptionError(f"option {self.name}: must be at least {self.minimum}, got {_short(v)}")
             if self.maximum is not None and v > self.maximum:
-                raise OptionError(f"option {self.name}: must be at most {self.maximum}, got {v}")
+                raise OptionError(f"option {self.name}: must be at most {self.maximum}, got {_short(v)}")
         else:
             if not isinstance(v, (str, int, float)):
                 raise OptionError(f"option {self.name}: expected text, got {value!r}")

@@ -22,11 +22,12 @@ import logging
 import random
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Union
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
+from conquest.core.jsondoc import _MISSING, flatten as _flatten  # noqa: F401 - tests read them here
 from conquest.core.jsondoc import hidden_part
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
@@ -35,6 +36,9 @@ log = logging.getLogger("conquest.web")
 MAX_ALTERNATIVES = 64
 SEARCH_BUDGET = 0.05  # seconds per action for the visibility search
 MAX_UNDO = 50
+SNAPSHOT_EVERY = 100  # a game in memory keeps its state every this many steps: replay and undo start there
+MAX_RECORD_ACTIONS = 30_000  # the longest record POST /api/records takes
+MAX_IMPORT_SECONDS = 30.0  # and the longest it may take to check it
 
 
 class WebError(Exception):
@@ -61,6 +65,29 @@ def hidden_parts(state: State) -> dict[int | None, frozenset[tuple[Any, ...]]]:
     return {s: hidden_part(full, state.view(s)) for s in viewers(state.players)}
 
 
+class HiddenParts:
+    """``hidden_parts(state)`` computed seat by seat when first asked (the referee's state once)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._full: dict[str, Any] | None = None
+        self._parts: dict[int | None, frozenset[tuple[Any, ...]]] = {}
+
+    def __getitem__(self, seat: int | None) -> frozenset[tuple[Any, ...]]:
+        part = self._parts.get(seat)
+        if part is None:
+            if self._full is None:
+                self._full = self.state.to_json()
+            part = self._parts[seat] = hidden_part(self._full, self.state.view(seat))
+        return part
+
+    def all(self) -> dict[int | None, frozenset[tuple[Any, ...]]]:
+        return {s: self[s] for s in viewers(self.state.players)}
+
+
+Hidden = Union[dict[int | None, frozenset[Any]], HiddenParts]
+
+
 def _alternatives(before: State, action: Action) -> list[Action]:
     if before.to_move == CHANCE:
         alts = [a for a, _p in before.chance_outcomes() if a != action]
@@ -72,30 +99,33 @@ def _alternatives(before: State, action: Action) -> list[Action]:
     return alts
 
 
-def action_visibility(before: State, action: Action, after: State,
-                      hidden_before: dict[int | None, frozenset[Any]],
-                      hidden_after: dict[int | None, frozenset[Any]],
-                      budget: float = SEARCH_BUDGET) -> tuple[list[int | None], bool]:
+def action_visibility(before: State, action: Action, after: State, hidden_before: Hidden, hidden_after: Hidden,
+                      budget: float = SEARCH_BUDGET, barrier: bool | None = None) -> tuple[list[int | None], bool]:
     """(seats the action is hidden from, whether it is an undo barrier).
 
     A ruleset may answer for itself with ``log_visible(before, action, after, seat) -> bool | None``
     (``None``: let the server search). The search stops after ``budget`` seconds; the seats still
-    undecided then are counted as not seeing the action (a hidden entry is safe, a leak is not)."""
+    undecided then are counted as not seeing the action (a hidden entry is safe, a leak is not).
+    ``hidden_before``/``hidden_after`` may be ``HiddenParts`` (computed only for the seats that need it);
+    a given ``barrier`` is taken as it is instead of comparing the hidden parts of every seat."""
     actor = before.to_move
-    barrier = actor == CHANCE or any(hidden_before[s] != hidden_after[s] for s in hidden_before)
+    if barrier is None:
+        barrier = actor == CHANCE or any(hidden_before[s] != hidden_after[s] for s in viewers(before.players))
     hidden_from: list[int | None] = []
-    to_check = [s for s in viewers(before.players)
-                if s != actor and (hidden_before[s] or hidden_after[s])]
     hook = getattr(before.ruleset, "log_visible", None)
-    if hook is not None and to_check:
-        undecided_by_hook = []
-        for s in to_check:
-            answer = hook(before, action, after, s)
-            if answer is None:
-                undecided_by_hook.append(s)
-            elif not answer:
-                hidden_from.append(s)
-        to_check = undecided_by_hook
+    to_check: list[int | None] = []
+    for s in viewers(before.players):
+        if s == actor:
+            continue
+        answer = hook(before, action, after, s) if hook is not None else None
+        if answer is not None and answer:  # shown, whatever the seat cannot see
+            continue
+        if not (hidden_before[s] or hidden_after[s]):  # the seat sees everything: shown
+            continue
+        if answer is None:
+            to_check.append(s)
+        elif not answer:
+            hidden_from.append(s)
     if to_check:
         deadline = time.perf_counter() + budget
         mine = {s: after.view(s) for s in to_check}
@@ -137,6 +167,8 @@ class Live:
     hidden: dict[int | None, frozenset[Any]]
     lock: threading.RLock
     log: list[ActionRow]
+    snapshots: dict[int, State] = field(default_factory=dict)
+    """The state after k steps, for k = 0 and every SNAPSHOT_EVERY steps (only those the log still has)."""
 
 
 @dataclass
@@ -156,8 +188,10 @@ def _as_list(t: tuple[float, ...] | None) -> list[float] | None:
 
 
 class Games:
-    def __init__(self, store: Store, rulesets: Callable[[], dict[str, Ruleset]]) -> None:
+    def __init__(self, store: Store, rulesets: Callable[[], dict[str, Ruleset]],
+                 import_seconds: float = MAX_IMPORT_SECONDS) -> None:
         self.store = store
+        self.import_seconds = import_seconds
         self._rulesets = rulesets
         self._cache: dict[str, Live] = {}
         self._cache_lock = threading.Lock()
@@ -186,12 +220,9 @@ class Games:
             n = rs.check_players(players if players is not None else (len(seats) or None))
             if seats and len(seats) != n:
                 raise WebError(422, f"{len(seats)} seats given for {n} players")
-            state = rs.new_game(n, options, seed)
         except ConquestError as e:
             raise WebError(422, str(e)) from None
-        except (ValueError, TypeError, KeyError) as e:  # options a ruleset did not expect
-            log.exception("%s could not start a game with %r", rs.id, options)
-            raise WebError(422, f"{rs.id} cannot start a game with these settings: {e}") from None
+        state = self._start(rs, n, options, seed)
         if not seats:
             seats = [("human", name) for name in rs.seat_names(n, state.options)]
         hidden = hidden_parts(state)
@@ -199,14 +230,18 @@ class Games:
                                      options=dict(state.options), seed=seed, seed_chosen=seed_chosen,
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
-        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [])
+        live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [], {0: state})
         with self._cache_lock:
             self._cache[row.id] = live
         return row
 
-    def import_record(self, doc: Any) -> GameRow:
+    def import_record(self, doc: Any, time_limit: float | None = None, share: float = 1.0) -> GameRow:
         """A finished (or unfinished) game from its ``conquest-record/1`` document, for watching and
-        replaying: its seats are played by nobody (kind ``record``)."""
+        replaying: its seats are played by nobody (kind ``record``). Every step is checked with ``apply``;
+        a record longer than MAX_RECORD_ACTIONS or needing more than ``time_limit`` seconds of CPU to check is
+        refused. With ``share`` < 1 the check pauses every 50 steps, long enough that it uses about that share
+        of the time of the thread's processor (the other threads of the server get the rest).
+        The game is kept in memory with its snapshots (its replay starts at the nearest one)."""
         try:
             rec = Record.from_json(doc)
         except ConquestError as e:
@@ -215,29 +250,50 @@ class Games:
         if rec.rules_version and rec.rules_version != rs.rules_version:
             raise WebError(422, f"the record is for {rs.id} rules {rec.rules_version}; this server plays "
                                 f"{rs.rules_version}")
-        if len(rec.actions) > 100_000:
-            raise WebError(422, "the record is too long (100000 actions at most)")
-        try:
-            state = rs.new_game(rec.players, rec.options, rec.seed)
-        except ConquestError as e:
-            raise WebError(422, f"the record's settings: {e}") from None
+        if len(rec.actions) > MAX_RECORD_ACTIONS:
+            raise WebError(422, f"the record is too long: {len(rec.actions)} actions "
+                                f"({MAX_RECORD_ACTIONS} at most)")
+        if rec.start is not None:
+            raise WebError(422, "records of games begun from a given position (start) cannot be imported")
+        state = self._start(rs, rec.players, rec.options, rec.seed, "the record's settings")
         if len(rec.seats) != state.players:
             raise WebError(422, f"the record names {len(rec.seats)} seats for {state.players} players")
-        hidden = hidden_parts(state)
-        has_secrets = any(hidden.values())
+        hidden = HiddenParts(state)
+        has_secrets = any(hidden.all().values())
+        snapshots = {0: state}
+        if time_limit is None:
+            time_limit = self.import_seconds
         rows: list[ActionRow] = []
+        cpu0 = last = time.thread_time()
         for i, text in enumerate(rec.actions):
+            if i % 50 == 0:
+                now = time.thread_time()
+                if now - cpu0 >= time_limit:
+                    raise WebError(422, f"the record takes too long to check: step {i} of {len(rec.actions)} after "
+                                        f"{time_limit:g} s ({time_limit:g} s of CPU at most)")
+                if share < 1.0:
+                    time.sleep((now - last) * (1 / share - 1))
+                    last = time.thread_time()
             try:
                 action = rs.parse_action(text)
                 new = state.apply(action)
             except ConquestError as e:
-                raise WebError(422, f"the record's step {i + 1} ('{text}'): {e}") from None
-            hidden_after = hidden_parts(new)
-            hidden_from, barrier = action_visibility(state, action, new, hidden, hidden_after)
+                raise WebError(422, f"the record's step {i + 1} ('{clean(text)[:80]}'): {e}") from None
+            except Exception:  # noqa: BLE001 - a ruleset that trips over odd input: still the record's fault
+                log.exception("%s could not read the record's action %r", rs.id, text)
+                raise WebError(422, f"the record's step {i + 1} ('{clean(text)[:80]}') is not an action of "
+                                    f"{rs.id} (the ruleset cannot read it)") from None
+            hidden_after = HiddenParts(new)
+            # nobody plays an imported game on, so nothing is undone: every step is a barrier (and the hidden
+            # parts of every seat are only computed where the log's visibility needs them)
+            hidden_from, _barrier = action_visibility(state, action, new, hidden, hidden_after, barrier=True)
             seat = state.to_move if state.to_move is not None else -1
-            rows.append(ActionRow(i, seat, rs.format_action(action), hidden_from, barrier))
-            has_secrets = has_secrets or bool(hidden_from) or any(hidden_after.values())
+            rows.append(ActionRow(i, seat, rs.format_action(action), hidden_from, True))
+            if not has_secrets:
+                has_secrets = bool(hidden_from) or any(hidden_after.all().values())
             state, hidden = new, hidden_after
+            if (i + 1) % SNAPSHOT_EVERY == 0:
+                snapshots[i + 1] = state
         res = state.result()
         names = [clean(n)[:40] or f"Player {k + 1}" for k, n in enumerate(rec.seats)]
         row = self.store.create_game(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
@@ -245,7 +301,22 @@ class Games:
                                      seats=[("record", n) for n in names], to_move=state.to_move,
                                      has_secrets=has_secrets, actions=rows, result=_as_list(res),
                                      scores=_as_list(state.scores()) if res is not None else None)
+        live = Live(row, rs, state, row.revision, len(rows), hidden.all(), self._lock_for(row.id), rows, snapshots)
+        with self._cache_lock:
+            self._cache[row.id] = live
         return row
+
+    def _start(self, rs: Ruleset, players: int | None, options: dict[str, Any] | None, seed: int,
+               what: str = "") -> State:
+        """``rs.new_game``; settings it refuses are a 422 naming them (after ``what``, if given)."""
+        lead = f"{what}: " if what else ""
+        try:
+            return rs.new_game(players, options, seed)
+        except ConquestError as e:
+            raise WebError(422, f"{lead}{e}") from None
+        except (ValueError, TypeError, KeyError, OverflowError) as e:  # settings a ruleset did not expect
+            log.exception("%s could not start a game with %r", rs.id, options)
+            raise WebError(422, f"{lead}{rs.id} cannot start a game with these settings: {e}") from None
 
     # ---- loading (replay of the log, cached) -----------------------------------------------------
     def _lock_for(self, gid: str) -> threading.RLock:
@@ -255,16 +326,22 @@ class Games:
                 lk = self._game_locks[gid] = threading.RLock()
             return lk
 
-    def _replay(self, row: GameRow, rs: Ruleset, actions: list[ActionRow], state: State | None = None
-                ) -> State:
+    def _replay(self, row: GameRow, rs: Ruleset, actions: list[ActionRow], state: State | None = None,
+                snapshots: dict[int, State] | None = None) -> State:
+        """Apply ``actions`` (checked) to ``state`` (default: the game's first state), adding the states
+        after every SNAPSHOT_EVERY steps to ``snapshots``."""
         if state is None:
             state = rs.new_game(row.players, row.options, row.seed)
+            if snapshots is not None:
+                snapshots[0] = state
         for a in actions:
             try:
                 state = state.apply(a.text)
             except ConquestError as e:
                 raise WebError(409, f"game {row.id} cannot be replayed by {rs.id} {rs.rules_version} "
                                     f"at step {a.step + 1} ('{a.text}'): {e}") from None
+            if snapshots is not None and (a.step + 1) % SNAPSHOT_EVERY == 0:
+                snapshots[a.step + 1] = state
         return state
 
     def load(self, gid: str) -> Live:
@@ -292,26 +369,46 @@ class Games:
             if (live is not None and live.revision < row.revision and row.last_undo_revision <= live.revision
                     and live.next_step <= row.next_step):
                 new_actions = self.store.actions(gid, from_step=live.next_step)
-                state = self._replay(row, rs, new_actions, live.state)
+                snapshots = dict(live.snapshots)
+                state = self._replay(row, rs, new_actions, live.state, snapshots)
                 log = live.log + new_actions
             else:
                 log = self.store.actions(gid)
-                state = self._replay(row, rs, log)
+                # after an undo (or another process's), the snapshots of the part of the log that is the same
+                snapshots = self._kept_snapshots(live, log) if live is not None and live.ruleset is rs else {}
+                start = max(snapshots, default=0)
+                state = self._replay(row, rs, log[start:], snapshots.get(start), snapshots)
+                snapshots = {k: st for k, st in snapshots.items() if k % SNAPSHOT_EVERY == 0}
             # the row and the actions were read apart: trust the pair only if they agree
             revision = row.revision if len(log) == row.next_step else -1
-            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log)
+            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log, snapshots)
             with self._cache_lock:
                 self._cache[gid] = live
             return live
 
-    def states(self, live: Live, upto: int) -> Iterator[tuple[State, ActionRow | None]]:
-        """Replay from the start: yields (state before step i, action i) ... and (final, None)."""
-        rs, row = live.ruleset, live.row
-        state = rs.new_game(row.players, row.options, row.seed)
-        for a in list(live.log[:upto]):
-            yield state, a
-            state = state.apply(a.text)
-        yield state, None
+    @staticmethod
+    def _kept_snapshots(old: Live, log: list[ActionRow]) -> dict[int, State]:
+        """The snapshots of ``old`` that ``log`` still leads to (its actions agree up to them)."""
+        same = 0
+        for a, b in zip(old.log, log):
+            if a.text != b.text:
+                break
+            same += 1
+        return {k: st for k, st in dict(old.snapshots).items() if k <= same}
+
+    def state_at(self, live: Live, step: int) -> State:
+        """The state after ``step`` steps of the log, replayed from the nearest snapshot before it. The log
+        of a game in memory was checked when it was committed or loaded, so its steps are applied unchecked."""
+        snapshots = dict(live.snapshots)  # a copy: the game's thread may add one meanwhile
+        start = max((k for k in snapshots if k <= step), default=None)
+        rows = list(live.log[start or 0:step])
+        if start is None:
+            return self._replay(live.row, live.ruleset, rows)
+        state = snapshots[start]
+        parse = live.ruleset.parse_action
+        for a in rows:
+            state = state.apply_unchecked(parse(a.text))
+        return state
 
     # ---- tokens ----------------------------------------------------------------------------------
     def actor(self, live: Live, token: str | None) -> Actor:
@@ -347,6 +444,8 @@ class Games:
         live.log.append(ActionRow(live.next_step, seat, text, hidden_from, barrier))
         live.state, live.hidden = new, hidden_after
         live.next_step += 1
+        if live.next_step % SNAPSHOT_EVERY == 0:
+            live.snapshots[live.next_step] = new
         live.row.has_secrets = has_secrets
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
         live.row.updated_at = dt.datetime.now(dt.timezone.utc)
@@ -468,16 +567,15 @@ class Games:
             if count > allowed:
                 raise WebError(409, f"only your last {allowed} action(s) can be taken back")
             keep = live.next_step - count
-            state = live.state  # the state before the undone actions: replay the kept part
-            row = live.row
-            state = self._replay(row, live.ruleset, live.log[:keep])
+            state = self.state_at(live, keep)  # the state before the undone actions
+            live.snapshots[keep] = state  # where load() below starts (it keeps only the regular ones)
             try:
                 revision = self.store.truncate(gid, seen_revision=live.revision, keep_steps=keep,
                                                to_move=state.to_move)
             except Conflict:
                 self._cache.pop(gid, None)
                 raise WebError(409, "the game changed while undoing; nothing was undone") from None
-            self._cache.pop(gid, None)
+            # the cache is now older than the database: load() replays the kept part from its snapshots
             for f in self.listeners:
                 f(gid, revision)
             live = self.load(gid)

@@ -1,3 +1,5 @@
+"""The kingdom ruleset: its options, the evaluation the computer players use, the text and browser boards."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -99,6 +101,15 @@ class KingdomRuleset(Ruleset):
             a, b = s.final_scores()
             return float((a - b) if seat == 0 else (b - a))
         return _projection(s, seat) - _projection(s, 1 - seat)
+
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Balance reports: each seat's colour. Red is seat 0 and Blue seat 1 (each colour has its own side of
+        the board), so colours are not rotated: seat and colour are one factor."""
+        return [{"colour": [name]} for name in self.seat_names(2, state.options)]
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, KingdomState)
+        return state.round
 
     def game_stats(self, state: State) -> dict[str, Any]:
         assert isinstance(state, KingdomState)

@@ -16,18 +16,32 @@ def end_of_round(s: NarbyData) -> None:
     (``turn`` starts it: ``base.NEW_ROUND``)."""
     limit = s.options["max_rounds"]
     if max(s.coins) > s.options["win"] or (limit and s.round >= limit):
-        s.phase = "over"
-        s.node, s.who = "over", -1
-        s.ev = None
+        end_game(s)
         return
     s.node = NEW_ROUND
 
 
+def check_win_at_once(s: NarbyData) -> None:
+    """Option ``win_check`` = ``at_once``: "until a player exceeds" the win amount read literally — the game
+    ends after the action, roll or token that takes a dragon's coins past it, wherever in the round."""
+    if s.options["win_check"] == "at_once" and s.node != "over" and max(s.coins) > s.options["win"]:
+        end_game(s)
+
+
+def end_game(s: NarbyData) -> None:
+    s.phase = "over"
+    s.node, s.who = "over", -1
+    s.ev = None
+
+
 def winners(s: NarbyData) -> list[int]:
-    """Most coins after the treasure tokens are redeemed; a tie goes to more coins (without tokens);
-    a tie on both is shared."""
-    best = max((s.total(t), s.coins[t]) for t in range(s.players))
-    return [t for t in range(s.players) if (s.total(t), s.coins[t]) == best]
+    """Most coins after the treasure tokens are redeemed. Option ``ties``: ``coins`` (default) — a tie goes
+    to more coins (without tokens), a tie on both is shared; ``shared`` — every dragon with the top total
+    shares the win."""
+    def rank(t: int) -> tuple[int, int]:
+        return (s.total(t), s.coins[t] if s.options["ties"] == "coins" else 0)
+    best = max(rank(t) for t in range(s.players))
+    return [t for t in range(s.players) if rank(t) == best]
 
 
 def result(s: NarbyData) -> tuple[float, ...] | None:

@@ -70,6 +70,16 @@ class NarbyRuleset(Ruleset):
                    "its text \"Moves 3 spaces each turn\": round = once a round (a use stays used for a new "
                    "controller); turn = once in each dragon's turn (the power refreshes at every turn)",
                    choices=("round", "turn")),
+            Option("tribute_loss", "not_adjacent", "Tribute Chart \"0 to 4: Lose a single claim\" and \"That "
+                   "adjacent claim is not scored as per the d20 roll\": not_adjacent = a claim beside the dragon "
+                   "scores the adjacent row and cannot be the claim lost; any = it scores the adjacent row and "
+                   "may still be the claim lost", choices=("not_adjacent", "any")),
+            Option("win_check", "round", "\"Game plays until a player exceeds\" the win amount: round = checked "
+                   "when the round's tribute is done; at_once = the game ends as soon as a dragon's coins exceed "
+                   "it", choices=("round", "at_once")),
+            Option("ties", "coins", "equal totals (coins and treasure tokens) at the end: coins = the dragon "
+                   "with more coins wins, still equal ones share; shared = every dragon with the top total "
+                   "shares the win", choices=("coins", "shared")),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
@@ -90,10 +100,39 @@ class NarbyRuleset(Ruleset):
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
 
+    def action_odds(self, state: State, action: Any) -> dict[str, Any]:
+        """The exact outcomes of an action that leads into dice (conquest/rulesets/narby/odds.py)."""
+        from conquest.rulesets.narby.odds import action_odds
+        return action_odds(self, state, action)
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         """"Seat 1" ... "Seat N", as the text board and the refusals name them (the dragons are not known
         before the setup); the state JSON numbers the same seats from 0."""
         return [f"Seat {i + 1}" for i in range(players)]
+
+    # ------------------------------------------------------------------ balance reports
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Each seat's dragon."""
+        assert isinstance(state, NarbyState)
+        return [{"dragon": [T.dragon_ids[d]] if d >= 0 else []} for d in state.dragon]
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, NarbyState)
+        return state.round
+
+    def faction_rotation(self, players: int, options: dict[str, Any]) -> tuple[str, list[str]] | None:
+        """Rolled dragons ("each seat rolls a d20") may be dealt by a balance run so that each dragon plays from
+        each seat equally often; selected dragons are the players' choice and are only observed."""
+        return ("dragon", list(T.dragon_ids)) if options["dragons"] == "roll" else None
+
+    def faction_opening(self, state: State, names: list[str]) -> list[Any]:
+        """The d20 rolls (seat by seat, as the setup rolls them) that give seat i the dragon ``names[i]``."""
+        digit = {i: d.digit for i, d in enumerate(T.dragons)}
+        rolls = []
+        for name in names:
+            want = digit[T.dragon_ids.index(name)]
+            rolls.append(("roll", next(v for v in range(1, 21) if v % 10 == want)))
+        return rolls
 
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:

@@ -83,7 +83,7 @@ def collect_tribute(s: NarbyData, seat: int, die: int, ev: dict[str, Any]) -> No
             coins += adjrow["ruin"] if near else row["ruin"]
     s.coins[seat] += coins
     if row["lose_claim"]:
-        mine = s.claims_of(seat)
+        mine = losable_claims(s, seat)
         if len(mine) == 1:
             remove_claim(s, mine[0])
         elif mine:
@@ -97,9 +97,20 @@ def collect_tribute(s: NarbyData, seat: int, die: int, ev: dict[str, Any]) -> No
     next_tribute(s)
 
 
+def losable_claims(s: NarbyData, seat: int) -> list[int | str]:
+    """The claims a "0 to 4: Lose a single claim" roll may take. "If a dragon is adjacent he automatically
+    scores the coins listed. That adjacent claim is not scored as per the d20 roll": with option
+    ``tribute_loss`` = ``not_adjacent`` (default) the roll does not reach a claim beside the dragon, so it is
+    not the one lost (reading R22); ``any``: every claim of the dragon may be."""
+    mine = s.claims_of(seat)
+    if s.options["tribute_loss"] == "any":
+        return mine
+    return [k for k in mine if not s.adjacent_to_dragon(seat, k)]
+
+
 def lose_choices(s: NarbyData) -> list[Any]:
-    """"Lose a single claim": ``lose KEY``, the dragon's own choice among its claims."""
-    return [("lose", k) for k in sorted(s.claims_of(s.who), key=key_order)]
+    """"Lose a single claim": ``lose KEY``, the dragon's own choice among the claims it may lose."""
+    return [("lose", k) for k in sorted(losable_claims(s, s.who), key=key_order)]
 
 
 def lose_claim(s: NarbyData, key: int | str) -> None:

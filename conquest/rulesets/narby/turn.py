@@ -16,6 +16,7 @@ from conquest.rulesets.narby.base import CHANCE_NODES, D20, NEW_ROUND, PLACE0, T
 from conquest.rulesets.narby.cards import (play_procreator, play_tribute_card, procreator_choices,
                                            tribute_card_choices)
 from conquest.rulesets.narby.draw import card_outcomes, deal_card, start_round
+from conquest.rulesets.narby.end import check_win_at_once
 from conquest.rulesets.narby.populate import (choose_place, place_choices, place_settlement, procreator_window,
                                               roll_chest_x, roll_chest_y, roll_place, roll_place_x, roll_place_y,
                                               roll_settle_x, roll_settle_y, upgrade_choices, upgrade_town)
@@ -142,9 +143,11 @@ APPLY: dict[str, Callable[[NarbyData, Any], None]] = {
 
 
 def apply(s: NarbyData, action: Any) -> None:
-    """Apply a legal action in place: the section of the node does it; a round whose tribute is over
+    """Apply a legal action in place: the section of the node does it; with option ``win_check`` =
+    ``at_once`` a dragon past the win amount ends the game there; a round whose tribute is over
     (``end.end_of_round``) is followed by the next one here."""
     APPLY[s.node](s, action)
+    check_win_at_once(s)
     if s.node == NEW_ROUND:
         start_round(s)
 

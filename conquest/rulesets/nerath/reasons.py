@@ -7,8 +7,10 @@ from typing import Any
 
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.base import cargo, may_debark
-from conquest.rulesets.nerath.data import SEA, TYPE_INDEX
-from conquest.rulesets.nerath.state import IX, KIND, NerathData, STEP_TITLES
+from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, R, SEA, T, TYPE_INDEX
+from conquest.rulesets.nerath.reinforce import buy_refusal
+from conquest.rulesets.nerath.reposition import heroes_to_exit
+from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, NerathData, STEP_TITLES
 
 
 def illegal_reason(st: NerathData, action: Any) -> str:
@@ -50,17 +52,18 @@ def illegal_reason(st: NerathData, action: Any) -> str:
                 and IX[action[1]] in st.pending and KIND[IX[action[1]]] != SEA:
             return "you must fight all the sea battles first, then the land battles"
         return "no battle was declared there (moving into an enemy space or a dungeon entrance declares it)"
+    if verb == "move" and isinstance(action, tuple) and len(action) == 5:
+        why = move_refusal(st, action)
+        if why:
+            return why
+    if verb == "done" and ph == "reposition":
+        stuck = heroes_to_exit(st)
+        if stuck:
+            return ("\"Heroes that successfully explored dungeons must exit after plundering them\": move the "
+                    f"Heroes in {', '.join(IDS[x] for x in stuck)} to an adjacent friendly land space or aboard "
+                    "your Warship next to the entrance first")
     if verb == "move":
-        if ph == "reposition":
-            return ("in the Reposition step only flying pieces move, to friendly spaces within their Move "
-                    "(Heroes leave a dungeon to an adjacent friendly land space); no battles")
-        if ph == "reinforce":
-            return ("only new pieces move in the Reinforce step, to friendly spaces within their Move; "
-                    "no battles")
-        return ("pieces move up to their Move through friendly spaces and stop on entering an enemy space "
-                "or a dungeon entrance (only Heroes enter those; flying pieces fly over anything but never "
-                "end on a dungeon entrance; land pieces stay on land; Castles never move; each piece "
-                "moves once)")
+        return _move_reach(st, action)
     if verb == "sail":
         return ("a Warship moves up to 2 sea spaces through friendly sea spaces and stops on entering an "
                 "enemy one; it cannot move after unloading (nor if it got new cargo this Reinforce step)")
@@ -78,6 +81,8 @@ def illegal_reason(st: NerathData, action: Any) -> str:
                         "debark back into it")
         return ("carried pieces debark only into a coastal space adjacent to the Warship's sea space (a "
                 "Hero also into a dungeon entrance), not from a Warship in an enemy sea space")
+    if verb == "buy" and isinstance(action, tuple) and len(action) in (3, 4) and action[1] in ALL_COSTS:
+        return buy_refusal(st, action)
     if verb == "buy":
         return ("you must afford the piece and place it at a Castle you controlled since the start of your "
                 "turn (at most 4 new pieces except at your capital or your only Castle), a new Castle in "
@@ -86,3 +91,60 @@ def illegal_reason(st: NerathData, action: Any) -> str:
     if verb == "play":
         return "you hold no such card that may be played now"
     return "it is not among the legal actions here"
+
+
+def move_refusal(st: NerathData, action: tuple) -> str:
+    """What is wrong with ``move FROM TO PIECE N`` before the question of reach: an unknown space, a piece
+    that never moves this way, none of those pieces there, more of them than may still move. Empty when the
+    pieces may move and only the destination is refused."""
+    _, a, b, p, k = action
+    for x in (a, b):
+        if x not in IX:
+            return f"there is no space '{x}' on the board"
+    if p == "castle":
+        return "Castles cannot move"
+    if p == "warship":
+        return "a Warship moves with 'sail SHIP TO', one sea space at a time"
+    if k < 1:
+        return "move at least one piece"
+    s, y, t, r = IX[a], IX[b], TYPE_INDEX[p], st.realm
+    if s == y:
+        return f"{a} is where the {p} already is"
+    there = st.n[(s * R + r) * T + t]
+    free = st.movable.get(s * T + t, 0)
+    if KIND[s] == SEA and t in LAND_TYPES:
+        return (f"a {p} is a land piece: at sea it rides a Warship, moves with it ('sail SHIP TO') and lands "
+                "with 'debark SHIP TO PIECE'")
+    if not there:
+        return f"your realm has no {p} in {a}"
+    if not free:
+        if st.phase == "reposition":
+            if KIND[s] == DUNGEON and t in HEROES:
+                return f"the Heroes in {a} have already left"
+            if t not in FLYING_TYPES:
+                return "in the Reposition step only flying pieces move (and Heroes leaving a dungeon)"
+            return f"the {p} in {a} has already repositioned this step"
+        if st.phase == "reinforce":
+            return f"only new pieces move in the Reinforce step; no new {p} in {a} is left to move"
+        return f"each piece moves once a turn: every {p} in {a} has moved"
+    if k > free:
+        return f"only {free} {p} in {a} may still move; the move asks for {k}"
+    return ""
+
+
+def _move_reach(st: NerathData, action: Any) -> str:
+    """A move whose pieces may move but not to that space: what the step allows."""
+    ph = st.phase
+    where = ""
+    if isinstance(action, tuple) and len(action) == 5:
+        where = f"{action[2]} is out of reach of the {action[3]} in {action[1]}: "
+    if ph == "reposition":
+        return (where + "in the Reposition step only flying pieces move, to friendly spaces within their Move "
+                "(Heroes leave a dungeon to an adjacent friendly land space); no battles")
+    if ph == "reinforce":
+        return (where + "only new pieces move in the Reinforce step, to friendly spaces within their Move; "
+                "no battles")
+    return (where + "pieces move up to their Move through friendly spaces and stop on entering an enemy space "
+            "or a dungeon entrance (only Heroes enter those; flying pieces fly over anything but never "
+            "end on a dungeon entrance; land pieces stay on land; Castles never move; each piece "
+            "moves once)")

@@ -24,7 +24,16 @@ def start_reinforce(st: NerathData) -> None:
 
 
 def castles_held(st: NerathData, r: int) -> int:
-    return sum(1 for s in LANDS if st.castle[s] and st.ctrl[s] == r and s not in st.built)
+    """The Castles realm ``r`` controls, whether held since the start of the turn, captured or built this
+    turn ("if you control only one Castle, this limit does not apply")."""
+    return sum(1 for s in LANDS if st.castle[s] and st.ctrl[s] == r)
+
+
+def no_castle(st: NerathData, r: int) -> bool:
+    """"If you control no Castles, all the new pieces must appear in the friendly land space closest to your
+    Capital": a Castle built this turn, which takes no new pieces, does not end this (else the pieces bought
+    before it could use the closest space and those bought after could go nowhere)."""
+    return all(not st.castle[s] or st.ctrl[s] != r or s in st.built for s in LANDS)
 
 
 def placement_room(st: NerathData, s: int, r: int, held: int = -1) -> int:
@@ -69,11 +78,11 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
     gold = st.gold[r]
     acts: list[tuple] = []
     castles = castles_held(st, r)
-    land_spots = [s for s in LANDS if placement_room(st, s, r, castles) > 0]
-    if castles == 0:
-        land_spots = fallback_spaces(st, r)
-    ship_ok = {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS} \
-        if castles else {}
+    fallback = no_castle(st, r)
+    land_spots = fallback_spaces(st, r) if fallback else \
+        [s for s in LANDS if placement_room(st, s, r, castles) > 0]
+    ship_ok = {} if fallback else \
+        {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS}
     sea_spots = [q for q in SEAS if ship_ok.get(q)]
     for p in BUYABLE:
         if ALL_COSTS[p] > gold:
@@ -148,8 +157,78 @@ def buy(st: NerathData, action: tuple) -> None:
             st.ships[st.next_ship] = [r, s, 0, F_NEW, -1, -1, -1, -1]
             st.next_ship += 1
             return
-    elif castles_held(st, r):
+    elif not no_castle(st, r):
         st.placed[s] = st.placed.get(s, 0) + 1
     t = TYPE_INDEX[p]
     add(st, s, r, t, 1)
     st.movable[s * T + t] = st.movable.get(s * T + t, 0) + 1
+
+
+def buy_refusal(st: NerathData, action: tuple) -> str:
+    """Why ``buy`` is refused, naming the rule of "Placing New Pieces" it breaks (the same tests as
+    ``reinforce_actions``, one at a time)."""
+    r = st.realm
+    p = action[1]
+    if ALL_COSTS[p] > st.gold[r]:
+        return f"a {p} costs {ALL_COSTS[p]} gold and your realm has {st.gold[r]}"
+    if len(action) == 4:
+        return _aboard_refusal(st, p, action[3])
+    if action[2] not in IX:
+        return f"there is no space '{action[2]}' on the board"
+    s = IX[action[2]]
+    if p == "castle":
+        if KIND[s] != LAND:
+            return "a Castle is placed in a land space"
+        if st.ctrl[s] != r or st.ctrl_start[s] != r:
+            return (f"\"you must place it in a friendly land space ... that you controlled since the start of "
+                    f"your turn\": {action[2]} is not one")
+        return f"\"Only 1 Castle can be built in any land space\": {action[2]} has one"
+    if KIND[s] == SEA:
+        if p not in ("warship", "storm"):
+            return (f"a {p} is a land piece: it goes to land, or aboard your Warship in that sea space "
+                    f"('buy {p} ship N')")
+        if no_castle(st, r):
+            return "you control no Castle, so no new Warship or Storm Elemental can be placed"
+        if enemy_sea(st, s, r):
+            return f"new Warships and Storm Elementals go to a friendly sea space; {action[2]} holds enemy pieces"
+        return (f"no Castle next to {action[2]} can take new pieces (one you controlled since the start of your "
+                f"turn, with room under its limit): \"These still count against a Castle's placement limit\"")
+    if p == "warship":
+        return "a Warship is placed in a sea space next to a Castle that can take new pieces"
+    if KIND[s] != LAND:
+        return f"new pieces are never placed in a dungeon entrance such as {action[2]}"
+    if no_castle(st, r):
+        near = ", ".join(IDS[y] for y in fallback_spaces(st, r)) or "none"
+        return ("\"If you control no Castles, all the new pieces must appear in the friendly land space closest to "
+                f"your Capital\": {near}")
+    return _castle_refusal(st, s, r)
+
+
+def _castle_refusal(st: NerathData, s: int, r: int) -> str:
+    sid = IDS[s]
+    if not st.castle[s] or st.ctrl[s] != r:
+        return f"new pieces are placed at one of your Castles; {sid} holds none of yours"
+    if s in st.built:
+        return f"\"On the turn you place a new Castle, you cannot place other new pieces there\" ({sid})"
+    if st.ctrl_start[s] != r:
+        return f"\"You cannot place new pieces at any Castle you captured or recaptured this turn\" ({sid})"
+    return (f"\"At other Castles, you may only place up to 4 new pieces\": {st.placed.get(s, 0)} already placed at "
+            f"{sid}, and you control {castles_held(st, r)} Castles")
+
+
+def _aboard_refusal(st: NerathData, p: str, sid: int) -> str:
+    r = st.realm
+    sh = st.ships.get(sid)
+    if sh is None or sh[OWNER] != r:
+        return f"your realm has no Warship {sid}"
+    if p not in COUNTED or TYPE_INDEX[p] not in LAND_TYPES:
+        return "only land pieces are placed aboard a Warship (\"not Castles\")"
+    if sh[C1] >= 0 and sh[C2] >= 0:
+        return f"\"A Warship can carry up to 2 land pieces\": Warship {sid} is full"
+    if sh[FLAGS] & F_UNLOADED:
+        return f"Warship {sid} unloaded this turn"
+    q = sh[SPACE]
+    if no_castle(st, r) or enemy_sea(st, q, r) or sea_castle(st, q, r) < 0:
+        return (f"\"If you buy new land pieces at a Castle in a coastal space, you can place them on an existing "
+                f"Warship in an adjacent sea space\": no Castle next to {IDS[q]} can take new pieces")
+    return "not allowed here"

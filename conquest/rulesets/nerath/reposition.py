@@ -11,9 +11,32 @@ from conquest.rulesets.nerath.reinforce import start_reinforce
 from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, NerathData, OWNER, S, SEA_ADJ, SPACE
 
 
+def hero_exits(st: NerathData, s: int) -> tuple[list[int], list[int]]:
+    """Where Heroes in dungeon entrance ``s`` may exit: "a friendly land space adjacent to the dungeon
+    entrance, or ... a Warship in a friendly sea space adjacent to the dungeon entrance" (the realm's own
+    Warships with room)."""
+    r = st.realm
+    lands = [y for y in LAND_ADJ[s] if friendly_land(st, y, r)]
+    ships = []
+    for sid in sorted(st.ships):
+        sh = st.ships[sid]
+        if sh[OWNER] == r and sh[SPACE] in SEA_ADJ[s] and (sh[C1] < 0 or sh[C2] < 0) \
+                and not enemy_sea(st, sh[SPACE], r):
+            ships.append(sid)
+    return lands, ships
+
+
+def heroes_to_exit(st: NerathData) -> list[int]:
+    """Dungeon entrances where Heroes of the realm still are and have a way out: "Heroes that successfully
+    explored dungeons must exit after plundering them", so the step cannot end while any is left."""
+    spaces = {key // T for key in st.movable if KIND[key // T] == DUNGEON}
+    return sorted(s for s in spaces if any(hero_exits(st, s)))
+
+
 def reposition_actions(st: NerathData) -> list[tuple]:
     """Flying pieces move to friendly land (Storm Elementals also friendly sea) within their Move; Heroes
-    that plundered a dungeon leave it for an adjacent friendly land space."""
+    that plundered a dungeon leave it for an adjacent friendly land space or a Warship next to it, and must
+    while they can."""
     r = st.realm
     acts: list[tuple] = []
     for key, c in sorted(st.movable.items()):
@@ -22,16 +45,14 @@ def reposition_actions(st: NerathData) -> list[tuple]:
             dests = flying_reach(st, s, r, piece_move(st, r, t), t, friendly_only=True,
                                       land_only=(t == DRAGON))
         else:
-            dests = [y for y in LAND_ADJ[s] if friendly_land(st, y, r)]
-            for sid in sorted(st.ships):
-                sh = st.ships[sid]
-                if sh[OWNER] == r and sh[SPACE] in SEA_ADJ[s] and (sh[C1] < 0 or sh[C2] < 0) \
-                        and not enemy_sea(st, sh[SPACE], r):
-                    acts.append(("embark", IDS[s], sid, COUNTED[t]))
+            dests, ships = hero_exits(st, s)
+            for sid in ships:
+                acts.append(("embark", IDS[s], sid, COUNTED[t]))
         for y in dests:
             for k in range(1, c + 1):
                 acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
-    acts.append(("done",))
+    if not heroes_to_exit(st):
+        acts.append(("done",))
     return acts
 
 
@@ -52,8 +73,8 @@ def start_reposition(st: NerathData) -> None:
 
 
 def end_reposition(st: NerathData) -> None:
-    """"Other flying pieces must end in friendly land spaces or they are destroyed." Heroes that could not
-    leave a dungeon are lost with it (see docs)."""
+    """"Other flying pieces must end in friendly land spaces or they are destroyed." Heroes still in a
+    dungeon entrance had no way out (``done`` waits for the others): they are lost (see docs)."""
     r = st.realm
     for s in range(S):
         base = (s * R + r) * T

@@ -85,12 +85,30 @@ class NerathRuleset(Ruleset):
     def state_from_json(self, data: Any) -> State:
         return super().state_from_json(data)
 
+    def action_odds(self, state: State, action: Any) -> dict[str, Any]:
+        """Odds of a battle declared or pressed from this position, or of any action that leads into dice."""
+        from conquest.rulesets.nerath.odds import action_odds
+        return action_odds(self, state, action)
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         st = NerathState(players, self.options().resolve(options))
         names: list[list[str]] = [[] for _ in range(players)]
         for r in range(R):
             names[st.seat_of[r]].append(REALM_TITLES[r])
         return [" & ".join(n) for n in names]
+
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Balance reports: each seat's realm(s). A realm's place in the turn order is fixed (Karkoth, Vailin,
+        Iron Circle, Nerath) and the seats follow it, so realms are not rotated: seat and realm are one factor."""
+        assert isinstance(state, NerathState)
+        out: list[dict[str, list[str]]] = [{"realm": []} for _ in range(state.players)]
+        for r in range(R):
+            out[state.seat_of[r]]["realm"].append(REALMS[r])
+        return out
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, NerathState)
+        return state.round
 
     def game_stats(self, state: State) -> dict[str, Any]:
         """Figures of one game for simulation reports: how it ended, rounds, battles, dungeons, Treasures."""

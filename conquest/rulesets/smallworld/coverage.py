@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from conquest.rulesets.smallworld import data as D
+import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.state import (
     ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState,
 )

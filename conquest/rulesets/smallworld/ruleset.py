@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
-from conquest.rulesets.smallworld import data as D
 from conquest.rulesets.smallworld.state import (
     ACTIVE, CONQUER, DECLINED, DIE, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
 )
@@ -171,8 +171,33 @@ class SmallWorldRuleset(Ruleset):
                      f"costs {i}, {state.col_coins[i]} coin{'' if state.col_coins[i] == 1 else 's'} on it)")
         return text
 
+    def action_odds(self, state: State, action: Any) -> dict[str, Any]:
+        """The exact outcomes of an action that leads into dice (conquest/rulesets/smallworld/odds.py)."""
+        from conquest.rulesets.smallworld.odds import action_odds
+        return action_odds(self, state, action)
+
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
+
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Balance reports: the races, powers and combos each seat picked, in order (read from the record's
+        ``pick`` actions, replayed from its start: a race back in the box may be picked again by another)."""
+        st = record.new_state()
+        out: list[dict[str, list[str]]] = [{"race": [], "power": [], "combo": []} for _ in range(st.players)]
+        for text in record.actions:
+            a = self.parse_action(text)
+            if a[0] == "pick" and st.phase == PICK:
+                race, power = D.RACES[st.col_race[a[1]]]["id"], D.POWERS[st.col_power[a[1]]]["id"]
+                seat = out[st.seat]
+                seat["race"].append(race)
+                seat["power"].append(power)
+                seat["combo"].append(f"{race}+{power}")
+            st = st.apply_unchecked(a)
+        return out
+
+    def round_of(self, state: State) -> int:
+        assert isinstance(state, SmallWorldState)
+        return state.turn
 
     # ---- the board for the browser ----------------------------------------------------------------
     TERRAIN_FILL = {"farmland": "#eadf94", "forest": "#8fbf7a", "hill": "#c9cf8e", "mountain": "#b3a89c",

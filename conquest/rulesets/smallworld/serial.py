@@ -3,15 +3,17 @@ the offending field."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.notation import is_digits
 from conquest.core.maps import MapError
-from conquest.rulesets.smallworld import data as D
-from conquest.rulesets.smallworld.state import (
-    ACTIVE, DECLINED, NR, OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES, SmallWorldState,
-)
+from conquest.rulesets.smallworld.base import StateBase
+from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES
+from conquest.rulesets.smallworld.powers import POWER_RULES
+
+S = TypeVar("S", bound=StateBase)
 
 REGION_KEYS = {"race": None, "tokens": 0, "lost_tribe": 0, "lair": 0, "fortress": 0, "encampments": 0,
                "hole": 0, "hero": 0, "dragon": 0}
@@ -25,7 +27,7 @@ def _seats_mask(mask: int, players: int) -> list[int]:
     return [t for t in range(players) if mask >> t & 1]
 
 
-def body_json(s: SmallWorldState) -> dict[str, Any]:
+def body_json(s: StateBase) -> dict[str, Any]:
     b = s.board
     races: dict[str, Any] = {}
     for x in range(NR):
@@ -111,8 +113,7 @@ def _region(v: Any, field: str, n: int) -> int:
     return int(v[1:]) - 1
 
 
-def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
-              options: dict[str, Any]) -> SmallWorldState:
+def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, Any]) -> S:
     m = d.get("map")
     if not isinstance(m, dict):
         raise StateFormatError("map", "expected {id, seed}")
@@ -163,7 +164,8 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
         if len(act) > 1:
             raise StateFormatError("races", f"seat {t} has {len(act)} active races")
         dec = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == DECLINED]
-        if sum(1 for x in dec if s.rpower[x] != D.SPIRIT) > 1 or sum(1 for x in dec if s.rpower[x] == D.SPIRIT) > 1:
+        spirit = [POWER_RULES[s.rpower[x]].spirit for x in dec]
+        if spirit.count(False) > 1 or spirit.count(True) > 1:
             raise StateFormatError("races", f"seat {t} has too many declined races")
     powers_in_play = [s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT]
     if len(set(powers_in_play)) != len(powers_in_play):
@@ -221,7 +223,7 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
         if s.lost[i] and x >= 0:
             # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
             s.lost[i] = 0
-        if board.water[i] and x >= 0 and s.rpower[x] != D.SEAFARING:
+        if board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
             raise StateFormatError(f"regions/{rid}/race", "only a Seafaring race holds a sea or the lake")
         s.lair[i] = _int(info.get("lair", 0), f"regions/{rid}/lair", 0, 1)
         s.fort[i] = _int(info.get("fortress", 0), f"regions/{rid}/fortress", 0, 1)
@@ -278,7 +280,8 @@ def from_body(cls: type[SmallWorldState], d: dict[str, Any], players: int,
             raise StateFormatError("turn_state/race", f"{D.RACE_IDS[s.cur]} does not belong to seat {owner}")
     if ph == "defend" and s.defender < 0:
         raise StateFormatError("turn_state/defender", "phase defend needs the defending seat")
-    if ph == "die" and s.final_r < 0 and not (s.rstatus[s.cur] == ACTIVE and s.rpower[s.cur] == D.BERSERK):
+    if ph == "die" and s.final_r < 0 and not (s.rstatus[s.cur] == ACTIVE
+                                                  and POWER_RULES[s.rpower[s.cur]].rolls_before_conquest):
         raise StateFormatError("turn_state/final_region", "phase die needs the region of the final conquest")
     if ph == "pick" and not s.col_race:
         raise StateFormatError("column", "phase pick needs combos in the column")

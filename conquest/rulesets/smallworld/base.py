@@ -1,0 +1,171 @@
+"""The fields of a Small World position and the small questions every step asks of them (whose regions,
+which race is active, what is left in the piles). The steps of the turn (conquest.py, combo.py,
+redeployment.py, decline.py, scoring.py, turn.py) are mixins over this class; the procedures one step hands
+over to another are named here, so that no step imports another.
+
+Every list is flat (ints and bools) so that ``clone`` is a handful of list copies. Region numbers are 0-based
+inside (``r1`` is 0); races and powers are indices into ``data.RACES`` / ``data.POWERS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.core.game import State
+from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
+from conquest.rulesets.smallworld.data import Board
+
+
+class StateBase(State):
+    __slots__ = (
+        "players", "options", "board", "map_seed", "turns",
+        "turn", "seat", "phase", "coins",
+        "rseat", "rpower", "rstatus", "rhand",
+        "col_race", "col_power", "col_coins",
+        "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
+        "cur", "readied", "acted", "picked", "declined_now", "conq_ne", "attacked", "converted",
+        "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "defender", "camps_loose",
+        "peace_by", "peace_to", "holes_used",
+    )
+
+    players: int
+    options: dict[str, Any]
+    board: Board
+    map_seed: int
+    turns: int
+    turn: int
+    seat: int
+    phase: int
+    coins: list[int]
+    rseat: list[int]
+    rpower: list[int]
+    rstatus: list[int]
+    rhand: list[int]
+    col_race: list[int]
+    col_power: list[int]
+    col_coins: list[int]
+    rrace: list[int]
+    tok: list[int]
+    lost: list[int]
+    lair: list[int]
+    fort: list[int]
+    camp: list[int]
+    hole: list[int]
+    hero: list[int]
+    dragon: list[int]
+    cur: int
+    readied: bool
+    acted: bool
+    picked: bool
+    declined_now: bool
+    conq_ne: int
+    attacked: int
+    converted: int
+    dragon_used: bool
+    fort_placed: bool
+    bdie: int
+    final_r: int
+    amazon_debt: int
+    defender: int
+    camps_loose: int
+    peace_by: int
+    peace_to: int
+    holes_used: int
+
+    # ---- small queries ----------------------------------------------------------------------------
+    def regions_of(self, race: int) -> list[int]:
+        rr = self.rrace
+        return [i for i in range(len(rr)) if rr[i] == race]
+
+    def race_total(self, race: int) -> int:
+        """Tokens of ``race`` in play (on the board and in hand): never above the race's supply."""
+        rr, tok = self.rrace, self.tok
+        return self.rhand[race] + sum(tok[i] for i in range(len(rr)) if rr[i] == race)
+
+    def seat_races(self, seat: int) -> list[int]:
+        return [x for x in range(NR) if self.rseat[x] == seat]
+
+    def active_race(self, seat: int) -> int:
+        for x in range(NR):
+            if self.rseat[x] == seat and self.rstatus[x] == ACTIVE:
+                return x
+        return -1
+
+    def declined_races(self, seat: int) -> list[int]:
+        return [x for x in range(NR) if self.rseat[x] == seat and self.rstatus[x] == DECLINED]
+
+    def power_active(self, race: int, power: int) -> bool:
+        return race >= 0 and self.rstatus[race] == ACTIVE and self.rpower[race] == power
+
+    def pile_races(self) -> list[int]:
+        col = set(self.col_race)
+        return [x for x in range(NR) if self.rstatus[x] == OUT and x not in col]
+
+    def pile_powers(self) -> list[int]:
+        used = set(self.col_power) | {p for p in self.rpower if p >= 0}
+        return [p for p in range(NP) if p not in used]
+
+    def immune(self, r: int) -> bool:
+        """Holes-in-the-Ground, Heroes and the Dragon make a region immune to conquest."""
+        return bool(self.hole[r] or self.hero[r] or self.dragon[r])
+
+    def tokens_on_map(self, seat: int) -> int:
+        rs, rr, tok = self.rseat, self.rrace, self.tok
+        return sum(tok[i] for i in range(len(rr)) if rr[i] >= 0 and rs[rr[i]] == seat)
+
+    def _clear_region(self, r: int) -> None:
+        """An abandoned region keeps only what belongs to the board: its Mountain."""
+        self.rrace[r] = -1
+        self.tok[r] = 0
+        self.lair[r] = 0
+        self.fort[r] = 0
+        self.camp[r] = 0
+        self.hole[r] = 0
+        self.hero[r] = 0
+        self.dragon[r] = 0
+
+    # ---- what one step hands over to another (each is defined by the step named) -------------------
+    def can_sail(self, race: int) -> bool:  # conquest.py
+        raise NotImplementedError
+
+    def conquest_targets(self, race: int) -> list[int]:  # conquest.py
+        raise NotImplementedError
+
+    def conquest_cost(self, race: int, r: int) -> int:  # conquest.py
+        raise NotImplementedError
+
+    def hand_now(self) -> int:  # conquest.py
+        raise NotImplementedError
+
+    def occupy(self, race: int, r: int, n: int, nonempty: bool) -> None:  # conquest.py
+        raise NotImplementedError
+
+    def conquer(self, r: int, cost: int) -> None:  # conquest.py
+        raise NotImplementedError
+
+    def start_redeployment(self) -> None:  # redeployment.py
+        raise NotImplementedError
+
+    def score(self, s: int) -> int:  # scoring.py
+        raise NotImplementedError
+
+    def next_turn(self) -> None:  # turn.py
+        raise NotImplementedError
+
+    def _after_draw(self) -> None:  # combo.py
+        raise NotImplementedError
+
+    def start_turn(self) -> None:  # turn.py
+        raise NotImplementedError
+
+    def begin_active_part(self) -> None:  # turn.py
+        raise NotImplementedError
+
+    def end_of_turn(self) -> None:  # turn.py
+        raise NotImplementedError
+
+    def _begin_defenders(self) -> None:  # redeployment.py
+        raise NotImplementedError
+
+    def _reset_turn_flags(self) -> None:  # turn.py
+        raise NotImplementedError

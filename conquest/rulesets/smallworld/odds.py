@@ -1,0 +1,27 @@
+"""Odds of Small World's dice: the reinforcement die of the final conquest (``final rN``) and Berserk's roll
+before each conquest. Exact: the die's faces (``chance_outcomes``) are each applied through the rules, and the
+outcomes are grouped by what they change on the board (the region conquered or not)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest.core.odds import action_odds_report
+from conquest.core.game import State
+
+
+def _summary(before: State, after: State, path: tuple) -> Any:
+    b: Any = before
+    a: Any = after
+    taken = [i for i in range(len(a.rrace)) if a.rrace[i] != b.rrace[i] and a.rrace[i] >= 0
+             and a.rrace[i] == b.cur]
+    if taken:
+        return "conquers " + ", ".join(f"r{i + 1} ({a.board.names[i]})" for i in taken)
+    die = [x[1] for x in path if x[0] == "die"]
+    if die and a.bdie >= 0:
+        return f"the die shows {die[0]}: the next conquest costs {die[0]} fewer (at least 1)"
+    return "no conquest (the die falls short)" if die else "no conquest"
+
+
+def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
+    return action_odds_report(ruleset, state, action, _summary)

@@ -1,0 +1,285 @@
+"""The 20 special powers, one entry each: the badge (name, tokens and text come from powers.yaml, which
+stays the data) and the power's effects as hooks the turn's steps call. A power acts only while its race is
+active, except where the entry says otherwise (Seafaring, Spirit). To add a power: a row in powers.yaml, and
+a subclass here registered with ``@power("its-id")`` that overrides the hooks its badge speaks of.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import conquest.rulesets.smallworld.data as D
+from conquest.rulesets.smallworld.base import StateBase
+from conquest.rulesets.smallworld.common import MAX_CAMPS, MAX_FORTS, MAX_HEROES, RID
+
+
+class Power:
+    """A power's badge and its hooks (``s`` is the state)."""
+
+    #: conquers any region, adjacent or not
+    reaches_anywhere = False
+    #: may conquer the seas and the lake (kept in decline)
+    sails = False
+    #: rolls the reinforcement die before each conquest (and so has no final conquest)
+    rolls_before_conquest = False
+    #: once per turn conquers a region with one token and the Dragon
+    dragon = False
+    #: places markers during redeployment (see ``marker_actions``)
+    places_markers = False
+    #: its Encampments lost with a region are placed again by their owner at the end of the attacker's turn
+    replaces_lost_camps = False
+    #: may go into decline at the end of a normal turn, after scoring
+    declines_after_scoring = False
+    #: names an opponent at the end of the turn that may not attack it on its next turn
+    makes_peace = False
+    #: in decline never removed, and not counted toward the one-declined-race limit
+    spirit = False
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        if index < 0:  # no power (a declined race's badge does nothing)
+            self.id, self.name, self.badge, self.text = "", "", 0, ""
+            return
+        row = D.POWERS[index]
+        self.id = row["id"]
+        self.name = row["name"]
+        self.badge = row["badge"]
+        self.text = row.get("text", "")
+
+    # ---- conquest (003) ---------------------------------------------------------------------------
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        """Tokens less to conquer region ``r``."""
+        return 0
+
+    def extend_reach(self, s: StateBase, own: list[int], cand: set[int]) -> None:
+        """Regions a following conquest may reach besides those adjacent to ``own``."""
+
+    # ---- redeployment -----------------------------------------------------------------------------
+    def on_redeployment(self, s: StateBase) -> None:
+        """Troop redeployment begins."""
+
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+        """Markers that may be placed in the race's regions ``own`` during redeployment."""
+        return []
+
+    # ---- scoring ----------------------------------------------------------------------------------
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        """Bonus coins for the active race's regions ``regs`` and the turn, at its owner's scoring."""
+        return 0
+
+
+_REGISTRY: dict[str, type[Power]] = {}
+
+
+def power(pid: str) -> Callable[[type[Power]], type[Power]]:
+    def register(cls: type[Power]) -> type[Power]:
+        if pid not in D.POWER_INDEX:
+            raise ValueError(f"power '{pid}' is not in powers.yaml")
+        _REGISTRY[pid] = cls
+        return cls
+    return register
+
+
+def _terrain_coins(s: StateBase, regs: list[int], terrain: int) -> int:
+    t = s.board.terrain
+    return sum(1 for i in regs if t[i] == terrain)
+
+
+# ---- the powers, in the order of powers.yaml -----------------------------------------------------------
+@power("alchemist")
+class Alchemist(Power):
+    """+2 coins at the end of each turn while active."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return int(D.SETUP["alchemist_coins"])
+
+
+@power("berserk")
+class Berserk(Power):
+    """Roll the reinforcement die before each conquest, then conquer with its help."""
+    rolls_before_conquest = True
+
+
+@power("bivouacking")
+class Bivouacking(Power):
+    """5 Encampments (+1 defence each), placed and moved at redeployment."""
+    places_markers = True
+    replaces_lost_camps = True
+
+    def on_redeployment(self, s: StateBase) -> None:
+        s.camp = [0] * len(s.camp)
+
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+        if sum(s.camp) < MAX_CAMPS:
+            return [("camp", RID[r]) for r in own]
+        return []
+
+
+@power("commando")
+class Commando(Power):
+    """-1 token to conquer any region."""
+
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        return 1
+
+
+@power("diplomat")
+class Diplomat(Power):
+    """At the end of the turn, an opponent not attacked this turn may not attack your active race on its
+    next turn."""
+    makes_peace = True
+
+
+@power("dragon-master")
+class DragonMaster(Power):
+    """Once per turn conquer a region with 1 token; the Dragon makes it immune."""
+    dragon = True
+
+
+@power("flying")
+class Flying(Power):
+    """Conquer any land region, adjacent or not."""
+    reaches_anywhere = True
+
+
+@power("forest")
+class Forest(Power):
+    """+1 coin per Forest region occupied."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return _terrain_coins(s, regs, D.FOREST_T)
+
+
+@power("fortified")
+class Fortified(Power):
+    """1 Fortress per turn (6 at most on the map): +1 defence, +1 coin each while active."""
+    places_markers = True
+
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+        if not s.fort_placed and sum(s.fort) < MAX_FORTS:
+            return [("fortress", RID[r]) for r in own if not s.fort[r]]
+        return []
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        fort = s.fort
+        return sum(fort[i] for i in regs)
+
+
+@power("heroic")
+class Heroic(Power):
+    """2 Heroes placed at redeployment in 2 regions make them immune."""
+    places_markers = True
+
+    def on_redeployment(self, s: StateBase) -> None:
+        s.hero = [0] * len(s.hero)
+
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+        if sum(s.hero) < MAX_HEROES:
+            return [("hero", RID[r]) for r in own if not s.hero[r]]
+        return []
+
+
+@power("hill")
+class Hill(Power):
+    """+1 coin per Hill region occupied."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return _terrain_coins(s, regs, D.HILL_T)
+
+
+@power("merchant")
+class Merchant(Power):
+    """+1 coin per region occupied."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return len(regs)
+
+
+@power("mounted")
+class Mounted(Power):
+    """-1 token to conquer a Hill or Farmland region."""
+
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        return 1 if s.board.terrain[r] in (D.HILL_T, D.FARMLAND) else 0
+
+
+@power("pillaging")
+class Pillaging(Power):
+    """+1 coin per non-empty region conquered this turn."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return s.conq_ne
+
+
+@power("seafaring")
+class Seafaring(Power):
+    """May conquer the seas and the lake; kept in decline."""
+    sails = True
+
+
+@power("spirit")
+class Spirit(Power):
+    """In decline, never removed, and not counted toward the one-declined-race limit."""
+    spirit = True
+
+
+@power("stout")
+class Stout(Power):
+    """May go into decline at the end of a normal turn, after scoring."""
+    declines_after_scoring = True
+
+
+@power("swamp")
+class Swamp(Power):
+    """+1 coin per Swamp region occupied."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return _terrain_coins(s, regs, D.SWAMP_T)
+
+
+@power("underworld")
+class Underworld(Power):
+    """-1 token to conquer a Cavern; all Caverns are adjacent to each other."""
+
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        return 1 if s.board.cavern[r] else 0
+
+    def extend_reach(self, s: StateBase, own: list[int], cand: set[int]) -> None:
+        b = s.board
+        if any(b.cavern[i] for i in own):
+            cand.update(b.caverns)
+
+
+@power("wealthy")
+class Wealthy(Power):
+    """+7 coins once, at the end of the race's first turn."""
+
+    def coins(self, s: StateBase, regs: list[int]) -> int:
+        return int(D.SETUP["wealthy_coins"]) if s.picked else 0
+
+
+def _build() -> tuple[Power, ...]:
+    missing = [pid for pid in D.POWER_IDS if pid not in _REGISTRY]
+    if missing:
+        raise ValueError(f"powers without an entry in powers.py: {', '.join(missing)}")
+    return tuple(_REGISTRY[pid](i) for i, pid in enumerate(D.POWER_IDS))
+
+
+#: the entries indexed like data.POWERS
+POWER_RULES: tuple[Power, ...] = _build()
+POWER_BY_ID: dict[str, Power] = {p.id: p for p in POWER_RULES}
+#: a declined race's power (or none): every hook at its default
+NO_POWER = Power(-1)
+
+
+def _overridden(name: str) -> tuple[Callable[..., Any] | None, ...]:
+    """Hook ``name`` of each power, or None where the power keeps the default (the hot steps skip the
+    call)."""
+    default = getattr(Power, name)
+    return tuple(getattr(p, name) if getattr(type(p), name) is not default else None for p in POWER_RULES)
+
+
+COST_DISCOUNT = _overridden("cost_discount")
+EXTEND_REACH = _overridden("extend_reach")
+MARKER_ACTIONS = _overridden("marker_actions")
+COINS = _overridden("coins")

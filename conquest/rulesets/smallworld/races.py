@@ -1,0 +1,296 @@
+"""The 14 races, one entry each: the banner (name, tokens, supply and text come from races.yaml, which stays
+the data) and the race's effects as hooks the turn's steps call. A race that changes nothing in a step
+keeps the default hook of ``Race``. To add a race: a row in races.yaml, and a subclass here registered with
+``@race("its-id")`` that overrides the hooks its banner speaks of.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import conquest.rulesets.smallworld.data as D
+from conquest.rulesets.smallworld.base import StateBase
+from conquest.rulesets.smallworld.common import ACTIVE, EXTRA, MAX_HOLES, RID
+
+
+class Race:
+    """A race's banner and its hooks (``s`` is the state, ``self.index`` the race)."""
+
+    #: "first conquest anywhere" instead of by a border region (while active)
+    first_conquest_anywhere = False
+    #: declined, the race still conquers (and redeploys) before the active race of its seat
+    conquers_in_decline = False
+    #: going into decline keeps every token (instead of one per region) and the tokens in hand
+    keeps_tokens_in_decline = False
+
+    def __init__(self, index: int) -> None:
+        row = D.RACES[index]
+        self.index = index
+        self.id: str = row["id"]
+        self.name: str = row["name"]
+        self.banner: int = row["banner"]
+        self.supply: int = row["supply"]
+        self.text: str = row.get("text", "")
+
+    # ---- conquest (003) ---------------------------------------------------------------------------
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        """Tokens less to conquer region ``r`` (active race only)."""
+        return 0
+
+    def tokens_kept(self, s: StateBase, n: int) -> int:
+        """Of the ``n`` tokens of a conquered region, how many go back to the owner's hand (003: one is
+        discarded)."""
+        return n - 1
+
+    def on_occupy(self, s: StateBase, r: int, active: bool) -> None:
+        """After the race's tokens occupy region ``r`` (markers the race brings)."""
+
+    def extra_tokens(self, s: StateBase) -> int:
+        """Tokens lent for conquest when troops are readied (active race only)."""
+        return 0
+
+    def on_ready(self, s: StateBase) -> None:
+        """Troops are readied (active race only)."""
+
+    def conquest_actions(self, s: StateBase, acts: list[tuple], bdie: int) -> None:
+        """Actions besides conquering a region, offered while conquering (active race only)."""
+
+    # ---- picking a combo, redeployment --------------------------------------------------------------
+    def on_pick(self, s: StateBase) -> None:
+        """The combo with this race was just chosen."""
+
+    def on_redeployment(self, s: StateBase) -> None:
+        """Troop redeployment begins, the tokens taken in hand (active race only)."""
+
+    # ---- scoring ----------------------------------------------------------------------------------
+    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
+        """Bonus coins for the regions ``regs`` the race occupies, at its owner's scoring."""
+        return 0
+
+
+_REGISTRY: dict[str, type[Race]] = {}
+
+
+def race(rid: str) -> Callable[[type[Race]], type[Race]]:
+    def register(cls: type[Race]) -> type[Race]:
+        if rid not in D.RACE_INDEX:
+            raise ValueError(f"race '{rid}' is not in races.yaml")
+        _REGISTRY[rid] = cls
+        return cls
+    return register
+
+
+# ---- the races, in the order of races.yaml -------------------------------------------------------------
+@race("amazons")
+class Amazons(Race):
+    """+4 tokens for conquest only; they go back at redeployment and come again when troops are readied."""
+
+    def _lend(self, s: StateBase, extra: int) -> None:
+        s.rhand[self.index] += extra
+        s.amazon_debt = extra
+
+    def extra_tokens(self, s: StateBase) -> int:
+        return min(EXTRA, self.supply - s.race_total(self.index))
+
+    def on_ready(self, s: StateBase) -> None:
+        self._lend(s, self.extra_tokens(s))
+
+    def on_pick(self, s: StateBase) -> None:
+        self._lend(s, min(EXTRA, self.supply - s.rhand[self.index]))
+
+
+@race("dwarves")
+class Dwarves(Race):
+    """+1 coin per Mine region occupied, also in decline."""
+
+    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
+        mine = s.board.mine
+        return sum(1 for i in regs if mine[i])
+
+
+@race("elves")
+class Elves(Race):
+    """Lose no token when one of their regions is conquered (while active)."""
+
+    def tokens_kept(self, s: StateBase, n: int) -> int:
+        return n if s.rstatus[self.index] == ACTIVE else n - 1
+
+
+@race("ghouls")
+class Ghouls(Race):
+    """Keep all tokens in decline; declined Ghouls still conquer, before the active race."""
+    conquers_in_decline = True
+    keeps_tokens_in_decline = True
+
+
+@race("giants")
+class Giants(Race):
+    """-1 token to conquer a region adjacent to a Mountain region they occupy."""
+
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        b = s.board
+        rr = s.rrace
+        for m in b.adj[r]:
+            if rr[m] == self.index and b.mountain[m]:
+                return 1
+        return 0
+
+
+@race("halflings")
+class Halflings(Race):
+    """First conquest anywhere; a Hole-in-the-Ground in each of the first 2 regions conquered."""
+    first_conquest_anywhere = True
+
+    def on_occupy(self, s: StateBase, r: int, active: bool) -> None:
+        if active and s.holes_used < MAX_HOLES:
+            s.hole[r] = 1
+            s.holes_used += 1
+
+    def on_pick(self, s: StateBase) -> None:
+        s.holes_used = 0
+
+
+@race("humans")
+class Humans(Race):
+    """+1 coin per Farmland region occupied (active)."""
+
+    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
+        if not active:
+            return 0
+        t = s.board.terrain
+        return sum(1 for i in regs if t[i] == D.FARMLAND)
+
+
+@race("orcs")
+class Orcs(Race):
+    """+1 coin per non-empty region conquered this turn (active)."""
+
+    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
+        return s.conq_ne if active else 0
+
+
+@race("ratmen")
+class Ratmen(Race):
+    """No ability: many tokens."""
+
+
+@race("skeletons")
+class Skeletons(Race):
+    """+1 token at redeployment per 2 non-empty regions conquered this turn (from the supply)."""
+
+    def on_redeployment(self, s: StateBase) -> None:
+        x = self.index
+        s.rhand[x] += max(0, min(s.conq_ne // 2, self.supply - s.race_total(x)))
+
+
+@race("sorcerers")
+class Sorcerers(Race):
+    """Once per opponent per turn, replace a lone active enemy token in an adjacent region with a Sorcerer
+    from the supply."""
+
+    def conquest_actions(self, s: StateBase, acts: list[tuple], bdie: int) -> None:
+        if bdie < 0:
+            for r in self.conversion_targets(s):
+                acts.append(("convert", RID[r]))
+
+    def conversion_targets(self, s: StateBase) -> list[int]:
+        """A lone active token of an opponent not yet converted this turn, in a region adjacent to one of
+        theirs, while a Sorcerer is left in the supply."""
+        x = self.index
+        if s.race_total(x) >= self.supply:
+            return []
+        b = s.board
+        rr = s.rrace
+        seat = s.seat
+        sail = s.can_sail(x)
+        near: set[int] = set()
+        for i in range(b.n):
+            if rr[i] == x:
+                near.update(b.adj[i])
+        out = []
+        for r in sorted(near):
+            y = rr[r]
+            if y < 0 or y == x or s.tok[r] != 1 or s.rstatus[y] != ACTIVE:
+                continue
+            t = s.rseat[y]
+            if t == seat or s.converted >> t & 1 or s.immune(r) or (b.water[r] and not sail) or s.camp[r]:
+                continue
+            if s.peace_to == seat and s.peace_by == t:
+                continue
+            out.append(r)
+        return out
+
+    def convert(self, s: StateBase, r: int) -> None:
+        """The lone token goes back to its supply; a Sorcerer takes its place (not a conquest of a non-empty
+        region for the owner's losses: nothing goes back in hand)."""
+        y = s.rrace[r]
+        t = s.rseat[y]
+        s.converted |= 1 << t
+        s.attacked |= 1 << t
+        s.rrace[r] = -1
+        s.tok[r] = 0
+        s.lair[r] = 0
+        s.fort[r] = 0
+        s.camp[r] = 0
+        s.occupy(self.index, r, 1, True)
+
+
+@race("tritons")
+class Tritons(Race):
+    """-1 token to conquer a coastal region (bordering a sea or the lake)."""
+
+    def cost_discount(self, s: StateBase, r: int) -> int:
+        return 1 if s.board.coastal[r] else 0
+
+
+@race("trolls")
+class Trolls(Race):
+    """A Troll's Lair (+1 defence) in every region they occupy; lairs stay in decline."""
+
+    def on_occupy(self, s: StateBase, r: int, active: bool) -> None:
+        s.lair[r] = 1
+
+
+@race("wizards")
+class Wizards(Race):
+    """+1 coin per Magic Source region occupied (active)."""
+
+    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
+        if not active:
+            return 0
+        magic = s.board.magic
+        return sum(1 for i in regs if magic[i])
+
+
+def _build() -> tuple[Race, ...]:
+    missing = [rid for rid in D.RACE_IDS if rid not in _REGISTRY]
+    if missing:
+        raise ValueError(f"races without an entry in races.py: {', '.join(missing)}")
+    return tuple(_REGISTRY[rid](i) for i, rid in enumerate(D.RACE_IDS))
+
+
+#: the entries indexed like data.RACES
+RACE_RULES: tuple[Race, ...] = _build()
+RACE_BY_ID: dict[str, Race] = {r.id: r for r in RACE_RULES}
+
+
+def _overridden(name: str) -> tuple[Callable[..., Any] | None, ...]:
+    """Hook ``name`` of each race, or None where the race keeps the default (the hot steps skip the call)."""
+    default = getattr(Race, name)
+    return tuple(getattr(r, name) if getattr(type(r), name) is not default else None for r in RACE_RULES)
+
+
+COST_DISCOUNT = _overridden("cost_discount")
+TOKENS_KEPT = _overridden("tokens_kept")
+ON_OCCUPY = _overridden("on_occupy")
+CONQUEST_ACTIONS = _overridden("conquest_actions")
+COINS = _overridden("coins")
+
+
+def _sorcerers() -> Sorcerers:
+    r = RACE_BY_ID["sorcerers"]
+    assert isinstance(r, Sorcerers)
+    return r
+
+
+SORCERERS_RULE: Sorcerers = _sorcerers()

@@ -1,0 +1,197 @@
+"""Request bodies of the API: strict pydantic models, one per endpoint that takes a body, and the JSON
+reader they go through.
+
+Strict: a number where text is expected (or text where a number is), ``1.0`` for a whole number, ``true``
+for a number, an unknown field, a duplicate key, ``NaN``/``Infinity`` or a number too large for a float
+(``1e999``) are all refused with 422 naming the field. Every body is read with ``read_body`` (a dependency
+made by ``json_body``), never by FastAPI's lenient default.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Annotated, Any, Callable, Coroutine, Literal, Sequence, TypeVar, Union
+
+import anyio.to_thread
+from fastapi import Request
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from conquest.web.games import MAX_RECORD_ACTIONS, WebError
+
+INT64 = 2 ** 63
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+def _option_value(v: Any) -> Any:
+    if isinstance(v, bool) or isinstance(v, str) and len(v) <= 200:
+        return v
+    if isinstance(v, int):
+        if not -INT64 <= v < INT64:
+            raise ValueError("a whole number beyond 64 bits")
+        return v
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError("not a finite number")
+        return v
+    if isinstance(v, str):
+        raise ValueError("text of 200 characters at most")
+    raise ValueError("an option's value must be true/false, a number or text")
+
+
+OptionValue = Annotated[Any, AfterValidator(_option_value)]
+Options = Annotated[dict[str, OptionValue], Field(max_length=64)]
+Int64 = Annotated[int, Field(ge=-INT64, lt=INT64)]
+
+
+class SeatIn(BaseModel):
+    model_config = STRICT
+    kind: str = Field("human", max_length=32)
+    name: str | None = Field(None, max_length=40)
+
+
+class CreateGame(BaseModel):
+    model_config = STRICT
+    ruleset: str = Field(max_length=64)
+    players: int | None = Field(None, ge=1, le=16)
+    options: Options = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(default_factory=list, max_length=16)
+    seed: int | None = Field(None, ge=0, le=2 ** 62)
+
+
+class ActionIn(BaseModel):
+    model_config = STRICT
+    action: str = Field(min_length=1, max_length=500)
+    step: int | None = Field(None, ge=0)
+
+
+class UndoIn(BaseModel):
+    model_config = STRICT
+    count: int = Field(1, ge=1, le=50)
+    step: int | None = Field(None, ge=0)
+
+
+class GameRef(BaseModel):
+    model_config = STRICT
+    id: str = Field(max_length=32)
+    token: str = Field(max_length=128)
+
+
+class MyGames(BaseModel):
+    model_config = STRICT
+    games: list[GameRef] = Field(max_length=200)
+
+
+def _finite(v: float) -> float:
+    if not math.isfinite(v):
+        raise ValueError("not a finite number")
+    return v
+
+
+Number = Annotated[Union[int, float], AfterValidator(_finite)]
+
+
+class RecordIn(BaseModel):
+    """A ``conquest-record/1`` document (``conquest.core.records.Record``), checked field by field before
+    its steps are replayed. Fields this server does not know are ignored (a record is a file format)."""
+    model_config = ConfigDict(extra="ignore", strict=True)
+    format: Literal["conquest-record/1"]
+    ruleset: str = Field(max_length=64)
+    rules_version: str = Field("", max_length=64)
+    players: int = Field(ge=1, le=16)
+    options: Options = Field(default_factory=dict)
+    seats: list[Annotated[str, Field(max_length=200)]] | None = Field(None, max_length=16)
+    seed: Int64 = 0
+    actions: list[Annotated[str, Field(max_length=500)]] = Field(max_length=MAX_RECORD_ACTIONS)
+    result: list[Number] | None = Field(None, max_length=16)
+    scores: list[Number] | None = Field(None, max_length=16)
+    start: dict[str, Any] | None = None
+
+
+class ImportRecord(BaseModel):
+    model_config = STRICT
+    record: RecordIn
+
+
+# ---- reading a body ---------------------------------------------------------------------------------
+
+def one_line(errors: Sequence[Any]) -> str:
+    """The first of pydantic's errors as ``field.path: message`` (and how many more there are)."""
+    if not errors:
+        return "invalid request"
+    e = errors[0]
+    loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+    msg = str(e.get("msg", "invalid")).splitlines()[0].removeprefix("Value error, ")
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{loc}: {msg}{more}"
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise WebError(422, f"the key '{k[:40]}' appears twice in an object of the body")
+        out[k] = v
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise WebError(422, f"{name} is not a number JSON allows")
+
+
+def parse_json(raw: bytes) -> Any:
+    """The body as JSON, refusing duplicate keys and NaN/Infinity (422 either way)."""
+    if not raw.strip():
+        raise WebError(422, "the request needs a JSON body")
+    try:
+        return json.loads(raw, object_pairs_hook=_pairs, parse_constant=_constant)
+    except json.JSONDecodeError as e:
+        raise WebError(422, f"the body is not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except (UnicodeDecodeError, RecursionError, ValueError) as e:  # bad bytes, deep nesting, huge numbers
+        raise WebError(422, f"the body is not JSON ({str(e).splitlines()[0][:120]})") from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate(model: type[M], data: Any) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise WebError(422, one_line(e.errors())) from None
+
+
+async def read_json(request: Request) -> Any:
+    """The request's body parsed by ``parse_json`` (a large one, a record, off the event loop)."""
+    raw = await request.body()
+    if len(raw) > 64 * 1024:
+        return await anyio.to_thread.run_sync(parse_json, raw)
+    return parse_json(raw)
+
+
+async def read_body(request: Request, model: type[M]) -> M:
+    return validate(model, await read_json(request))
+
+
+def json_body(model: type[M]) -> Callable[[Request], Coroutine[Any, Any, M]]:
+    """A dependency giving the body as ``model`` (strict; 422 naming the field otherwise)."""
+    async def dependency(request: Request) -> M:
+        return await read_body(request, model)
+    dependency.__name__ = f"{model.__name__.lower()}_body"
+    return dependency
+
+
+def record_of(data: Any) -> RecordIn:
+    """``{"record": {...}}`` or the record itself."""
+    if isinstance(data, dict) and "record" in data and "format" not in data:
+        return validate(ImportRecord, data).record
+    return validate(RecordIn, data)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean_name(name: str | None, default: str) -> str:
+    n = _CONTROL.sub("", name or "").strip()
+    return n[:40] or default

@@ -1,0 +1,62 @@
+"""A game: create it, read it as a seat or a spectator (view, board, legal actions, log)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from conquest.web.bodies import CreateGame, clean_name, json_body
+from conquest.web.deps import Game, Svc, Who
+from conquest.web.games import WebError
+from conquest.web.middleware import FastJSON
+from conquest.web.render import draw, legal_for, payload
+
+router = APIRouter(prefix="/api/games")
+
+
+@router.post("", status_code=201)
+def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc: Svc) -> dict[str, Any]:
+    from conquest.agents.base import AGENTS, get_agent
+    get_agent("random")
+    games = svc.games
+    rs = games.ruleset(body.ruleset)
+    n = body.players if body.players is not None else (len(body.seats) or rs.default_players())
+    try:
+        defaults = rs.seat_names(n, rs.options().resolve(body.options)) \
+            if rs.min_players <= n <= rs.max_players else []
+    except Exception:  # noqa: BLE001 - bad options are reported by new_game below
+        defaults = []
+    seats: list[tuple[str, str]] = []
+    for i, s in enumerate(body.seats):
+        if s.kind != "human" and s.kind not in AGENTS:
+            raise WebError(422, f"seats.{i}: unknown seat kind '{s.kind}' "
+                                f"(known: human, {', '.join(sorted(AGENTS))})")
+        default = defaults[i] if i < len(defaults) else f"Player {i + 1}"
+        seats.append((s.kind, clean_name(s.name, default)))
+    row = games.create(rs.id, n, body.options, seats, body.seed)
+    live = games.load(row.id)
+    svc.advancer.schedule(row.id)
+    games.resolve_chance(row.id)
+    return {"game": games.summary(games.load(row.id)),
+            "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "token": s.token,
+                       "link": f"/game/{row.id}#t={s.token}" if s.token else None} for s in live.row.seats],
+            "spectator": {"token": row.spectator_token, "link": f"/game/{row.id}#t={row.spectator_token}"}}
+
+
+@router.get("/{gid}")
+def get_game(live: Game, who: Who, svc: Svc) -> FastJSON:
+    return FastJSON(payload(svc, live, who))
+
+
+@router.get("/{gid}/legal")
+def get_legal(live: Game, who: Who, svc: Svc) -> dict[str, Any]:
+    _view, board, _t = draw(live, live.state, who.seat)
+    return {"step": live.next_step, "to_move": svc.games.summary(live)["to_move"], **legal_for(live, who, board)}
+
+
+@router.get("/{gid}/log")
+def get_log(live: Game, who: Who, svc: Svc) -> FastJSON:
+    return FastJSON({"step": live.next_step, "log": svc.games.log_for(live, who.seat)})

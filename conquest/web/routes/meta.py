@@ -1,0 +1,55 @@
+"""The lobby's endpoints: the rulesets and seat kinds, the list of a browser's games, the health check."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+
+from conquest.web.bodies import MyGames, json_body
+from conquest.web.deps import Svc
+from conquest.web.games import WebError
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/rulesets")
+def list_rulesets(svc: Svc) -> dict[str, Any]:
+    from conquest.agents.base import AGENTS, get_agent
+    get_agent("random")  # registers the built-in agents
+    out = []
+    for _rid, rs in sorted(svc.games.rulesets().items()):
+        info = rs.info()
+        info["default_players"] = rs.default_players()
+        names = {}
+        for n in range(rs.min_players, rs.max_players + 1):
+            try:
+                names[str(n)] = rs.seat_names(n, rs.options().resolve({}))
+            except Exception:  # noqa: BLE001
+                names[str(n)] = [f"Player {i + 1}" for i in range(n)]
+        info["seat_names"] = names
+        out.append(info)
+    return {"rulesets": out, "seat_kinds": ["human", *sorted(AGENTS)]}
+
+
+@router.post("/my-games")
+def my_games(body: Annotated[MyGames, Depends(json_body(MyGames))], svc: Svc) -> dict[str, Any]:
+    games = svc.games
+    out: list[dict[str, Any]] = []
+    for ref in body.games:
+        try:
+            live = games.load(ref.id)
+            who = games.actor(live, ref.token)
+        except WebError as e:
+            out.append({"id": ref.id, "error": e.reason})
+            continue
+        out.append({"id": ref.id, "you": {"seat": who.seat, "name": who.name}, **games.summary(live)})
+    return {"games": out}
+
+
+@router.get("/health", include_in_schema=False)
+async def health(svc: Svc) -> dict[str, Any]:
+    # the database query in the event loop's own executor: not queued behind the requests' thread pool
+    schema = await asyncio.to_thread(svc.store.schema_version)
+    return {"ok": True, "schema": schema, "rulesets": sorted(svc.games.rulesets())}
