@@ -137,6 +137,10 @@ def ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
         raise StateFormatError("event/from", "a seat number or \"chest\"")
     if v["type"] == "place" and v["piece"] not in ("dragon", "hut", "chest"):
         raise StateFormatError("event/piece", "dragon, hut or chest")
+    if v["type"] == "place" and v["piece"] == "dragon" and not 0 <= out["dragon"] < players:
+        raise StateFormatError("event/dragon", f"placing a dragon names its seat, got {out['dragon']!r}")
+    if v["type"] == "place" and not 0 <= out["range"] <= 20:
+        raise StateFormatError("event/range", f"0 to 20 squares, got {out['range']!r}")
     if v["type"] == "attack" and "first" in v:
         out["first"] = int(v["first"])
     if v["type"] == "place_power" and out["place"] not in PIDX:
