@@ -14,6 +14,7 @@ from rich.table import Table
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
+from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
 from conquest import cli_analysis
 from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
@@ -353,7 +354,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
                         menu.list_some(group)
                         continue
                     try:
-                        if line.isdigit():
+                        if is_digits(line):
                             k = int(line)
                             if not 1 <= k <= len(legal):
                                 raise ConquestError(f"choose a number from 1 to {len(legal)}")

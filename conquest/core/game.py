@@ -13,8 +13,10 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from conquest.core.kinds import CHANCE, Action
-from conquest.core.errors import IllegalAction, OptionError, StateFormatError
+from conquest.core.errors import IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
+from conquest.core.schema import validate_document
 
 if TYPE_CHECKING:
     import random
@@ -46,10 +48,23 @@ def to_move_from_json(value: Any) -> int | None:
     raise StateFormatError("to_move", f"expected a seat number, \"chance\" or null, got {value!r}")
 
 
+def json_copy(doc: Any) -> Any:
+    """A copy of a JSON-like document: new dicts and lists all the way down (tuples become lists), leaves
+    shared (they are immutable)."""
+    if isinstance(doc, dict):
+        return {k: json_copy(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [json_copy(v) for v in doc]
+    return doc
+
+
 class State(ABC):
     """One position of a game. ``apply`` returns a new state and never changes this one."""
 
     ruleset: ClassVar["Ruleset"]
+    schema: ClassVar[Any] = None
+    """The declared schema of the state document's body (a ``core.schema.Body`` model): its types and bounds
+    are checked before ``_from_body`` reads the document."""
     players: int
     options: dict[str, Any]
 
@@ -98,12 +113,34 @@ class State(ABC):
         return self.illegal_reason(action)
 
     def check(self, action: Action | str) -> Action:
-        """Parse (if text) and check an action; raise ``IllegalAction`` naming the action and the rule."""
+        """Parse (if text) and check an action; raise ``IllegalAction`` naming the action and the rule.
+
+        A value that does not have the shape of an action (``core.notation.is_action``: an int, ``None``, a
+        list, a tuple holding a float or a ``bool``) is refused here, before the ruleset's rules see it; so is
+        an action whose legality test or refusal message fails on its arguments (a word with too few)."""
         if isinstance(action, str):
             action = self.ruleset.parse_action(action)
-        if self.to_move is None or not self.is_legal(action):
-            raise IllegalAction(self.ruleset.format_action(action), self.refusal(action))
+        elif not is_action(action):
+            raise IllegalAction(action_label(action), "not an action (a tuple of a word, then words and whole "
+                                                      "numbers, or its notation as text)")
+        label = self._label(action)
+        try:
+            legal = self.to_move is not None and self.is_legal(action)
+        except (IndexError, KeyError, TypeError, ValueError):
+            legal = False
+        if not legal:
+            try:
+                reason = self.refusal(action)
+            except (IndexError, KeyError, TypeError, ValueError):
+                reason = "it is not among the legal actions here"
+            raise IllegalAction(label, reason)
         return action
+
+    def _label(self, action: Action) -> str:
+        try:
+            return self.ruleset.format_action(action)
+        except NotationError:
+            return action_label(action)
 
     # ---- transitions -----------------------------------------------------------------------------
     def apply(self, action: Action | str) -> "State":
@@ -149,7 +186,9 @@ class State(ABC):
         return self.ruleset.determinize(self, seat, rng)
 
     def to_json(self) -> dict[str, Any]:
-        """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``."""
+        """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``. A fresh
+        document: its lists and objects are copies, so a caller who edits it never edits the game."""
+        body = json_copy(self._body_json())
         return {
             "format": STATE_FORMAT,
             "ruleset": self.ruleset.id,
@@ -157,7 +196,7 @@ class State(ABC):
             "players": self.players,
             "options": dict(self.options),
             "to_move": to_move_json(self.to_move),
-            **self._body_json(),
+            **body,
         }
 
     @abstractmethod
@@ -176,6 +215,34 @@ class State(ABC):
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+MAX_LEGAL_ACTIONS = 20_000
+"""No position of any ruleset lists more decisions than this; a loaded state that does holds an unbounded count."""
+
+
+def probe_state(state: State) -> None:
+    """Refuse a loaded state that cannot be played: one whose legal actions, chance distribution, views or
+    JSON fail, or whose legal list is unbounded. A document is refused when read, not on the next call."""
+    try:
+        legal = state.legal_actions()
+        if len(legal) > MAX_LEGAL_ACTIONS:
+            raise StateFormatError("(document)", f"{len(legal)} legal actions: a count is beyond what the "
+                                                 f"game allows")
+        if state.to_move == CHANCE:
+            probs = [p for _a, p in state.chance_outcomes()]
+            if not probs or abs(sum(probs) - 1.0) > 1e-9:
+                raise StateFormatError("to_move", "a chance node without outcomes")
+        elif state.to_move is not None and not legal:
+            raise StateFormatError("to_move", "the seat to move has no legal action (the game is not over)")
+        state.to_json()
+        for seat in list(range(state.players)) + [None]:
+            state.view(seat)
+    except StateFormatError:
+        raise
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, AssertionError) as e:
+        raise StateFormatError("(document)", f"the position cannot be played "
+                                             f"({type(e).__name__}: {str(e)[:80]})") from None
 
 
 class Ruleset(ABC):
@@ -254,7 +321,17 @@ class Ruleset(ABC):
             options = self.options().resolve(data.get("options", {}))
         except OptionError as e:
             raise StateFormatError("options", str(e)) from None
-        state = self.state_class._from_body(data, players, options)
+        if self.state_class.schema is not None:
+            validate_document(self.state_class.schema, data)
+        try:
+            state = self.state_class._from_body(data, players, options)
+        except StateFormatError:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as e:
+            # the schema and the loader missed it; still a refusal, never a crash
+            raise StateFormatError("(document)", f"does not describe a {self.id} position "
+                                                 f"({type(e).__name__}: {str(e)[:80]})") from None
+        probe_state(state)
         unknown = sorted(set(data) - set(state.to_json()))
         if unknown:
             raise StateFormatError(unknown[0], "unknown field (not part of this ruleset's state)")

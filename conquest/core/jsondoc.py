@@ -58,3 +58,61 @@ def read_json_file(path: str | Path, what: str = "file") -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+
+
+def flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], Any] | None = None
+             ) -> dict[tuple[Any, ...], Any]:
+    if out is None:
+        out = {}
+    if isinstance(doc, dict) and doc:
+        for k, v in doc.items():
+            flatten(v, prefix + (str(k),), out)
+    elif isinstance(doc, (list, tuple)) and doc:
+        for i, v in enumerate(doc):
+            flatten(v, prefix + (i,), out)
+    else:
+        out[prefix] = doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
+    return out
+
+
+def hidden_part(full: dict[str, Any], view: dict[str, Any]) -> frozenset[tuple[Any, ...]]:
+    """The leaves of the referee's state (path and value) that ``view`` does not show as they are.
+
+    The two documents are walked together and equal subtrees are skipped whole (one comparison in C), so a
+    view that differs from the state in a few places costs little however large the state is."""
+    out: set[tuple[Any, ...]] = set()
+    _diff(full, view, (), out)
+    return frozenset(out)
+
+
+def _leaf(doc: Any) -> Any:
+    return doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
+
+
+def _diff(full: Any, view: Any, prefix: tuple[Any, ...], out: set[tuple[Any, ...]]) -> None:
+    """Add to ``out`` the leaves of ``full`` under ``prefix`` that ``view`` (the same place in the view)
+    does not show as they are; the same answer as comparing ``_flatten`` of both."""
+    if full is view or (type(full) is type(view) and full == view):
+        return
+    if isinstance(full, dict) and full:
+        if isinstance(view, dict) and view:
+            vm = view if all(type(k) is str for k in view) else {str(k): v for k, v in view.items()}
+            for k, x in full.items():
+                _diff(x, vm.get(str(k), _MISSING), prefix + (str(k),), out)
+            return
+    elif isinstance(full, (list, tuple)) and full:
+        if isinstance(view, (list, tuple)) and view:
+            for i, x in enumerate(full):
+                _diff(x, view[i] if i < len(view) else _MISSING, prefix + (i,), out)
+            return
+    else:
+        shown = _MISSING if view is _MISSING or (isinstance(view, (dict, list, tuple)) and view) else _leaf(view)
+        val = _leaf(full)
+        if shown is _MISSING or shown != val:
+            out.add((prefix, repr(val)))
+        return
+    # a container where the view has something else (or nothing): every leaf of it against the view's
+    shown_leaves = flatten(view, prefix) if view is not _MISSING else {}
+    for path, val in flatten(full, prefix).items():
+        if shown_leaves.get(path, _MISSING) != val:
+            out.add((path, repr(val)))

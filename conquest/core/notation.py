@@ -20,13 +20,65 @@ from typing import Any, Callable, Mapping, Sequence
 
 from conquest.core.errors import NotationError
 
-_ID = re.compile(r"^[a-z][a-z0-9_\-]*(\.[0-9]+)?$")
+_ID = re.compile(r"^[a-z][a-z0-9_\-]*(\.[0-9]+)?\Z")
+_DIGITS = re.compile(r"[0-9]{1,9}\Z")
+MAX_ACTION_ITEMS = 16
+MAX_ACTION_WORD = 64
+
+
+def is_digits(text: str) -> bool:
+    """Plain ASCII digits, at most 9 (``str.isdigit`` also takes ``²`` and other scripts' digits, which
+    ``int`` then refuses or reads; a notation number is written 0-9 only)."""
+    return isinstance(text, str) and _DIGITS.match(text) is not None
 
 
 def _int(arg: str) -> int:
-    if not arg.isdigit() or len(arg) > 9:
+    if not is_digits(arg):
         raise ValueError(f"'{arg}' is not a number")
     return int(arg)
+
+
+def is_action(value: Any) -> bool:
+    """The shape every ruleset's actions share: a non-empty tuple, a word (text) first, then text and whole
+    numbers (not ``bool``: ``True == 1`` would pass a membership test), each of a sane size. A value of another
+    shape is not an action of any ruleset, so the contract refuses it before the rules look at it."""
+    if type(value) is not tuple or not value or len(value) > MAX_ACTION_ITEMS:
+        return False
+    if type(value[0]) is not str:
+        return False
+    for x in value:
+        t = type(x)
+        if t is str:
+            if len(x) > MAX_ACTION_WORD:
+                return False
+        elif t is not int or not -10 ** 9 < x < 10 ** 9:
+            return False
+    return True
+
+
+def action_label(value: Any) -> str:
+    """A short printable name for a value that may not be an action (for error messages)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def guarded_format(game: str) -> Callable[[Callable[[Any, Any], str]], Callable[[Any, Any], str]]:
+    """Decorate a ruleset's ``format_action``: a value that is not an action, or whose arguments the notation
+    cannot write, raises ``NotationError`` (the only error the notation may raise), never ``IndexError``."""
+    def wrap(fn: Callable[[Any, Any], str]) -> Callable[[Any, Any], str]:
+        def format_action(self: Any, action: Any) -> str:
+            if not is_action(action):
+                raise NotationError(f"not a {game} action: {action_label(action)}")
+            try:
+                return fn(self, action)
+            except NotationError:
+                raise
+            except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+                raise NotationError(f"not a {game} action: {action_label(action)}") from None
+        format_action.__doc__ = fn.__doc__
+        format_action.__name__ = fn.__name__
+        return format_action
+    return wrap
 
 
 def _id(arg: str) -> str:
@@ -80,6 +132,6 @@ class WordNotation:
         raise NotationError(f"'{' '.join(parts)}': {problem}")
 
     def format(self, action: Any) -> str:
-        if not isinstance(action, tuple) or not action or action[0] not in self.forms:
+        if not is_action(action) or action[0] not in self.forms:
             raise NotationError(f"not a {self.game} action: {action!r}")
         return " ".join(str(x) for x in action)

@@ -27,6 +27,8 @@ from typing import Any, Callable, Union
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
+from conquest.core.jsondoc import _MISSING, flatten as _flatten  # noqa: F401 - tests read them here
+from conquest.core.jsondoc import hidden_part
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 
@@ -57,67 +59,6 @@ def not_found(what: str) -> WebError:
 
 
 # ---- what a seat cannot see -----------------------------------------------------------------------
-
-_MISSING = object()
-
-
-def _flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], Any] | None = None
-             ) -> dict[tuple[Any, ...], Any]:
-    if out is None:
-        out = {}
-    if isinstance(doc, dict) and doc:
-        for k, v in doc.items():
-            _flatten(v, prefix + (str(k),), out)
-    elif isinstance(doc, (list, tuple)) and doc:
-        for i, v in enumerate(doc):
-            _flatten(v, prefix + (i,), out)
-    else:
-        out[prefix] = doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
-    return out
-
-
-def hidden_part(full: dict[str, Any], view: dict[str, Any]) -> frozenset[tuple[Any, ...]]:
-    """The leaves of the referee's state (path and value) that ``view`` does not show as they are.
-
-    The two documents are walked together and equal subtrees are skipped whole (one comparison in C), so a
-    view that differs from the state in a few places costs little however large the state is."""
-    out: set[tuple[Any, ...]] = set()
-    _diff(full, view, (), out)
-    return frozenset(out)
-
-
-def _leaf(doc: Any) -> Any:
-    return doc if not isinstance(doc, (dict, list, tuple)) else type(doc).__name__
-
-
-def _diff(full: Any, view: Any, prefix: tuple[Any, ...], out: set[tuple[Any, ...]]) -> None:
-    """Add to ``out`` the leaves of ``full`` under ``prefix`` that ``view`` (the same place in the view)
-    does not show as they are; the same answer as comparing ``_flatten`` of both."""
-    if full is view or (type(full) is type(view) and full == view):
-        return
-    if isinstance(full, dict) and full:
-        if isinstance(view, dict) and view:
-            vm = view if all(type(k) is str for k in view) else {str(k): v for k, v in view.items()}
-            for k, x in full.items():
-                _diff(x, vm.get(str(k), _MISSING), prefix + (str(k),), out)
-            return
-    elif isinstance(full, (list, tuple)) and full:
-        if isinstance(view, (list, tuple)) and view:
-            for i, x in enumerate(full):
-                _diff(x, view[i] if i < len(view) else _MISSING, prefix + (i,), out)
-            return
-    else:
-        shown = _MISSING if view is _MISSING or (isinstance(view, (dict, list, tuple)) and view) else _leaf(view)
-        val = _leaf(full)
-        if shown is _MISSING or shown != val:
-            out.add((prefix, repr(val)))
-        return
-    # a container where the view has something else (or nothing): every leaf of it against the view's
-    shown_leaves = _flatten(view, prefix) if view is not _MISSING else {}
-    for path, val in _flatten(full, prefix).items():
-        if shown_leaves.get(path, _MISSING) != val:
-            out.add((path, repr(val)))
-
 
 def viewers(players: int) -> list[int | None]:
     return list(range(players)) + [None]

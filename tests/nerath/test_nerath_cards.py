@@ -123,7 +123,7 @@ def test_log_hides_draws_from_other_seats() -> None:
     assert st.phase == "deal" and st.dealing_guardians
     g = st.chance_outcomes()[0][0]
     after = st.apply(g)
-    assert [RULESET.log_visible(st, g, after, s) for s in range(4)] == [False] * 4
+    assert [RULESET.log_visible(st, g, after, s) for s in [0, 1, 2, 3, None]] == [False] * 5
     while st.dealing_guardians:
         st = st.apply(st.chance_outcomes()[0][0])
     normal = next(a for a, _ in st.chance_outcomes() if not event_cards()[a[1]].get("immediate"))

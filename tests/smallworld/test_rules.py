@@ -281,3 +281,19 @@ def test_text_board_explains_decline_marks_and_names_the_winner_at_the_end():
     assert f"seat {winner} wins" in header or "share the win" in header
     assert "* in the table below (Elves*)" in text
     assert "in decline" in text.split("(Elves*)")[0].split("\n")[-1]
+
+
+def test_a_state_saved_between_the_two_draws_of_a_combo_keeps_the_race() -> None:
+    """003: "a new combo is revealed at the bottom" — drawn as a race then a power (two chance outcomes); a
+    state saved between them holds the race (`drawn_race`), so loading it plays on the same way, and `==`
+    tells apart two states whose drawn races differ."""
+    from conquest.rulesets.smallworld import RULESET as SW
+    st = SW.new_game(2, {}, 0)
+    outcomes = [a for a, _p in st.chance_outcomes()]
+    a = st.apply(outcomes[0])
+    b = st.apply(outcomes[1])
+    assert a.to_json()["drawn_race"] == outcomes[0][1]
+    again = SW.state_from_json(a.to_json())
+    assert again == a and again != b
+    power = again.chance_outcomes()[0][0]
+    assert again.apply(power).to_json()["column"] == a.apply(power).to_json()["column"]

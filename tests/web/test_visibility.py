@@ -58,9 +58,8 @@ def test_a_ruleset_may_answer_for_itself() -> None:
     class SecretiveState(ToyState):
         pass
 
+    Secretive.state_class = SecretiveState  # before the instance: Ruleset() binds its state class to itself
     rs = Secretive()
-    Secretive.state_class = SecretiveState
-    SecretiveState.ruleset = rs  # type: ignore[misc]
     s = rs.new_game(2, {}, 0).apply("deal 0 2").apply("deal 1 3")
     after = s.apply("place north")
     hidden, _ = action_visibility(s, ("place", "north"), after, hidden_parts(s), hidden_parts(after))

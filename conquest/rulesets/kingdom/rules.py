@@ -15,6 +15,7 @@ import yaml
 from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE, Ruleset, State
 from conquest.rulesets.kingdom.board import BONUS_EFFECTS, PRODUCTION_ICONS, Board, load_board
+from conquest.rulesets.kingdom.schema import KingdomBody
 
 ARMIES_PER_PLAYER = 12
 """"Take the 12 Army pawns of your color" (Setup)."""
@@ -36,6 +37,7 @@ def economy() -> dict[str, Any]:
 
 class KingdomState(State):
     ruleset: ClassVar[Ruleset]
+    schema = KingdomBody
 
     __slots__ = ("board", "players", "options", "round", "phase", "current", "first", "soldiers", "reserve",
                  "armies", "loc", "stopped", "move_to", "move_from", "move_sources", "tasks", "points",
@@ -56,7 +58,7 @@ class KingdomState(State):
     move_sources: tuple[int, ...]
     tasks: tuple[tuple[str, int, int], ...]
     points: list[int]
-    _legal: list[tuple] | None
+    _legal: tuple[tuple, ...] | None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -243,6 +245,13 @@ class KingdomState(State):
 
     # ------------------------------------------------------------------ legality (one source)
     def legal_actions(self) -> list[tuple]:
+        """A new list each call: the state keeps its own (cached) copy, which a caller cannot reach."""
+        return list(self._legal_cached())
+
+    def is_legal(self, action: Any) -> bool:
+        return action in self._legal_cached()
+
+    def _legal_cached(self) -> tuple[tuple, ...]:
         if self._legal is not None:
             return self._legal
         acts: list[tuple] = []
@@ -288,13 +297,13 @@ class KingdomState(State):
             _, t, _ = self.tasks[0]
             locs = self.occupied(me, t) if phase == VACATE else self.free_locations(t)
             acts = [(phase, b.loc_ids[l]) for l in locs]
-        self._legal = acts
-        return acts
+        self._legal = tuple(acts)
+        return self._legal
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         if self.to_move != CHANCE:
             return []
-        acts = self.legal_actions()
+        acts = self._legal_cached()
         p = 1.0 / len(acts)
         return [(a, p) for a in acts]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from conquest.core.game import State, Ruleset
+from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.kingdom import notation
 from conquest.rulesets.kingdom.board import board_sides, load_board
@@ -61,6 +62,7 @@ class KingdomRuleset(Ruleset):
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
+    @guarded_format("kingdom")
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
 

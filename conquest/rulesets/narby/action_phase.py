@@ -48,8 +48,8 @@ def back_to_act(s: NarbyData) -> None:
     """The dragon whose turn it is decides again; with no action left and nothing else to do its turn ends."""
     s.node, s.who = "act", s.order[s.turn]
     s.ev = None
-    if s.acts <= 0 and len(act_actions(s)) == 1:
-        end_turn(s)
+    if s.acts <= 0 and len(act_actions(s)) == 1 and s.hand[s.who] is None:
+        end_turn(s)  # a dragon holding a card decides to end (whether the card could still be played is secret)
 
 
 def end_turn(s: NarbyData) -> None:
@@ -120,7 +120,7 @@ def declare(s: NarbyData, ev: dict[str, Any]) -> None:
     queue = []
     for i in range(1, n):
         t = (a + i) % n
-        if answers(s, t):
+        if asked(s, t):
             queue.append(t)
     ev["queue"] = tuple(queue)
     next_answer(s)
@@ -135,12 +135,23 @@ def answers(s: NarbyData, t: int) -> list[Any]:
     return card_answers(s, t, ev) + power_answers(s, t, ev)
 
 
+def asked(s: NarbyData, t: int) -> bool:
+    """Whether seat ``t`` is asked to answer the declared action: when it holds any card (hands are secret: a
+    seat holding a card that cannot answer is asked too, and passes) or controls a place of power that can
+    answer (places are public)."""
+    ev = s.ev
+    assert ev is not None
+    if t == ev["actor"]:
+        return False
+    return s.hand[t] is not None or bool(answers(s, t))
+
+
 def next_answer(s: NarbyData) -> None:
     ev = s.ev
     assert ev is not None
     q = ev["queue"]
     while q:
-        if answers(s, q[0]):
+        if asked(s, q[0]):
             s.node, s.who = "react", q[0]
             return
         q = q[1:]

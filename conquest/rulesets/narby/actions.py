@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BABA, CAVE0, CHEST, DRAGON0, EMPTY, KIND_NAME, NO_DESTROY, PIDX,
-                                          PLACE0, RESTING, RUIN, TOWN, UNDEAD, key_text)
+                                          PLACE0, RESTING, RUIN, TOWN, UNDEAD, key_order, key_text)
 from conquest.rulesets.narby.state import NarbyData, move_dragon, remove_claim, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 
@@ -100,7 +100,7 @@ def action_choices(s: NarbyData, seat: int) -> tuple[list[Any], list[Any], list[
             out.append(("attack", T.dragon_ids[s.dragon[t]]))
         for target in destroy_t:
             out.append(("destroy", target))
-        abandons = [("abandon", key) for key in claims if claims[key] == seat]
+        abandons = [("abandon", key) for key in sorted(claims, key=key_order) if claims[key] == seat]
         late[:0] = abandons
     return out, moves, late, bool(dragons), bool(steal_t), bool(destroy_t)
 

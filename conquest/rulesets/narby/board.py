@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from conquest.core.notation import is_digits
+
 N = 20
 SQUARES = N * N
 
@@ -29,6 +31,8 @@ def sq_text(s: int) -> str:
 def parse_sq(text: str) -> int:
     """``"3,14"`` -> square; raises ValueError."""
     a, b = text.split(",")
+    if not (is_digits(a) and is_digits(b)):
+        raise ValueError(f"square {text} is not two numbers x,y")
     x, y = int(a), int(b)
     if not (1 <= x <= N and 1 <= y <= N):
         raise ValueError(f"square {text} is off the 20x20 board")

@@ -137,8 +137,11 @@ def answer_with_card(s: NarbyData, t: int, action: Any) -> bool:
 
 # ==================================================================== Pro-creator (node procreator)
 def procreator_choices(s: NarbyData) -> list[Any]:
-    """"+/- 2 on one of the dice rolled for settlement placement", staying on the board, or ``pass``."""
+    """"+/- 2 on one of the dice rolled for settlement placement", staying on the board, or ``pass`` (the only
+    choice of a seat that holds another card: the window is offered to every seat holding a card)."""
     out: list[Any] = [("pass",)]
+    if s.hand[s.who] != "procreator":
+        return out
     for axis, v in (("x", s.die), ("y", s.die2)):
         for d in (2, -2):
             if 1 <= v + d <= B.N:
@@ -157,7 +160,10 @@ def play_procreator(s: NarbyData, action: Any) -> None:
 
 # ==================================================================== tribute cards (node tribute_card)
 def tribute_card_choices(s: NarbyData) -> list[Any]:
-    return [("pass",), ("play", s.hand[s.who])]
+    """``pass``, and the card when it is a Governor, Sheriff or Mayor (every tributing seat holding a card is
+    asked, so the question does not tell which card it holds)."""
+    card = s.hand[s.who]
+    return [("pass",), ("play", card)] if card in ("governor", "sheriff", "mayor") else [("pass",)]
 
 
 def play_tribute_card(s: NarbyData, card: str) -> None:

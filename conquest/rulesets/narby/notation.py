@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.errors import NotationError
+from conquest.core.notation import is_digits
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.tables import TABLES as T
 
@@ -56,10 +57,9 @@ def parse_action(text: str) -> Any:
         return (w,)
     if w in ("roll", "token"):
         nargs(1)
-        try:
-            v = int(args[0])
-        except ValueError:
-            raise NotationError(f"'{text.strip()}': expected a number") from None
+        if not is_digits(args[0]):
+            raise NotationError(f"'{text.strip()}': expected a number")
+        v = int(args[0])
         hi = 20 if w == "roll" else 3
         if not 1 <= v <= hi:
             raise NotationError(f"'{text.strip()}': {w} is 1 to {hi}")

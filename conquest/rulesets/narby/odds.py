@@ -13,7 +13,13 @@ from conquest.core.game import State
 
 
 def _through(s: Any) -> Any:
-    return ("pass",) if s.node == "react" else None
+    """The decisions passed through: answers to a declared action (nobody answers), and the card windows
+    where ``pass`` is the only choice (asked of every seat holding a card, R35: no decision in fact)."""
+    if s.node == "react":
+        return ("pass",)
+    if s.node in ("tribute_card", "procreator") and s.legal_actions() == [("pass",)]:
+        return ("pass",)
+    return None
 
 
 def _stop(s: Any, path: tuple) -> bool:

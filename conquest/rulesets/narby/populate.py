@@ -12,7 +12,7 @@ from typing import Any
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.action_phase import start_action_phase
 from conquest.rulesets.narby.base import CITY, EMPTY, PIDX, PLACE0, TOWN
-from conquest.rulesets.narby.state import NarbyData, holder, remove_claim, set_chest
+from conquest.rulesets.narby.state import NarbyData, remove_claim, set_chest
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -34,11 +34,18 @@ def roll_settle_x(s: NarbyData, action: Any) -> None:
 
 def roll_settle_y(s: NarbyData, action: Any) -> None:
     s.die2 = action[1]
-    seat = holder(s, "procreator")
-    if seat >= 0:
-        s.node, s.who = "procreator", seat  # "Pro-creator: +/- 2 on one of the dice" (cards.py)
-    else:
-        place_settlement(s)
+    procreator_window(s, -1)
+
+
+def procreator_window(s: NarbyData, after: int) -> None:
+    """"Pro-creator: +/- 2 on one of the dice" (cards.py). Hands are secret, so the window does not depend on
+    who holds it: every seat after ``after`` that holds a card, in seat order, may play it or ``pass`` (a
+    seat holding another card can only pass); then the settlement is placed (docs/rules/narby.md R35)."""
+    for t in range(after + 1, s.players):
+        if s.hand[t] is not None:
+            s.node, s.who = "procreator", t
+            return
+    place_settlement(s)
 
 
 def place_settlement(s: NarbyData) -> None:

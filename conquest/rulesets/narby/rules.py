@@ -16,6 +16,7 @@ from conquest.rulesets.narby.base import (BABA, BONUS_KEYS, CAVE0, CHANCE_NODES,
                                           DECISION_NODES, DRAGON0, EMPTY, GOLD, KIND_CODE, KIND_NAME, NO_DESTROY,
                                           PHASES, PIDX, PLACE0, RESTING, RUIN, TOKENS, TOWN, UNDEAD, key_parse,
                                           key_text)
+from conquest.rulesets.narby.schema import NarbyBody
 from conquest.rulesets.narby.serial import EVENT_DEFAULTS, EVENT_FIELDS
 from conquest.rulesets.narby.state import NarbyData, seat_label
 
@@ -28,6 +29,7 @@ __all__ = ["NarbyState", "seat_label", "key_text", "key_parse", "EVENT_FIELDS", 
 
 class NarbyState(NarbyData):
     __slots__ = ()
+    schema = NarbyBody
 
     legal_actions = turn.legal_actions
     chance_outcomes = turn.chance_outcomes

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.game import State, Ruleset
+from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby import notation
@@ -103,6 +104,7 @@ class NarbyRuleset(Ruleset):
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
+    @guarded_format("narby")
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
 

@@ -137,6 +137,10 @@ def ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
         raise StateFormatError("event/from", "a seat number or \"chest\"")
     if v["type"] == "place" and v["piece"] not in ("dragon", "hut", "chest"):
         raise StateFormatError("event/piece", "dragon, hut or chest")
+    if v["type"] == "place" and v["piece"] == "dragon" and not 0 <= out["dragon"] < players:
+        raise StateFormatError("event/dragon", f"placing a dragon names its seat, got {out['dragon']!r}")
+    if v["type"] == "place" and not 0 <= out["range"] <= 20:
+        raise StateFormatError("event/range", f"0 to 20 squares, got {out['range']!r}")
     if v["type"] == "attack" and "first" in v:
         out["first"] = int(v["first"])
     if v["type"] == "place_power" and out["place"] not in PIDX:
@@ -336,10 +340,8 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
             raise StateFormatError("dragon_at", f"seats {missing} have no dragon on the board")
     if node == "react" and s.ev is not None and s.who not in s.ev["queue"][:1]:
         raise StateFormatError("seat", "at node react the seat must be the first of event/queue")
-    if node in ("tribute_card",) and s.hand[s.who] not in ("governor", "sheriff", "mayor"):
-        raise StateFormatError("hands", "node tribute_card needs a Governor, Sheriff or Mayor in hand")
-    if node == "procreator" and s.hand[s.who] != "procreator":
-        raise StateFormatError("hands", "node procreator needs the Pro-creator in the seat's hand")
+    if node in ("tribute_card", "procreator") and s.hand[s.who] is None:
+        raise StateFormatError("hands", f"node {node} asks a seat that holds a card")
     if node in ("settle_y", "pop_y", "chest_y", "cave_y", "procreator") and s.die == 0:
         raise StateFormatError("dice", f"node {node} needs the first die")
     if node == "procreator" and s.die2 == 0:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.rulesets.narby.base import CITY, COPPER, GOLD, RUIN, TOWN, key_order
-from conquest.rulesets.narby.cards import TRIBUTE_CARDS
 from conquest.rulesets.narby.end import end_of_round
 from conquest.rulesets.narby.places import soul_mine_bonus
 from conquest.rulesets.narby.state import NarbyData, remove_claim
@@ -36,7 +35,7 @@ def next_tribute(s: NarbyData) -> None:
         if any(o == seat for o in s.claims.values()):
             break
     s.ev = {"type": "tribute", "seat": seat, "mod": 0, "town": 0, "city": 0}
-    if s.hand[seat] in TRIBUTE_CARDS:
+    if s.hand[seat] is not None:  # any card: the question must not tell a tribute card from another
         s.node, s.who = "tribute_card", seat
     else:
         s.node, s.who = "roll", -1

@@ -17,9 +17,9 @@ from conquest.rulesets.narby.cards import (play_procreator, play_tribute_card, p
                                            tribute_card_choices)
 from conquest.rulesets.narby.draw import card_outcomes, deal_card, start_round
 from conquest.rulesets.narby.end import check_win_at_once
-from conquest.rulesets.narby.populate import (choose_place, place_choices, place_settlement, roll_chest_x,
-                                              roll_chest_y, roll_place, roll_place_x, roll_place_y, roll_settle_x,
-                                              roll_settle_y, upgrade_choices, upgrade_town)
+from conquest.rulesets.narby.populate import (choose_place, place_choices, place_settlement, procreator_window,
+                                              roll_chest_x, roll_chest_y, roll_place, roll_place_x, roll_place_y,
+                                              roll_settle_x, roll_settle_y, upgrade_choices, upgrade_town)
 from conquest.rulesets.narby.setup import (choose_dragon, dragon_choices, dragon_placed, roll_cave_x, roll_cave_y,
                                            roll_dragon)
 from conquest.rulesets.narby.state import NarbyData, put_piece, seat_label
@@ -62,8 +62,8 @@ def chance_outcomes(s: NarbyData) -> list[tuple[Any, float]]:
     if node == "draw":
         return card_outcomes(s)
     if node == "token":
-        return TOKENS
-    return D20
+        return list(TOKENS)
+    return list(D20)
 
 
 # ==================================================================== applying one
@@ -102,7 +102,9 @@ def _select_dragon(s: NarbyData, action: Any) -> None:
 def _procreator(s: NarbyData, action: Any) -> None:
     if action[0] == "play":
         play_procreator(s, action)
-    place_settlement(s)
+        place_settlement(s)  # the one Pro-creator is spent: the window closes
+    else:
+        procreator_window(s, s.who)
 
 
 def _upgrade(s: NarbyData, action: Any) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 
 from conquest.core.errors import NotationError
+from conquest.core.notation import is_digits
 from conquest.rulesets.nerath.data import PIECE_NAMES, REALMS
 
 Action = tuple
@@ -55,7 +56,7 @@ def _bad(text: str, why: str) -> NotationError:
 
 
 def _int(text: str, arg: str) -> int:
-    if not arg.isdigit() or len(arg) > 6:
+    if not is_digits(arg) or len(arg) > 6:
         raise _bad(text, f"'{arg}' is not a number")
     return int(arg)
 
@@ -109,7 +110,7 @@ def parse_action(text: str) -> Action:
     if word == "play":
         if not args:
             raise _bad(text, "expected 'play CARD [ARG ...]'")
-        return tuple(["play"] + [_check(text, "id", a) if not a.isdigit() else int(a) for a in args])
+        return tuple(["play"] + [_int(text, a) if is_digits(a) else _check(text, "id", a) for a in args])
     raise NotationError(f"unknown action '{parts[0]}' (expected one of: {', '.join(WORDS)})")
 
 

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
+from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath import data as nerath_data
 from conquest.rulesets.nerath.base import cargo
@@ -39,7 +40,7 @@ class PressPolicy:
             return PressPolicy(0)
         if t.startswith("until-below="):
             v = t.split("=", 1)[1]
-            if v.isdigit() and 0 < int(v) < 10_000:
+            if is_digits(v) and 0 < int(v) < 10_000:
                 return PressPolicy(int(v))
         raise OddsError(f"--press '{text}': use 'always' or 'until-below=K' (K a whole number of pieces >= 1)")
 
@@ -73,11 +74,11 @@ def parse_pieces(text: str, who: str) -> list[str]:
             continue
         k = 1
         head, _, rest = item.partition(" ")
-        if head.isdigit() and rest:
+        if is_digits(head) and rest:
             k, item = int(head), rest
             if k > 500:
                 raise OddsError(f"{who}: {k} {item} is more than a battle can hold (at most 500 of a kind)")
-        elif head.endswith("x") and head[:-1].isdigit() and rest:
+        elif head.endswith("x") and is_digits(head[:-1]) and rest:
             k, item = int(head[:-1]), rest
         if item not in names:
             raise OddsError(f"{who}: unknown piece '{item}' (one of {', '.join(nerath_data.PIECE_NAMES)})")

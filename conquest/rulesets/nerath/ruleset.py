@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State
+from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 import conquest.rulesets.nerath.notation as notation
 from conquest.rulesets.nerath.data import (
@@ -84,6 +85,7 @@ class NerathRuleset(Ruleset):
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
+    @guarded_format("nerath")
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
 
@@ -125,7 +127,8 @@ class NerathRuleset(Ruleset):
     def log_visible(self, before: State, action: Any, after: State, seat: int | None) -> bool | None:
         """Whether a seat may see this entry of the game log (the web app's hook): an Event card drawn is seen by
         its realm's seat only (unless it is Play Immediately, played face up at once), a Treasure card drawn by
-        the plundering realm's seat, a Guardian tile placed facedown by nobody; everything else by all."""
+        the plundering realm's seat, a Guardian tile placed facedown by nobody; everything else by all. A spectator
+        (``seat`` None) holds no realm: it sees no more than a seat that is not the card's holder."""
         assert isinstance(before, NerathState)
         if not isinstance(action, tuple) or not action:
             return True

@@ -7,6 +7,8 @@ from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.errors import StateFormatError
+from conquest.core.notation import is_digits
+from conquest.rulesets.nerath.schema import MAX_REALM_PIECES
 from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.battle import battle_dice
 from conquest.rulesets.nerath.cards import treasure_cards
@@ -161,10 +163,15 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
                 if KIND[s] == SEA and t not in FLYING_TYPES and c:
                     raise StateFormatError(f"pieces/{sp}/{name}/{p}", "land pieces at sea ride Warships")
                 st.n[(s * R + r) * T + t] = c
+    for r in range(R):
+        total = sum(st.n[(s * R + r) * T + t] for s in range(S) for t in range(T))
+        if total > MAX_REALM_PIECES:
+            raise StateFormatError("pieces", f"{REALMS[r]} has {total} pieces on the board; a realm has at most "
+                                             f"{MAX_REALM_PIECES} (docs/rules/nerath.md)")
     st.ships = {}
     for key, rec in need("ships", dict).items():
         f = f"ships/{key}"
-        if not str(key).isdigit() or not isinstance(rec, dict):
+        if not is_digits(str(key)) or not isinstance(rec, dict):
             raise StateFormatError(f, "ships are keyed by number and hold owner, space, moves, flags, cargo")
         s = _ix(rec.get("space"), f + "/space")
         if KIND[s] != SEA:

@@ -18,6 +18,7 @@ from conquest.rulesets.nerath.movement import move_actions, move_pieces, start_m
 from conquest.rulesets.nerath.reasons import illegal_reason
 from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
 from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
+from conquest.rulesets.nerath.schema import NerathBody
 from conquest.rulesets.nerath.sea import debark, embark, sail
 from conquest.rulesets.nerath.serial import body_json, from_body
 from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, NerathData, O1, O2, OWNER, SPACE
@@ -206,6 +207,8 @@ def apply_action(st: NerathData, action: Any) -> None:
 
 class NerathState(NerathData):
     """A game of Conquest of Nerath: the data of ``state.py`` with the interface every ruleset's state has."""
+
+    schema = NerathBody
 
     def legal_actions(self) -> list[tuple]:
         return legal_actions(self)

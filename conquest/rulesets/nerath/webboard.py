@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import conquest.rulesets.nerath.notation as notation
+from conquest.core.game import json_copy
 from conquest.core.helptext import verbs_from_docstring
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import REALM_TITLES, REALMS, guardian_tiles, tables
@@ -236,4 +237,4 @@ def board_map_json() -> dict[str, Any]:
         for r in m["regions"]:
             r["polygon"] = _outline(r["attrs"]["cells"])
         _MAP_CACHE.update(m)
-    return _MAP_CACHE
+    return json_copy(_MAP_CACHE)  # a copy: a caller who edits it never edits the cache

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import sys
 
+from conquest.core.notation import is_digits
 from conquest.rulesets.smallworld import RULESET
 
 
 def main(argv: list[str]) -> int:
-    if not argv or not argv[0].isdigit() or not 2 <= int(argv[0]) <= 5:
+    if not argv or not is_digits(argv[0]) or not 2 <= int(argv[0]) <= 5:
         print(__doc__)
         return 2
     players = int(argv[0])

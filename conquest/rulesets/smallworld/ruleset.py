@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State
+from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld.state import (
     ACTIVE, CONQUER, DECLINED, DIE, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
@@ -33,14 +34,14 @@ _USAGE: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 def _parse_region(tok: str, text: str) -> str:
-    if len(tok) < 2 or tok[0] not in "rR" or not tok[1:].isdigit() or not 1 <= int(tok[1:]) <= len(RID):
+    if len(tok) < 2 or tok[0] not in "rR" or not is_digits(tok[1:]) or not 1 <= int(tok[1:]) <= len(RID):
         raise NotationError(f"'{text}': '{tok}' is not a region (write r1, r2, ...)")
     return RID[int(tok[1:]) - 1]
 
 
 def _parse_int(tok: str, text: str, what: str, minimum: int = 0) -> int:
     body = tok[1:] if tok[:1] in "+-" else tok
-    if not body.isdigit():
+    if not is_digits(body):
         raise NotationError(f"'{text}': {what} must be a whole number, got '{tok}'")
     v = int(tok)
     if v < minimum:
@@ -113,6 +114,8 @@ class SmallWorldRuleset(Ruleset):
         return narrate(before, action, after, seat, names)
 
     def parse_action(self, text: str) -> tuple:
+        if not isinstance(text, str):
+            raise NotationError(f"an action must be text, got {type(text).__name__}")
         parts = text.strip().split()
         if not parts:
             raise NotationError(f"empty action (actions: {NOTATION_HELP})")
@@ -150,6 +153,7 @@ class SmallWorldRuleset(Ruleset):
             return (k, parts[1].lower())
         raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
 
+    @guarded_format("smallworld")
     def format_action(self, action: Any) -> str:
         k = action[0]
         if len(action) == 1:

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
+from conquest.core.notation import is_digits
 from conquest.core.maps import MapError
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES
@@ -48,6 +49,8 @@ def body_json(s: StateBase) -> dict[str, Any]:
         "races": races,
         "column": [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
                    for x, p, c in zip(s.col_race, s.col_power, s.col_coins)],
+        # the race just drawn for the bottom of the column, waiting for its power (phase draw-power)
+        "drawn_race": D.RACE_IDS[s.col_race[-1]] if len(s.col_race) > len(s.col_power) else None,
         "regions": regions,
         "turn_state": {
             "race": _race_name(s.cur),
@@ -105,7 +108,7 @@ def _power(v: Any, field: str) -> int:
 def _region(v: Any, field: str, n: int) -> int:
     if v is None:
         return -1
-    if not isinstance(v, str) or not v.startswith("r") or not v[1:].isdigit() or not 1 <= int(v[1:]) <= n:
+    if not isinstance(v, str) or not v.startswith("r") or not is_digits(v[1:]) or not 1 <= int(v[1:]) <= n:
         raise StateFormatError(field, f"expected a region r1..r{n}, got {v!r}")
     return int(v[1:]) - 1
 
@@ -183,6 +186,16 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         s.col_race.append(x)
         s.col_power.append(p)
         s.col_coins.append(_int(c.get("coins", 0), f"column/{k}/coins"))
+    drawn = _race(d.get("drawn_race"), "drawn_race")
+    if (drawn >= 0) != (ph == "draw-power"):
+        raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
+                                             "then")
+    if drawn >= 0:
+        if s.rstatus[drawn] != OUT or drawn in s.col_race:
+            raise StateFormatError("drawn_race", "race already in play or shown")
+        if len(s.col_race) >= 6:
+            raise StateFormatError("drawn_race", "the column already shows 6 combos")
+        s.col_race.append(drawn)
     n = board.n
     regs = d.get("regions") or {}
     if not isinstance(regs, dict):

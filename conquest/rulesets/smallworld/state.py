@@ -23,6 +23,7 @@ from conquest.rulesets.smallworld.data import Board
 from conquest.rulesets.smallworld.decline import Declining
 from conquest.rulesets.smallworld.messages import Explaining
 from conquest.rulesets.smallworld.redeployment import Redeploying
+from conquest.rulesets.smallworld.schema import SmallWorldBody
 from conquest.rulesets.smallworld.scoring import Scoring
 from conquest.rulesets.smallworld.serial import body_json, from_body
 from conquest.rulesets.smallworld.turn import TurnTrack
@@ -30,6 +31,7 @@ from conquest.rulesets.smallworld.turn import TurnTrack
 
 class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declining, Scoring, Explaining):
     __slots__ = ()
+    schema = SmallWorldBody
 
     # ---- construction -----------------------------------------------------------------------------
     @classmethod

@@ -1,0 +1,54 @@
+"""Declared schemas of state documents (pydantic v2, strict: no coercion, ``true`` is not a number, ``"3"`` is
+not a count). A ruleset's state class names its body model in ``State.schema``; ``Ruleset.state_from_json``
+validates the document with it before the ruleset's loader checks what a schema cannot say (that a region
+holding a race holds a token, that a card is in one place). A refusal names the field as a JSON pointer
+without the leading slash, e.g. ``pieces/k03/karkoth/footsoldier``.
+
+The pieces here are the shapes every ruleset uses: bounded whole numbers, short ids, seats."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from conquest.core.errors import StateFormatError
+
+__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "validate_document"]
+
+
+class Body(BaseModel):
+    """The body of a state document: the header fields (format, ruleset, players...) pass through, unknown
+    fields are refused by ``state_from_json`` itself."""
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+
+class Part(BaseModel):
+    """A nested object of a state document: every field declared, no other allowed."""
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# Bounded whole numbers are written ``Annotated[int, Field(ge=LO, le=HI)]`` in the models (strict: a bool or a
+# float is refused); these are the common ones.
+Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]   # a count with no rule of its own: non-negative, sane
+Int = Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
+Id = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+Text = Annotated[StrictStr, Field(max_length=200)]
+Flag = StrictBool
+
+
+def validate_document(model: type[BaseModel], data: dict[str, Any]) -> None:
+    """Raise ``StateFormatError`` naming the first field of ``data`` that ``model`` refuses."""
+    try:
+        model.model_validate(data)
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        loc = [str(x) for x in err["loc"] if not str(x).startswith(("function-", "tagged-union"))]
+        # a union reports each alternative: keep the path of the data, drop the type names pydantic adds
+        path = "/".join(p for p in loc if not p[:1].isupper() and p not in ("int", "str", "bool", "none",
+                                                                             "list", "dict", "literal"))
+        value = err.get("input")
+        shown = repr(value)
+        if len(shown) > 40:
+            shown = shown[:37] + "..."
+        raise StateFormatError(path or "(document)", f"{err['msg'].lower()} (got {shown})") from None
