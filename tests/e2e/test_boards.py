@@ -22,6 +22,11 @@ GAMES = {"kingdom": 2, "narby": 3, "nerath": 4, "smallworld": 3}
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
 
 
+def log_notations(pg: Any) -> str:
+    """The notation of every log line (the narrated log shows it on hover, as the line's title)."""
+    return "\n".join(pg.eval_on_selector_all(".log [title]", "els => els.map(e => e.title)"))
+
+
 def new_game(server: Any, rid: str, players: int, humans: int = 1, options: dict | None = None) -> dict:
     seats = [{"kind": "human", "name": f"Tester {i + 1}"} for i in range(humans)]
     seats += [{"kind": "random"}] * (players - humans)
@@ -125,7 +130,7 @@ def test_narby_has_400_squares_and_a_move_is_played_by_clicking(browser: Any, se
     rev = pg.eval_on_selector("#app", "a => a.dataset.revision")
     pg.click(f"svg.board g.region.can[data-region='{target['places'][0]}']")
     pg.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
-    assert target["text"] in pg.inner_text(".log")
+    assert target["text"] in log_notations(pg)  # the narrated log keeps the notation on hover
     pg.screenshot(path=str(screenshots / "board-narby-after-click.png"), full_page=True)
     assert not pg.errors  # type: ignore[attr-defined]
     pg.context.close()
@@ -164,7 +169,8 @@ def test_nerath_move_of_several_pieces_with_the_stepper(browser: Any, server: An
     pg.click(f"svg.board g.region.can[data-region='{to}']")
     pg.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
     want = f"{key} {max(ns) - 1}"
-    pg.wait_for_function(f"() => document.querySelector('.log').textContent.includes({json.dumps(want)})")
+    pg.wait_for_function("() => Array.from(document.querySelectorAll('.log [title]'))"
+                         f".some(e => e.title.includes({json.dumps(want)}))")  # the notation, on hover
     assert pg.evaluate("() => document.activeElement.id") == "turn"  # focus returns to the turn line
 
     # the same from the list: the actions of one space and kind are one entry with a count stepper
@@ -183,7 +189,7 @@ def test_nerath_move_of_several_pieces_with_the_stepper(browser: Any, server: An
         rev = pg.eval_on_selector("#app", "a => a.dataset.revision")
         row.eval_on_selector(".go", "b => b.click()")
         pg.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{rev}'")
-        assert want in pg.inner_text(".log")
+        assert want in log_notations(pg)
     assert not pg.errors  # type: ignore[attr-defined]
     pg.context.close()
 

@@ -17,7 +17,7 @@ RS = get_ruleset("narby")
 @lru_cache(maxsize=1)
 def games() -> tuple[Step, ...]:
     out: list[Step] = []
-    for seed in (1, 2):
+    for seed in (1, 2, 3):
         out.extend(play("narby", seed=seed, steps=900,
                         prefer=("attack", "steal", "power", "destroy", "play", "claim", "upgrade")))
     return tuple(out)
@@ -63,6 +63,8 @@ def test_a_location_of_two_d20_is_one_event() -> None:
         node = st.before.view(None)["node"]
         if node in ("settle_x", "cave_x", "chest_x", "pop_x"):
             nxt = seq[i + 1]
+            if nxt.before.view(None)["node"] != node[:-1] + "y":  # the game stopped between the two dice
+                continue
             x, y = st.lines[None], nxt.lines[None]
             assert x["group"] == y["group"], (st.notation, nxt.notation)
             assert x["dice"][0]["value"] == int(st.notation.split()[1])
