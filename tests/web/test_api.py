@@ -454,7 +454,6 @@ def test_the_page_and_its_files_are_served_by_the_app(client: TestClient) -> Non
         part = client.get(f"/static/{name}")
         assert part.status_code == 200, name
         assert "innerHTML" not in part.text, name  # every server text goes in with textContent
-    assert page.text.index('src="/static/odds.js"') < page.text.index('src="/static/app.js"')
     assert client.get("/game/abc").status_code == 200
     refused(client.get("/static/../server.py"), 404)
     refused(client.get("/static/nothing.js"), 404)

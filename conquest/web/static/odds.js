@@ -170,4 +170,3 @@ export function decorateAction(li, action, ctx) {
   if (action.text === "press") toggle(true);
 }
 
-window.conquestOdds = { decorateAction };
