@@ -36,6 +36,7 @@ from typing import Any
 
 from conquest.agents.base import Agent, Param, register
 from conquest.agents.greedy import expected_value
+from conquest.core.chance import pick_outcome
 from conquest.core.game import CHANCE, Action, State
 
 _SHARED = ("*",)  # the one child of a chance node with many outcomes
@@ -177,13 +178,7 @@ class ISMCTSAgent(Agent):
             seat = s.to_move
             if seat == CHANCE:
                 outcomes = s.chance_outcomes()
-                x = rng.random()
-                a = outcomes[-1][0]
-                for o, p in outcomes:
-                    x -= p
-                    if x < 0:
-                        a = o
-                        break
+                a = pick_outcome(outcomes, rng)
                 if node.seen is None:
                     node.seen = len(outcomes) <= self.chance and self._observed(s, outcomes, me)
                 key = a if node.seen else _SHARED
@@ -202,13 +197,7 @@ class ISMCTSAgent(Agent):
         while s.to_move is not None and steps < self.rollout:
             if s.to_move == CHANCE:
                 outcomes = s.chance_outcomes()
-                x = rng.random()
-                a = outcomes[-1][0]
-                for o, p in outcomes:
-                    x -= p
-                    if x < 0:
-                        a = o
-                        break
+                a = pick_outcome(outcomes, rng)
             else:
                 acts = s.legal_actions()
                 a = acts[rng.randrange(len(acts))]

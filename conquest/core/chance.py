@@ -8,11 +8,8 @@ from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, Action, State
 
 
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """One outcome of the chance node ``state``, drawn from its published distribution."""
-    outcomes = state.chance_outcomes()
-    if not outcomes:
-        raise ConquestError("chance node without outcomes")
+def pick_outcome(outcomes: list[tuple[Action, float]], rng: random.Random) -> Action:
+    """One of ``[(outcome, probability)]``, drawn with one ``rng.random()``."""
     x = rng.random()
     acc = 0.0
     for outcome, p in outcomes:
@@ -20,6 +17,14 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         if x < acc:
             return outcome
     return outcomes[-1][0]
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """One outcome of the chance node ``state``, drawn from its published distribution."""
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise ConquestError("chance node without outcomes")
+    return pick_outcome(outcomes, rng)
 
 
 def random_playout(state: State, rng: random.Random, max_steps: int = 200_000,
