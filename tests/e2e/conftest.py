@@ -41,8 +41,10 @@ def screenshots() -> Path:
     return d
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # per module, not per session: Playwright's sync API keeps an asyncio loop running in this thread while it
+    # is open, and the web tests that come after the browser tests start their own (anyio refuses a second)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
