@@ -183,6 +183,18 @@ def _seat_agents(seat_names: list[str]) -> dict[int, Any]:
     return {i: get_agent(s) for i, s in enumerate(seat_names) if s != HUMAN}
 
 
+def _told(state: Any, action: Any, people: list[int]) -> str:
+    """An action of the dice or of the computer as the people at this terminal may read it: the notation, or
+    "(hidden)" when it names what one of their seats cannot see (a card drawn into another hand, a face-down
+    tile). The same rule as the web app's log."""
+    from conquest.web.games import action_visibility, hidden_parts
+    after = state.apply_unchecked(action)
+    hidden_from, _ = action_visibility(state, action, after, hidden_parts(state), hidden_parts(after))
+    if any(s in hidden_from for s in people):
+        return "(hidden)"
+    return state.ruleset.format_action(action)
+
+
 def _check_writable(path: Path) -> None:
     """Fail now, before any game is played, when a record cannot be written at ``path``."""
     if path.is_dir():
@@ -259,6 +271,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
         record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
                         options=dict(state.options), seats=seat_names, seed=seed, start=start_doc)
     agents = _seat_agents(seat_names)
+    people = [s for s in range(len(seat_names)) if s not in agents]
     if save is not None:
         _check_writable(save)
     names = rs.seat_names(state.players, state.options)
@@ -299,10 +312,10 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
             a: Any
             if seat == CHANCE:
                 a = sample_chance(state, rng)
-                out.print(f"  chance: {rs.format_action(a)}", markup=False)
+                out.print(f"  chance: {_told(state, a, people)}", markup=False)
             elif seat in agents:
                 a = decide(agents[seat], state, rng)
-                out.print(f"  {names[seat]} ({seat_names[seat]}): {rs.format_action(a)}", markup=False)
+                out.print(f"  {names[seat]} ({seat_names[seat]}): {_told(state, a, people)}", markup=False)
             else:
                 if save:
                     write_record()

@@ -240,3 +240,15 @@ def test_shell_completion_completes_commands():
     r = subprocess.run([sys.executable, "-c", "import sys; sys.argv = ['conquest']; from conquest.cli import main; "
                         "main()"], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 0 and r.stdout.split() == ["simulate"]
+
+
+def test_play_tells_the_person_no_card_of_another_realm():
+    """The terminal shows the dice and the computer's moves as the web log does: a card drawn into a hand the
+    person does not hold, or a face-down Guardian, is "(hidden)"; the person's own realms' draws are shown."""
+    r = cli("play", "nerath", "--players", "2", "--seats", "human,greedy", "--seed", "3", input_text="quit\n")
+    assert r.returncode == 0, r.stderr
+    shown = [line.strip() for line in r.stdout.splitlines() if line.strip().startswith("chance:")]
+    # seat 1 holds Karkoth and the Iron Circle; Vailin's and Nerath's draws and the Guardian tiles stay hidden
+    assert any(line.startswith("chance: draw k-") for line in shown)
+    assert any(line == "chance: (hidden)" for line in shown)
+    assert not any(line.startswith(("chance: draw v-", "chance: draw n-", "chance: guardian")) for line in shown)
