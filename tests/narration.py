@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE, Ruleset, State
@@ -88,3 +88,14 @@ def finished(rid: str, seed: int = 1, players: int | None = None, options: dict[
         action = sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(list(state.legal_actions()))
         prev, state = state, state.apply(action)
     raise AssertionError(f"{rid} did not end in {limit} steps")
+
+
+def told_words(rs: Ruleset, steps: Iterable[Step]) -> set[str]:
+    """Check that every line of every step is a real sentence (not the default), and return the verbs seen."""
+    seen: set[str] = set()
+    for st in steps:
+        for line in st.lines.values():
+            check_line(line)
+            assert not generic(rs, st, line), (st.notation, line)
+        seen.add(st.verb)
+    return seen

@@ -9,7 +9,7 @@ from conquest.core.registry import get_ruleset
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.narrate import card_name, narrate
 from conquest.rulesets.narby.notation import KEY_WORDS, NO_ARG, SQ_WORDS
-from tests.narration import Step, check_line, generic, play
+from tests.narration import Step, generic, play, told_words
 
 RS = get_ruleset("narby")
 
@@ -24,12 +24,7 @@ def games() -> tuple[Step, ...]:
 
 
 def test_every_word_and_chance_outcome_gets_a_sentence() -> None:
-    seen: set[str] = set()
-    for st in games():
-        for line in st.lines.values():
-            check_line(line)
-            assert not generic(RS, st, line), (st.notation, line)
-        seen.add(st.verb)
+    seen = told_words(RS, games())
     words = KEY_WORDS | NO_ARG | SQ_WORDS | {"attack", "steal", "play", "choose", "roll", "card", "token"}
     assert words <= seen, words - seen
 

@@ -10,7 +10,7 @@ from conquest.core.registry import get_ruleset
 from conquest.rulesets.nerath.cards import event_cards
 from conquest.rulesets.nerath.narrate import narrate
 from conquest.rulesets.nerath.notation import WORDS
-from tests.narration import Step, check_line, generic, play
+from tests.narration import Step, check_line, play, told_words
 
 RS = get_ruleset("nerath")
 
@@ -31,12 +31,7 @@ def battle_view() -> tuple[dict, dict]:
 
 
 def test_every_word_and_chance_outcome_gets_a_sentence() -> None:
-    seen: set[str] = set()
-    for st in games():
-        for line in st.lines.values():
-            check_line(line)
-            assert not generic(RS, st, line), (st.notation, line)
-        seen.add(st.verb)
+    seen = told_words(RS, games())
     # the rare ones, told from a real battle's views
     before, after = battle_view()
     names = RS.seat_names(2, before["options"])

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from conquest.core.registry import get_ruleset
 from conquest.rulesets.smallworld.ruleset import _USAGE
-from tests.narration import Step, check_line, generic, play
+from tests.narration import Step, generic, play, told_words
 
 RS = get_ruleset("smallworld")
 # fixed combos at the top of the column, so that every power's action comes up
@@ -28,12 +28,7 @@ def games() -> tuple[Step, ...]:
 
 
 def test_every_word_and_chance_outcome_gets_a_sentence() -> None:
-    seen: set[str] = set()
-    for st in games():
-        for line in st.lines.values():
-            check_line(line)
-            assert not generic(RS, st, line), (st.notation, line)
-        seen.add(st.verb)
+    seen = told_words(RS, games())
     words = set(_USAGE) | {"conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero"}
     assert words <= seen, words - seen
 
