@@ -24,7 +24,9 @@ def main() -> None:
         data = bench_both(rid, args.seconds)
         print(json.dumps({"ruleset": rid, "engine_actions_per_second": data["actions_per_second"],
                           "env_steps_per_second": data["env"]["env_steps_per_second"],
-                          "ratio": data["env_steps_vs_engine_actions"], "env": data["env"]}))
+                          "engine_actions_per_cpu_second": data["engine_actions_per_cpu_second"],
+                          "ratio": data["env_steps_vs_engine_actions"],
+                          "engine_ratio": data["engine_actions_in_env_vs_engine"], "env": data["env"]}))
 
 
 if __name__ == "__main__":

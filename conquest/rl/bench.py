@@ -41,6 +41,7 @@ def env_bench(ruleset: str, seconds: float = 5.0, players: int | None = None,
             "env_steps": steps, "env_steps_per_second": round(steps / elapsed, 1),
             "env_steps_per_cpu_second": round(steps / cpu, 1),
             "engine_actions_in_env_per_second": round(actions / elapsed, 1),
+            "engine_actions_in_env_per_cpu_second": round(actions / cpu, 1),
             "env_steps_per_engine_action": round(steps / max(1, actions), 2),
             "observation_size": e.match.obs_size, "action_space": e.match.codec.size}
 
@@ -69,4 +70,5 @@ def bench_both(ruleset: str, seconds: float = 5.0, players: int | None = None,
     envb = env_bench(ruleset, seconds, players=players, options=options, seed=seed)
     engine_cpu = engine_cpu_bench(ruleset, seconds, players=players, options=options, seed=seed)
     return {**raw, "engine_actions_per_cpu_second": round(engine_cpu, 1), "env": envb,
-            "env_steps_vs_engine_actions": round(envb["env_steps_per_cpu_second"] / engine_cpu, 3)}
+            "env_steps_vs_engine_actions": round(envb["env_steps_per_cpu_second"] / engine_cpu, 3),
+            "engine_actions_in_env_vs_engine": round(envb["engine_actions_in_env_per_cpu_second"] / engine_cpu, 3)}

@@ -20,6 +20,7 @@ Token = Union[str, int]
 
 END = "#end"
 MAX_DIGITS = 8
+KNOWN_ACTIONS = 200_000
 
 
 class EncodingError(ValueError):
@@ -41,6 +42,17 @@ class ActionCodec:
         self._str_index = {t: i for i, t in enumerate(tokens) if isinstance(t, str)}
         self._int0 = tokens.index(0)
         self.end = 0
+        self._known: dict[Any, tuple[int, ...]] = {}
+
+    def tokens_of(self, action: Any) -> tuple[int, ...]:
+        """``encode(action)``, remembered: a game meets the same actions again and again (at most
+        ``KNOWN_ACTIONS`` are kept; then the memory starts afresh)."""
+        seq = self._known.get(action)
+        if seq is None:
+            if len(self._known) >= KNOWN_ACTIONS:
+                self._known.clear()
+            seq = self._known[action] = self.encode(action)
+        return seq
 
     @property
     def size(self) -> int:
@@ -119,7 +131,8 @@ class Decision:
     def __init__(self, codec: ActionCodec, actions: Sequence[Any]) -> None:
         self.actions = list(actions)
         self.prefix: list[int] = []
-        self._live = [(codec.encode(a), a) for a in self.actions]
+        known = codec.tokens_of
+        self._live = [(known(a), a) for a in self.actions]
 
     def options(self) -> set[int]:
         """The token indices that continue a legal action (``END`` when the prefix is complete and continued)."""

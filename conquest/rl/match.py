@@ -162,7 +162,7 @@ class Match:
             self._features_of = self.state
         f = self._features.get(seat)
         if f is None:
-            f = self._features[seat] = self.encoding.features(self.state.view(seat), seat)
+            f = self._features[seat] = self.encoding.observe(self.state, seat)
         return f
 
     def observe(self, seat: int) -> np.ndarray:

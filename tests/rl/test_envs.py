@@ -237,32 +237,43 @@ def test_gym_opponents_play_the_other_seats() -> None:
         rl.gym_env("smallworld", opponents=["random"], players=3)
 
 
-class _ViewOnly:
-    """A stand-in for a state that offers nothing but ``view``."""
-
-    def __init__(self, state: object) -> None:
-        self._state = state
-
-    def view(self, seat: int) -> dict:
-        return self._state.view(seat)  # type: ignore[attr-defined]
+# the games whose every decision is checked: whole games, or the first decisions of long ones
+FAST_GAMES = {"kingdom": (6, 10_000), "smallworld": (6, 10_000), "narby": (3, 1_500), "nerath": (3, 600)}
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_observations_are_built_from_the_view_alone(ruleset: str) -> None:
-    match = Match(ruleset)
-    match.reset(7)
-    rng = random.Random(7)
-    for _ in range(60):
-        if match.over():
-            break
-        opts = sorted(match.decision.options())  # type: ignore[union-attr]
-        match.choose(opts[rng.randrange(len(opts))])
-    real = match.state
-    expected = [match.observe(s) for s in range(match.players)]
-    match.state = _ViewOnly(real)  # type: ignore[assignment]
-    match.decision = None
-    for s in range(match.players):
-        got = match.observe(s)
-        assert got.shape == (match.obs_size,)
-        # the board part is the same; the decision part is empty without a decision
-        assert np.array_equal(got[:match.board_size], expected[s][:match.board_size])
+def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> None:
+    """An encoding may read its numbers straight from the state (``Encoding.observe``, the fast path) only if
+    they are exactly the numbers it writes from ``view(seat)``: checked for every seat at every decision and at
+    the end of random games, with the options that change what is seen."""
+    games, limit = FAST_GAMES[ruleset]
+    rs = get_ruleset(ruleset)
+    setups: list[tuple[int | None, dict]] = [(None, {})]
+    if ruleset == "smallworld":
+        setups.append((4, {}))
+    elif ruleset == "nerath":
+        setups.append((2, {}))
+    elif ruleset == "narby":
+        setups.append((3, {}))
+    compared = 0
+    for players, options in setups:
+        match = Match(ruleset, players, options)
+        rng = random.Random(11)
+        for game in range(games):
+            match.reset(500 + game)
+            for _step in range(limit):
+                st = match.state
+                for s in range(match.players):
+                    fast = np.asarray(match.encoding.observe(st, s), dtype=np.float32)
+                    slow = np.asarray(match.encoding.features(st.view(s), s), dtype=np.float32)
+                    assert fast.shape == slow.shape == (match.board_size,)
+                    if not np.array_equal(fast, slow):
+                        bad = np.flatnonzero(fast != slow)[:8].tolist()
+                        raise AssertionError(f"{rs.id}: seat {s}, game {game}, step {_step}: the fast "
+                                             f"observation differs from the view's at {bad}")
+                    compared += 1
+                if match.over():
+                    break
+                opts = sorted(match.decision.options())  # type: ignore[union-attr]
+                match.choose(opts[rng.randrange(len(opts))])
+    assert compared > 100

@@ -55,6 +55,16 @@ class Encoding:
         """A list of floats or a 1-d numpy array."""
         raise NotImplementedError
 
+    def observe(self, state: Any, seat: int) -> Any:
+        """The observation's numbers for ``seat``: ``features(state.view(seat), seat)``.
+
+        An encoding may override this with a faster reading of the same numbers straight from the parts of the
+        state that ``view(seat)`` shows (no JSON document is built). Such an override must give exactly the
+        view's numbers: tests/rl/test_envs.py plays random games and holds ``observe(state, seat)`` equal to
+        ``features(state.view(seat), seat)`` at every decision, for every seat, and checks that changing a part
+        hidden from a seat leaves its observation as it was."""
+        return self.features(state.view(seat), seat)
+
     def others(self, seat: int) -> list[int]:
         """The seats in the order the observation lists them: ``seat`` first, then the next ones."""
         return [(seat + k) % self.players for k in range(self.players)]
