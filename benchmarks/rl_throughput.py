@@ -26,7 +26,8 @@ def main() -> None:
                           "env_steps_per_second": data["env"]["env_steps_per_second"],
                           "engine_actions_per_cpu_second": data["engine_actions_per_cpu_second"],
                           "ratio": data["env_steps_vs_engine_actions"],
-                          "engine_ratio": data["engine_actions_in_env_vs_engine"], "env": data["env"]}))
+                          "engine_ratio": data["engine_actions_in_env_vs_engine"],
+                          "same_games_ratio": data["env_vs_engine_on_the_same_games"], "env": data["env"]}))
 
 
 if __name__ == "__main__":

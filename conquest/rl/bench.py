@@ -20,6 +20,7 @@ def env_bench(ruleset: str, seconds: float = 5.0, players: int | None = None,
     e = make_env(ruleset, players, options)
     rng = random.Random(seed)
     steps = games = actions = 0
+    played: list[tuple[int, list[Any]]] = []
     t0 = time.perf_counter()
     c0 = time.process_time()
     deadline = t0 + seconds
@@ -33,17 +34,39 @@ def env_bench(ruleset: str, seconds: float = 5.0, players: int | None = None,
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
+        played.append((seed + games, e.match.actions))
         games += 1
         actions += len(e.match.actions)
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    same = replay_cpu(e.match, played)
     return {"ruleset": ruleset, "players": e.match.players, "seconds": round(elapsed, 3), "games": games,
             "env_steps": steps, "env_steps_per_second": round(steps / elapsed, 1),
             "env_steps_per_cpu_second": round(steps / cpu, 1),
             "engine_actions_in_env_per_second": round(actions / elapsed, 1),
             "engine_actions_in_env_per_cpu_second": round(actions / cpu, 1),
             "env_steps_per_engine_action": round(steps / max(1, actions), 2),
+            "engine_on_the_same_games_per_cpu_second": round(actions / same, 1),
             "observation_size": e.match.obs_size, "action_space": e.match.codec.size}
+
+
+def replay_cpu(match: Any, played: list[tuple[int, list[Any]]]) -> float:
+    """CPU seconds the raw engine takes to play the environment's games again, as its random playout plays:
+    the legal actions at each decision (the chance distribution at a chance node, sampled), then the action.
+    The environment's cost beyond the engine's is what it adds to this."""
+    rs, rng = match.rs, random.Random(0)
+    from conquest.core.chance import sample_chance
+    from conquest.core.game import CHANCE
+    c0 = time.process_time()
+    for game_seed, actions in played:
+        st = rs.new_game(match.players, match.options, seed=game_seed)
+        for a in actions:
+            if st.to_move == CHANCE:
+                sample_chance(st, rng)
+            else:
+                st.legal_actions()
+            st = st.apply_unchecked(a)
+    return time.process_time() - c0
 
 
 def engine_cpu_bench(ruleset: str, seconds: float, players: int | None = None,
@@ -71,4 +94,6 @@ def bench_both(ruleset: str, seconds: float = 5.0, players: int | None = None,
     engine_cpu = engine_cpu_bench(ruleset, seconds, players=players, options=options, seed=seed)
     return {**raw, "engine_actions_per_cpu_second": round(engine_cpu, 1), "env": envb,
             "env_steps_vs_engine_actions": round(envb["env_steps_per_cpu_second"] / engine_cpu, 3),
-            "engine_actions_in_env_vs_engine": round(envb["engine_actions_in_env_per_cpu_second"] / engine_cpu, 3)}
+            "engine_actions_in_env_vs_engine": round(envb["engine_actions_in_env_per_cpu_second"] / engine_cpu, 3),
+            "env_vs_engine_on_the_same_games": round(envb["engine_actions_in_env_per_cpu_second"]
+                                                     / envb["engine_on_the_same_games_per_cpu_second"], 3)}

@@ -14,7 +14,7 @@ from the tokens chosen so far; a token that is the only possible continuation is
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Collection, Iterable, Sequence, Union
 
 Token = Union[str, int]
 
@@ -126,36 +126,56 @@ class ActionCodec:
 class Decision:
     """The legal actions of one position and the tokens chosen so far: what may come next."""
 
-    __slots__ = ("actions", "prefix", "_live")
+    __slots__ = ("actions", "prefix", "_live", "_next")
 
     def __init__(self, codec: ActionCodec, actions: Sequence[Any]) -> None:
-        self.actions = list(actions)
+        self.actions = actions
         self.prefix: list[int] = []
-        known = codec.tokens_of
-        self._live = [(known(a), a) for a in self.actions]
+        memo, known = codec._known, codec.tokens_of
+        self._live = [(memo.get(a) or known(a), a) for a in actions]
+        self._next: dict[int, list[tuple[tuple[int, ...], Any]]] | None = None
 
-    def options(self) -> set[int]:
+    def _branches(self) -> dict[int, list[tuple[tuple[int, ...], Any]]]:
+        """The live actions grouped by the token that comes next (``END``: the one the prefix already spells,
+        when something longer continues it). Worked out once per prefix."""
+        b = self._next
+        if b is None:
+            k = len(self.prefix)
+            b = {}
+            ended = None
+            for item in self._live:
+                seq = item[0]
+                if len(seq) > k:
+                    group = b.get(seq[k])
+                    if group is None:
+                        b[seq[k]] = [item]
+                    else:
+                        group.append(item)
+                else:
+                    ended = item
+            if ended is not None and b:
+                b[0] = [ended]  # END
+            self._next = b
+        return b
+
+    def options(self) -> Collection[int]:
         """The token indices that continue a legal action (``END`` when the prefix is complete and continued)."""
-        k = len(self.prefix)
-        nxt = {seq[k] for seq, _ in self._live if len(seq) > k}
-        if any(len(seq) == k for seq, _ in self._live) and nxt:
-            nxt.add(0)  # END
-        return nxt
+        return self._branches().keys()
 
     def complete(self) -> Any | None:
         """The action the prefix spells, when nothing else can follow it; else None."""
-        k = len(self.prefix)
-        if len(self._live) == 1 and len(self._live[0][0]) == k:
-            return self._live[0][1]
+        live = self._live
+        if len(live) == 1 and len(live[0][0]) == len(self.prefix):
+            return live[0][1]
         return None
 
     def choose(self, token: int) -> Any | None:
         """Add ``token`` (checked by the caller against ``options``); the finished action, or None."""
-        k = len(self.prefix)
+        group = self._branches()[token]
         if token == 0:
-            self._live = [(s, a) for s, a in self._live if len(s) == k]
-            return self._live[0][1]
-        self._live = [(s, a) for s, a in self._live if len(s) > k and s[k] == token]
+            return group[0][1]
+        self._live = group
+        self._next = None
         self.prefix.append(token)
         return self.complete()
 
@@ -165,7 +185,7 @@ class Decision:
             done = self.complete()
             if done is not None:
                 return done
-            opts = self.options()
+            opts = self._branches()
             if len(opts) != 1:
                 return None
             done = self.choose(next(iter(opts)))

@@ -129,7 +129,8 @@ class Match:
     def mask(self) -> np.ndarray:
         m = np.zeros(self.codec.size, dtype=np.int8)
         if self.decision is not None:
-            m[list(self.decision.options())] = 1
+            opts = self.decision.options()
+            m[np.fromiter(opts, dtype=np.intp, count=len(opts))] = 1
         return m
 
     def choose(self, token: int) -> None:
@@ -162,16 +163,17 @@ class Match:
             self._features_of = self.state
         f = self._features.get(seat)
         if f is None:
-            f = self._features[seat] = self.encoding.observe(self.state, seat)
+            f = self._features[seat] = np.asarray(self.encoding.observe(self.state, seat), dtype=np.float32)
         return f
 
     def observe(self, seat: int) -> np.ndarray:
         feats = self.features(seat)
-        obs = np.zeros(self.obs_size, dtype=np.float32)
-        obs[:self.board_size] = feats
+        base = self.board_size
+        obs = np.empty(self.obs_size, dtype=np.float32)
+        obs[:base] = feats
+        obs[base:] = 0.0
         d = self.decision
         if d is not None and self.state.to_move == seat:
-            base = self.board_size
             obs[base] = 1.0
             for t in d.prefix:
                 obs[base + 1 + t] = 1.0

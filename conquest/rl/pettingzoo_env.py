@@ -60,19 +60,21 @@ class ConquestAEC(AECEnv):
 
     def _after_move(self) -> None:
         m = self.match
-        if m.over():
+        to_move = m.state.to_move
+        if to_move is None:
             result = m.result() or tuple(0.0 for _ in self.agents)
             for a in self.agents:
                 self.rewards[a] += float(result[self._seat[a]])
                 self.terminations[a] = True
-        elif m.truncated():
+        elif m.max_decisions is not None and m.truncated():
             for a in self.agents:
                 self.truncations[a] = True
-        if m.to_move is not None and m.to_move >= 0:
-            self.agent_selection = self.possible_agents[m.to_move]
+        if to_move is not None and to_move >= 0:
+            self.agent_selection = self.possible_agents[to_move]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
-        self._accumulate_rewards()
+        if any(self.rewards.values()):
+            self._accumulate_rewards()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -86,10 +88,11 @@ class ConquestAEC(AECEnv):
         except IllegalToken as e:
             raise ValueError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.match.last_shaping is not None:
-            for a in self.agents:
-                self.rewards[a] += self.match.last_shaping[self._seat[a]]
+        shaping = self.match.last_shaping
+        if shaping is not None:
+            self.rewards = {a: shaping[self._seat[a]] for a in self.agents}
+        elif any(self.rewards.values()):
+            self.rewards = {a: 0.0 for a in self.agents}
         self._after_move()
         if self.render_mode == "human":
             self.render()
