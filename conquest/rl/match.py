@@ -58,6 +58,7 @@ class Match:
         probe = self.rs.new_game(self.players, self.options, seed=0)
         self.board_size = len(self.encoding.features(probe.view(0), 0))
         self.obs_size = self.board_size + 1 + self.codec.size + MAX_PREFIX + 1
+        self._no_decision = np.zeros(self.obs_size - self.board_size, dtype=np.float32)
         self.last_shaping: list[float] | None = None
         self._features: dict[int, Any] = {}
         self._features_of: State | None = None
@@ -167,11 +168,8 @@ class Match:
         return f
 
     def observe(self, seat: int) -> np.ndarray:
-        feats = self.features(seat)
+        obs = np.concatenate((self.features(seat), self._no_decision))
         base = self.board_size
-        obs = np.empty(self.obs_size, dtype=np.float32)
-        obs[:base] = feats
-        obs[base:] = 0.0
         d = self.decision
         if d is not None and self.state.to_move == seat:
             obs[base] = 1.0
