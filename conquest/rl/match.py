@@ -102,14 +102,15 @@ class Match:
         self.decision = None
         while True:
             st = self.state
-            if st.to_move is None:
+            to_move = st.to_move
+            if to_move is None:
                 return
-            if st.to_move == CHANCE:
+            if to_move == CHANCE:
                 outcome = sample_chance(st, self.rng)
                 self.state = st.apply_unchecked(outcome)
                 self.actions.append(outcome)
                 continue
-            if self.token_seats is not None and st.to_move not in self.token_seats:
+            if self.token_seats is not None and to_move not in self.token_seats:
                 return
             d = Decision(self.codec, st.legal_actions())
             done = d.advance_forced()
@@ -128,11 +129,11 @@ class Match:
         return [self.rs.evaluate(self.state, s) for s in range(self.players)]  # type: ignore[attr-defined]
 
     def mask(self) -> np.ndarray:
-        m = np.zeros(self.codec.size, dtype=np.int8)
+        m = bytearray(self.codec.size)  # a fresh buffer each time: the array is the caller's to keep
         if self.decision is not None:
-            opts = self.decision.options()
-            m[np.fromiter(opts, dtype=np.intp, count=len(opts))] = 1
-        return m
+            for t in self.decision.options():
+                m[t] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
     def choose(self, token: int) -> None:
         """One decision of the seat to move. A token outside the mask raises ``IllegalToken`` and changes
