@@ -35,6 +35,7 @@ class Board:
     loc_territory: tuple[int, ...]
     territory_locs: tuple[tuple[int, ...], ...]
     start_locs: tuple[tuple[int, ...], tuple[int, ...]]  # where each seat's 4 pawns start
+    locs_of_kind: dict[str, tuple[int, ...]]  # the bonus locations of each kind
 
     @property
     def territories(self) -> int:
@@ -106,7 +107,8 @@ def build_board(game_map: GameMap, side: str) -> Board:
                  castles=(castles[0], castles[1]), vp=tuple(vp), castle_icons=(icons[0], icons[1]),
                  loc_ids=tuple(loc_ids), loc_index={x: i for i, x in enumerate(loc_ids)},
                  loc_kind=tuple(loc_kind), loc_territory=tuple(loc_terr), territory_locs=tuple(terr_locs),
-                 start_locs=(starts[0], starts[1]))
+                 start_locs=(starts[0], starts[1]),
+                 locs_of_kind={k: tuple(i for i, x in enumerate(loc_kind) if x == k) for k in set(loc_kind)})
 
 
 def board_sides() -> list[str]:

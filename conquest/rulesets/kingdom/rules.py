@@ -144,12 +144,12 @@ class KingdomState(State):
         return -1
 
     def has_effect(self, seat: int, kind: str) -> bool:
-        kinds = self.board.loc_kind
-        return any(o == seat and kinds[i] == kind for i, o in enumerate(self.loc))
+        loc = self.loc
+        return any(loc[i] == seat for i in self.board.locs_of_kind.get(kind, ()))
 
     def count_locations(self, seat: int, kind: str) -> int:
-        kinds = self.board.loc_kind
-        return sum(1 for i, o in enumerate(self.loc) if o == seat and kinds[i] == kind)
+        loc = self.loc
+        return sum(1 for i in self.board.locs_of_kind.get(kind, ()) if loc[i] == seat)
 
     def occupied(self, seat: int, t: int) -> list[int]:
         loc = self.loc
@@ -213,17 +213,20 @@ class KingdomState(State):
         return (0.5, 0.5)
 
     # ------------------------------------------------------------------ move helpers
-    def move_sources_for(self, dest: int, seat: int) -> tuple[int, ...]:
+    def move_sources_for(self, dest: int, seat: int, double: bool | None = None) -> tuple[int, ...]:
         """"Choose a destination territory and any number of your adjacent territories." With Double move:
         "you can choose your starting territories not only from those adjacent to it, but also from your
         territories adjacent to those ... as long as they do not move through enemy territories." The
         territory passed through is never the opponent's; option ``double_move_via`` says whether an empty
-        one will do (``friendly_or_empty``, the default) or it must be yours (``own``)."""
+        one will do (``friendly_or_empty``, the default) or it must be yours (``own``). ``double``: whether
+        ``seat`` has Double move, when the caller already knows."""
         b = self.board
         A = self.armies
         near = b.adjacent[dest]
         srcs = {s for s in near if A[2 * s + seat] > 0}
-        if self.has_effect(seat, "double_move"):
+        if double is None:
+            double = self.has_effect(seat, "double_move")
+        if double:
             own_only = self.options["double_move_via"] == "own"
             for mid in near:
                 holder = self.controller(mid)
@@ -269,10 +272,11 @@ class KingdomState(State):
             for n in range(1, min(self.soldiers[me], self.reserve[me]) + 1):
                 acts.append(("recruit", n))
             if self.soldiers[me] > 0:
+                double = self.has_effect(me, "double_move")
                 for t in range(b.territories):
                     if t == b.castles[1 - me]:
                         continue
-                    srcs = self.move_sources_for(t, me)
+                    srcs = self.move_sources_for(t, me, double)
                     if srcs and self.move_capacity(t, me, srcs) > self.enemy_armies(t, me):
                         acts.append(("move", b.names[t]))
             acts.append(("stop",))
