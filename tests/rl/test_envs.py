@@ -250,7 +250,7 @@ def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> Non
     rs = get_ruleset(ruleset)
     setups: list[tuple[int | None, dict]] = [(None, {})]
     if ruleset == "smallworld":
-        setups.append((4, {}))
+        setups += [(4, {}), (5, {}), (3, {"map": "generated"})]
     elif ruleset == "nerath":
         setups.append((2, {}))
     elif ruleset == "narby":
