@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from conquest.agents import Agent, get_agent
+from conquest.agents import Agent, decide, get_agent
 from conquest.core.errors import ConquestError
 from conquest.rl.match import IllegalToken, Match
 
@@ -71,7 +71,7 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
         m = self.match
         while m.to_move is not None and m.to_move != self.seat:
             agent = self.opponents[m.to_move]
-            m.play(agent.choose(m.state, m.rng))
+            m.play(decide(agent, m.state, m.rng))  # the seat's determinization, never the referee's state
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

@@ -237,6 +237,38 @@ def test_gym_opponents_play_the_other_seats() -> None:
         rl.gym_env("smallworld", opponents=["random"], players=3)
 
 
+def test_gym_opponents_decide_from_their_seats_determinization_not_the_referees_state() -> None:
+    """An opponent agent in the Gymnasium environment is given what every runner gives it: a state that agrees
+    with its seat's view, with the parts hidden from it resampled (Nerath: the other realms' cards)."""
+    from conquest.agents.base import Agent
+
+    seen: list[tuple[object, object, int]] = []
+
+    class Recorder(Agent):
+        id = "recorder"
+
+        def choose(self, state, rng):  # type: ignore[no-untyped-def]
+            seen.append((state, g.match.state, state.to_move))
+            legal = state.legal_actions()
+            return legal[rng.randrange(len(legal))]
+
+    g = rl.gym_env("nerath", seat=0, opponents=Recorder(), players=4, max_decisions=60)
+    g.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(60):
+        mask = g.action_masks()
+        _obs, _r, term, trunc, _info = g.step(int(rng.choice(np.flatnonzero(mask))))
+        if term or trunc:
+            break
+    assert seen
+    resampled = 0
+    for given, referee, seat in seen:
+        assert given is not referee
+        assert given.view(seat) == referee.view(seat)  # type: ignore[attr-defined]
+        resampled += given.to_json() != referee.to_json()  # type: ignore[attr-defined]
+    assert resampled > 0
+
+
 # the games whose every decision is checked: whole games, or the first decisions of long ones
 FAST_GAMES = {"kingdom": (6, 10_000), "smallworld": (6, 10_000), "narby": (3, 1_500), "nerath": (3, 600)}
 
