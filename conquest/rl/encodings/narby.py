@@ -24,7 +24,9 @@ VERBS = sorted(NO_ARG | KEY_WORDS | SQ_WORDS | {"card", "dragon", "choose", "cla
                                                 "power", "roll", "token"})
 SHIFTS = ("x+2", "x-2", "y+2", "y-2")
 EVENTS = ("attack", "steal", "destroy", "claim", "place", "upgrade", "place_power", "tribute", "token", "lose")
-_HOLDS, _COINS, _ORDER = len(T.dragon_ids) + 4, len(T.dragon_ids), len(T.dragon_ids) + 5  # in a seat's block
+# a seat's block of numbers: its dragon (one-hot), then from _COINS its coins, tokens, their count, rings, whether
+# it holds a card, then its place in the turn order (one-hot)
+_COINS = len(T.dragon_ids)
 _KIND_CODES = np.array([[TOWN], [CITY], [RUIN]], dtype=np.uint8)  # the occupancy codes of KINDS, in order
 _KINDS_ONLY = bytes(c if c in (TOWN, CITY, RUIN) else 0 for c in range(256))  # bytes.translate: settlements only
 
@@ -51,7 +53,7 @@ class NarbyEncoding(Encoding):
         t += len(T.card_ids)
         self._hand_at = {c: t + i for i, c in enumerate(T.card_ids)}
         t += len(T.card_ids)
-        block = _ORDER + n  # a seat's block: its dragon, coins, tokens, their count, rings, holds a card, order
+        block = _COINS + 5 + n
         self._blocks = [t + k * block for k in range(n)]
         t = self._turn = t + n * block
         t += n + 1
@@ -62,9 +64,9 @@ class NarbyEncoding(Encoding):
         self._win = options["win"]
         self._by_seat: dict[int, tuple[Any, ...]] = {}
         self._used_at: dict[int, tuple[int, ...]] = {}
-        # the settlement planes of the last settlement layout seen (settlements change seldom)
+        # the last settlement layout seen (settlements change seldom) and its numbers (0 but for planes 0-2)
         self._kinds = b""
-        self._kind_planes = np.zeros(3 * S, dtype=np.float32)
+        self._settled = np.zeros(self.size, dtype=np.float32)
 
     def _seat_tables(self, seat: int) -> tuple[Any, ...]:
         """What ``observe`` needs for one observer (built once): the seats in the observer's order; per owner a
@@ -153,15 +155,15 @@ class NarbyEncoding(Encoding):
         The only part ``view(seat)`` hides is the card in another seat's hand: of ``state.hand[s]`` for
         ``s != seat`` this reads only whether it is None, as the view's "hidden" tells."""
         order, claim_at, piece_at, who_at = self._seat_tables(seat)
-        out = np.zeros(self.size, dtype=np.float32)
-        # planes 0-2: towns, cities and ruins, the squares whose occupancy code is the kind's
+        # planes 0-2: towns, cities and ruins, the squares whose occupancy code is the kind's; the observation
+        # starts as a copy of the last settlement layout's, which has nothing else written
         kinds = bytes(state.occ).translate(_KINDS_ONLY)
         if kinds != self._kinds:
-            np.equal(np.frombuffer(kinds, dtype=np.uint8), _KIND_CODES, out=self._kind_planes.reshape(3, -1),
-                     casting="unsafe")
+            np.equal(np.frombuffer(kinds, dtype=np.uint8), _KIND_CODES, casting="unsafe",
+                     out=self._settled[:self._place_plane].reshape(3, -1))
             self._kinds = kinds
-        out[:self._place_plane] = self._kind_planes
-        v = memoryview(out)  # one number written by index at a time: no numpy scalar on the way
+        out = self._settled.copy()
+        v: Any = out.data  # a memoryview of format "f": one number written at a time, no numpy scalar made
         at = self._place_plane
         for a in state.places.values():  # a place of power's anchor square
             v[at + a] = 1.0
@@ -199,17 +201,22 @@ class NarbyEncoding(Encoding):
         if own in self._hand_at:
             v[self._hand_at[own]] = 1.0
         dragon, hand, rank, win = state.dragon, state.hand, state.order, self._win
+        coins, toks, count, rings = state.coins, state.tok_sum, state.tok_n, state.rings_left
+        n = self.players
         for s, at in zip(order, self._blocks):
             if dragon[s] >= 0:
                 v[at + dragon[s]] = 1.0
-            v[at + _COINS] = state.coins[s] / win
-            v[at + _COINS + 1] = state.tok_sum[s] / 10
-            v[at + _COINS + 2] = state.tok_n[s] / 5
-            v[at + _COINS + 3] = state.rings_left[s] / 6
+            at += _COINS  # then the numbers in the order of the block
+            v[at] = coins[s] / win
+            v[at + 1] = toks[s] / 10
+            v[at + 2] = count[s] / 5
+            v[at + 3] = rings[s] / 6
             if hand[s] is not None:  # another seat's card: only whether it holds one
-                v[at + _HOLDS] = 1.0
-            if s in rank and rank.index(s) < self.players:
-                v[at + _ORDER + rank.index(s)] = 1.0
+                v[at + 4] = 1.0
+            if s in rank:
+                i = rank.index(s)
+                if i < n:
+                    v[at + 5 + i] = 1.0
         if 0 <= state.turn <= self.players:
             v[self._turn + state.turn] = 1.0
         ev = state.ev
@@ -225,5 +232,6 @@ class NarbyEncoding(Encoding):
                 if isinstance(w, int) and w in who_at:
                     v[at + who_at[w]] = 1.0
         return out
+
 
 ENCODING = NarbyEncoding
