@@ -287,6 +287,9 @@ def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> Non
         setups.append((2, {}))
     elif ruleset == "narby":
         setups.append((3, {}))
+        # dragons picked (node dragon_select), places chosen, another win amount (the coins' scale), five seats
+        setups.append((5, {"dragons": "select", "places": "select", "win": 75, "populate_repeat": "all"}))
+        setups.append((2, {"cards": False, "win": 100, "adjacency": "4", "chest_blocks": True, "city": "beside"}))
     compared = 0
     for players, options in setups:
         match = Match(ruleset, players, options)

@@ -222,7 +222,7 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
             s.home[i] = s.cave[i]
         if s.cave[i] >= 0 and s.dragon[i] == UNDEAD:
             raise StateFormatError(f"caves/{i}", "the Undead \"Does not place home cave\"")
-    occ = [EMPTY] * B.SQUARES
+    occ = bytearray([EMPTY] * B.SQUARES)
 
     def put(name: str, q: int, code: int) -> None:
         if occ[q] != EMPTY:

@@ -3,8 +3,8 @@ section shares; the procedures are in the sections' modules (``setup``, ``draw``
 ``action_phase``, ``actions``, ``charts``, ``tribute``, ``cards``, ``end``), called by ``turn``.
 
 ``NarbyData`` holds the fields; ``rules.NarbyState`` is the game's state class, these fields with the
-procedures bound. The state is flat: a 400-square occupancy list plus small dicts, so a clone is a handful of
-list copies.
+procedures bound. The state is flat: a 400-square occupancy array (a ``bytearray``: every code is below 256)
+plus small dicts, so a clone is a handful of list copies.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class NarbyData(State):
     dpos: list[int]                # anchor square of each dragon, -1 before it is placed
     cave: list[int]                # cave square per seat, -1 (the Undead has none)
     home: list[int]                # rolled starting square per seat
-    occ: list[int]                 # 400 squares: EMPTY, TOWN, CITY, RUIN, CHEST, CAVE0+seat, DRAGON0+seat, PLACE0+i
+    occ: bytearray                 # 400 squares: EMPTY, TOWN, CITY, RUIN, CHEST, CAVE0+seat, DRAGON0+seat, PLACE0+i
     places: dict[str, int]         # place id -> anchor
     claims: dict[int | str, int]   # square or place id -> seat
     chest: int
@@ -72,7 +72,7 @@ class NarbyData(State):
         s.dpos = [-1] * players
         s.cave = [-1] * players
         s.home = [-1] * players
-        s.occ = [EMPTY] * B.SQUARES
+        s.occ = bytearray([EMPTY] * B.SQUARES)
         s.places = {}
         s.claims = {}
         s.chest = -1
