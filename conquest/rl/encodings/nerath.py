@@ -5,6 +5,7 @@ written beside them."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -113,20 +114,19 @@ class NerathEncoding(Encoding):
         self._pieces_end = S * R * K
         self._space0 = self._pieces_end
         self._ships0 = self._space0 + S * C
-        o = self._flat0 = self._ships0 + S * R * 2
+        o = self._ships0 + S * R * 2
         self._round = o
         self._phase = {p: o + 1 + i for i, p in enumerate(PHASES)}
         o += 1 + len(PHASES)
         self._realm0 = o
         self._seat0 = o + R
-        self._money0 = o + 2 * R            # gold then victory points, by realm
-        self._hands0 = o + 4 * R             # per realm: Event hand, Treasure hand, Event deck
+        self._money0 = o + 2 * R        # gold, victory points, then per realm: Event hand, Treasure hand, Event deck
         o += 4 * R + 3 * R
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
         o += len(self.treasures)
-        self._tail0 = o                      # Treasure deck, battles declared, a battle under way
+        self._tail0 = o                  # Treasure deck, battles declared, a battle under way
         o += 3
         self._bt_space0 = o
         o += S
@@ -135,137 +135,147 @@ class NerathEncoding(Encoding):
         o += 2 * R
         self._bt_step = {p: o + i for i, p in enumerate(BATTLE_STEPS)}
         o += len(BATTLE_STEPS)
-        self._bt_counts0 = o                 # round, hits on the attacker, hits on the defenders
+        self._bt_counts0 = o             # round, hits on the attacker, hits on the defenders
         o += 3
         self._react = {k: o + i for i, k in enumerate(REACTIONS)}
         self._size = o + len(REACTIONS)
-        # every piece count the view can hold, written as features writes it (n / 5.0 as float32)
-        self._fifths = np.array([n / 5.0 for n in range(256)], dtype=np.float32)
-        self._lands = [(s, self._space0 + s * C) for s in LANDS]
-        # per seat: zeros but for the flags of the observer's realms, and those realms
+        # every piece count a cell can hold as ``features`` writes it (n / 5.0, as float32)
+        self._fifths = np.array([c / 5.0 for c in range(256)], dtype=np.float32)
+        # per seat: all zeros but the flags of the observer's realms; and those realms
         self._blank = []
         self._mine = []
         for seat in range(self.players):
             blank = np.zeros(self._size, dtype=np.float32)
             mine = [r for r in range(R) if self.seat_of[r] == seat]
-            for r in mine:
-                blank[self._seat0 + r] = 1.0
+            blank[[self._seat0 + r for r in mine]] = 1.0
             self._blank.append(blank)
             self._mine.append(mine)
-        # the board blocks of the last state read, kept while the next state's lists are equal to them
-        self._last_n: list[int] | None = None
-        self._last_pieces = np.zeros(0, dtype=np.float32)
-        self._last_land: tuple[list[int], list[int]] | None = None
-        self._last_land_ix = np.zeros(0, dtype=np.intp)
+        # the parts of the board that most actions leave as they were: their numbers are kept with a copy of
+        # the state's part they were read from (every clone copies these lists, so only equality tells)
+        self._kept: dict[str, tuple[Any, Any, np.ndarray]] = {}
+        self._parts = (
+            ("pieces", attrgetter("n"), self._read_pieces, list.copy),
+            ("lands", attrgetter("ctrl", "castle"), self._read_lands, lambda p: (p[0][:], p[1][:])),
+            ("guardians", attrgetter("guardians"), self._read_guardians,
+             lambda g: {s: [t[:] for t in ts] for s, ts in g.items()}),
+            ("ships", attrgetter("ships"), self._read_ships, lambda sh: {k: v[:] for k, v in sh.items()}),
+            ("movable", attrgetter("movable"), self._read_movable, dict.copy))
+
+    def _part(self, name: str, part: Any, read: Any, copy: Any) -> tuple[Any, np.ndarray]:
+        """(positions, numbers) of one part of the board, read again only when the part is not equal to the one
+        last read (a thread sharing the encoding sees a consistent triple: it is stored at once)."""
+        kept = self._kept.get(name)
+        if kept is None or kept[0] != part:
+            at, values = read(part)
+            kept = self._kept[name] = (copy(part), at, values)
+        return kept[1], kept[2]
+
+    def _read_pieces(self, n: list[int]) -> tuple[slice, np.ndarray]:
+        try:
+            values = self._fifths[np.frombuffer(bytes(n), dtype=np.uint8)]
+        except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
+            values = (np.asarray(n, dtype=np.float64) / 5.0).astype(np.float32)
+        return slice(0, self._pieces_end), values
+
+    def _read_lands(self, part: tuple[list[int], list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        ctrl, castle = part
+        at = []
+        for s in LANDS:
+            base = self._space0 + s * SPACE_COLUMNS
+            at.append(base + ctrl[s] % len(REALMS))    # the view names REALMS[ctrl]
+            if castle[s]:
+                at.append(base + 4)
+        return np.array(at, dtype=np.intp), np.ones(len(at), dtype=np.float32)
+
+    def _read_guardians(self, guardians: dict[int, list[list[Any]]]) -> tuple[np.ndarray, np.ndarray]:
+        at: list[int] = []
+        values: list[float] = []
+        for s, tiles in guardians.items():
+            base = self._space0 + s * SPACE_COLUMNS
+            at += (base + 8, base + 9)
+            values += (len(tiles) / 3.0, sum(1 for t in tiles if t[1]) / 3.0)   # t[1]: face up
+        return np.array(at, dtype=np.intp), np.array(values, dtype=np.float32)
+
+    def _read_ships(self, ships: dict[int, list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        acc: dict[int, float] = {}
+        for sh in ships.values():
+            i = self._ships0 + (sh[SPACE] * len(REALMS) + sh[OWNER]) * 2
+            acc[i] = acc.get(i, 0.0) + 0.5
+            acc[i + 1] = acc.get(i + 1, 0.0) + ((sh[C1] >= 0) + (sh[C2] >= 0)) / 4.0
+        return np.array(list(acc), dtype=np.intp), np.array(list(acc.values()), dtype=np.float32)
+
+    def _read_movable(self, movable: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        by_space: dict[int, int] = {}   # pieces still free to move, by space (keys: space * pieces + piece)
+        for key, c in movable.items():
+            at = self._space0 + key // len(COUNTED) * SPACE_COLUMNS + 7
+            by_space[at] = by_space.get(at, 0) + c
+        return np.array(list(by_space), dtype=np.intp), np.array([c / 5.0 for c in by_space.values()], np.float32)
 
     def observe(self, state: NerathState, seat: int) -> np.ndarray:
-        """``features(state.view(seat), seat)`` read straight from the state (tests/rl/test_envs.py holds the
-        two equal as float32 at every decision of random games). No view is built.
+        """``features(state.view(seat), seat)`` read straight from the state, without building the view: it
+        must give exactly the view's numbers (tests/rl/test_envs.py holds the two equal as float32 at every
+        decision of random games, and checks that another seat's hidden cards leave it as it was).
 
-        Hidden from ``seat``, and deliberately not read here: the cards of other seats' Event and Treasure
-        hands (only their counts), every Event deck and the Treasure deck (counts), the Event discards, and the
-        tiles and dice of facedown Guardians (only how many Guardians and how many face up)."""
+        Hidden from ``seat`` and deliberately not read: the cards of other seats' Event and Treasure hands
+        (only how many), the cards of every Event deck and of the Treasure deck (only how many), the Event
+        discards, and the tiles and dice of Guardians (only how many stand on an entrance and how many are
+        face up)."""
         st = state
         out = self._blank[seat].copy()
-        # pieces: one number per (space, realm, piece), the state's own flat layout
-        n = st.n
-        if n != self._last_n:
-            try:
-                counts = np.frombuffer(bytes(n), dtype=np.uint8)
-                self._last_pieces = self._fifths[counts]
-            except ValueError:   # a count outside 0..255, from a loaded state
-                self._last_pieces = (np.asarray(n, dtype=np.float64) / 5.0).astype(np.float32)
-            self._last_n = n[:]
-        out[:self._pieces_end] = self._last_pieces
-        # land spaces: controller and Castle (they change only when a space falls or a Castle is built)
-        ctrl, castle = st.ctrl, st.castle
-        last = self._last_land
-        if last is None or ctrl != last[0] or castle != last[1]:
-            ix = []
-            for s, base in self._lands:
-                ix.append(base + ctrl[s] % 4)    # as the view's REALMS[ctrl]
-                if castle[s]:
-                    ix.append(base + 4)
-            self._last_land = (ctrl[:], castle[:])
-            self._last_land_ix = np.array(ix, dtype=np.intp)
-        out[self._last_land_ix] = 1.0
-        ones: list[int] = []
-        at: list[int] = []
-        vals: list[float] = []
+        for name, part_of, read, copy in self._parts:
+            at, values = self._part(name, part_of(st), read, copy)
+            out[at] = values
+        # what changes with most actions: positions and their numbers, written at once at the end
+        at = []
+        values = []
         C, s0 = SPACE_COLUMNS, self._space0
         for s in st.built:
-            ones.append(s0 + s * C + 5)
+            at.append(s0 + s * C + 5)
+            values.append(1.0)
         for s, c in st.placed.items():
             at.append(s0 + s * C + 6)
-            vals.append(c / 5.0)
-        if st.movable:
-            moving: dict[int, int] = {}
-            for key, c in st.movable.items():
-                s = key // len(COUNTED)
-                moving[s] = moving.get(s, 0) + c
-            for s, c in moving.items():
-                at.append(s0 + s * C + 7)
-                vals.append(c / 5.0)
-        for s, tiles in st.guardians.items():
-            if tiles:
-                at.append(s0 + s * C + 8)
-                vals.append(len(tiles) / 3.0)
-                at.append(s0 + s * C + 9)
-                vals.append(sum(1 for t in tiles if t[1]) / 3.0)
-        if st.ships:
-            ships: dict[int, list[float]] = {}
-            sh0 = self._ships0
-            for sh in st.ships.values():
-                i = sh0 + (sh[SPACE] * 4 + sh[OWNER]) * 2
-                acc = ships.get(i)
-                if acc is None:
-                    acc = ships[i] = [0.0, 0.0]
-                acc[0] += 0.5
-                acc[1] += ((sh[C1] >= 0) + (sh[C2] >= 0)) / 4.0
-            for i, (k, c) in ships.items():
-                at.append(i)
-                vals.append(k)
-                at.append(i + 1)
-                vals.append(c)
-        # the flat part
+            values.append(c / 5.0)
         ph = self._phase.get(st.phase)
         if ph is not None:
-            ones.append(ph)
-        ones.append(self._realm0 + st.realm)
+            at.append(ph)
+            values.append(1.0)
+        at += (self._round, self._realm0 + st.realm)
+        values += (st.round / self.options["max_rounds"], 1.0)
         hands, treasures, decks = st.hands, st.treasures, st.decks
         for r in self._mine[seat]:
-            ones.extend([self._event[c] for c in hands[r] if c in self._event])
-            ones.extend([self._treasure[c] for c in treasures[r] if c in self._treasure])
-        flat = [st.round / self.options["max_rounds"]]
-        o = self._round
+            for c in hands[r]:
+                if c in self._event:
+                    at.append(self._event[c])
+                    values.append(1.0)
+            for c in treasures[r]:
+                if c in self._treasure:
+                    at.append(self._treasure[c])
+                    values.append(1.0)
         gold, vp = st.gold, st.vp
-        money = [gold[0] / 50, gold[1] / 50, gold[2] / 50, gold[3] / 50, vp[0] / 20, vp[1] / 20, vp[2] / 20,
-                 vp[3] / 20]
-        counts = []
-        for r in range(4):
+        counts = [g / 50 for g in gold] + [v / 20 for v in vp]
+        for r in range(len(REALMS)):
             counts += (len(hands[r]) / 5, len(treasures[r]) / 5, len(decks[r]) / 15)
+        out[self._money0:self._money0 + len(counts)] = counts
         bt = st.bt
-        tail = [len(st.treasure_deck) / 40, len(st.pending) / 5, 1.0 if bt is not None else 0.0]
-        at.append(o)
-        vals.extend(flat)
-        out[self._money0:self._money0 + 8] = money
-        out[self._hands0:self._hands0 + 12] = counts
-        out[self._tail0:self._tail0 + 3] = tail
+        t = self._tail0
+        at += (t, t + 1)
+        values += (len(st.treasure_deck) / 40, len(st.pending) / 5)
         if bt is not None:
-            ones.append(self._bt_space0 + bt["space"])
-            ones.append(self._bt_att0 + bt["att"])
-            ones.extend([self._bt_defs0 + d for d in bt["defs"]])
+            b = self._bt_counts0
+            at += (t + 2, self._bt_space0 + bt["space"], self._bt_att0 + bt["att"], b, b + 1, b + 2)
+            values += (1.0, 1.0, 1.0, bt["round"] / 5, bt["ha"] / 5, bt["hd"] / 5)
+            for d in bt["defs"]:
+                at.append(self._bt_defs0 + d)
+                values.append(1.0)
             step = self._bt_step.get(bt["step"])
             if step is not None:
-                ones.append(step)
-            b = self._bt_counts0
-            out[b:b + 3] = (bt["round"] / 5, bt["ha"] / 5, bt["hd"] / 5)
+                at.append(step)
+                values.append(1.0)
         react = st.react
         if react is not None and react["kind"] in self._react:
-            ones.append(self._react[react["kind"]])
-        out[ones] = 1.0
-        out[at] = vals
+            at.append(self._react[react["kind"]])
+            values.append(1.0)
+        out[at] = values
         return out
-
 
 ENCODING = NerathEncoding
