@@ -252,7 +252,9 @@ def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> Non
     if ruleset == "smallworld":
         setups.append((4, {}))
     elif ruleset == "nerath":
-        setups.append((2, {}))
+        # 2 and 3 players: a seat with two realms (its hands are all seen, the others' counted); a game cut
+        # to 3 rounds: its end is observed too
+        setups += [(2, {}), (3, {}), (4, {"max_rounds": 3})]
     elif ruleset == "narby":
         setups.append((3, {}))
     compared = 0

@@ -27,6 +27,20 @@ def _count(x: Any) -> float:
     return float(len(x)) if isinstance(x, list) else float(x or 0)
 
 
+def _copy_lists(lists: tuple[list[Any], ...]) -> tuple[list[Any], ...]:
+    return tuple(x[:] for x in lists)
+
+
+def _copy_records(records: dict[int, list[Any]]) -> dict[int, list[Any]]:
+    """A copy of records by key (the Warships)."""
+    return {k: v[:] for k, v in records.items()}
+
+
+def _copy_groups(groups: dict[int, list[list[Any]]]) -> dict[int, list[list[Any]]]:
+    """A copy of lists of records by key (the Guardians of each entrance)."""
+    return {k: [x[:] for x in v] for k, v in groups.items()}
+
+
 class NerathEncoding(Encoding):
     ruleset = "nerath"
     small = 64
@@ -155,10 +169,9 @@ class NerathEncoding(Encoding):
         self._kept: dict[str, tuple[Any, Any, np.ndarray]] = {}
         self._parts = (
             ("pieces", attrgetter("n"), self._read_pieces, list.copy),
-            ("lands", attrgetter("ctrl", "castle"), self._read_lands, lambda p: (p[0][:], p[1][:])),
-            ("guardians", attrgetter("guardians"), self._read_guardians,
-             lambda g: {s: [t[:] for t in ts] for s, ts in g.items()}),
-            ("ships", attrgetter("ships"), self._read_ships, lambda sh: {k: v[:] for k, v in sh.items()}),
+            ("lands", attrgetter("ctrl", "castle"), self._read_lands, _copy_lists),
+            ("guardians", attrgetter("guardians"), self._read_guardians, _copy_groups),
+            ("ships", attrgetter("ships"), self._read_ships, _copy_records),
             ("movable", attrgetter("movable"), self._read_movable, dict.copy))
 
     def _part(self, name: str, part: Any, read: Any, copy: Any) -> tuple[Any, np.ndarray]:
@@ -172,7 +185,7 @@ class NerathEncoding(Encoding):
 
     def _read_pieces(self, n: list[int]) -> tuple[slice, np.ndarray]:
         try:
-            values = self._fifths[np.frombuffer(bytes(n), dtype=np.uint8)]
+            values = self._fifths.take(np.frombuffer(bytearray(n), dtype=np.uint8))
         except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
             values = (np.asarray(n, dtype=np.float64) / 5.0).astype(np.float32)
         return slice(0, self._pieces_end), values
