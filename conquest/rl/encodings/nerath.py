@@ -20,6 +20,7 @@ from conquest.rulesets.nerath.turn import NerathState
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
 BATTLE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock", "assign", "choose", "window")
 REACTIONS = ("income", "enemy_move", "enemy_income")
+NO_LIMIT_ROUNDS = 60   # the scale of the round when the game has no round limit (the option's default limit)
 SPACE_COLUMNS = len(REALMS) + 6   # control by realm, Castle, built, placed, movable, Guardians, face-up ones
 
 
@@ -53,6 +54,8 @@ class NerathEncoding(Encoding):
         self.events = sorted(event_cards())
         self.treasures = sorted(treasure_cards())
         self.seat_of = NerathState(players, options).seat_of
+        # the round is written as a share of the game's last round ("max_rounds"; 0, no limit: of 60 rounds)
+        self.rounds = options["max_rounds"] or NO_LIMIT_ROUNDS
         self._fast_layout()
 
     def strings(self) -> list[str]:
@@ -90,7 +93,7 @@ class NerathEncoding(Encoding):
                 ships[i, r, 0] += 0.5
                 ships[i, r, 1] += len(ship["cargo"]) / 4.0
         f = Features()
-        f.add(view["round"], self.options["max_rounds"])
+        f.add(view["round"], self.rounds)
         f.one_hot(view["phase"], PHASES)
         f.one_hot(view["realm"], REALMS)
         f.many((1.0 if self.seat_of[i] == seat else 0.0 for i in range(len(REALMS))))
@@ -236,11 +239,11 @@ class NerathEncoding(Encoding):
         st = state
         out = self._blank[seat].copy()
         for name, part_of, read, copy in self._parts:
-            at, values = self._part(name, part_of(st), read, copy)
-            out[at] = values
+            where, numbers = self._part(name, part_of(st), read, copy)
+            out[where] = numbers
         # what changes with most actions: positions and their numbers, written at once at the end
-        at = []
-        values = []
+        at: list[int] = []
+        values: list[float] = []
         C, s0 = SPACE_COLUMNS, self._space0
         for s in st.built:
             at.append(s0 + s * C + 5)
@@ -253,16 +256,16 @@ class NerathEncoding(Encoding):
             at.append(ph)
             values.append(1.0)
         at += (self._round, self._realm0 + st.realm)
-        values += (st.round / self.options["max_rounds"], 1.0)
+        values += (st.round / self.rounds, 1.0)
         hands, treasures, decks = st.hands, st.treasures, st.decks
         for r in self._mine[seat]:
-            for c in hands[r]:
-                if c in self._event:
-                    at.append(self._event[c])
+            for card in hands[r]:
+                if card in self._event:
+                    at.append(self._event[card])
                     values.append(1.0)
-            for c in treasures[r]:
-                if c in self._treasure:
-                    at.append(self._treasure[c])
+            for card in treasures[r]:
+                if card in self._treasure:
+                    at.append(self._treasure[card])
                     values.append(1.0)
         gold, vp = st.gold, st.vp
         counts = [g / 50 for g in gold] + [v / 20 for v in vp]
@@ -290,5 +293,6 @@ class NerathEncoding(Encoding):
             values.append(1.0)
         out[at] = values
         return out
+
 
 ENCODING = NerathEncoding
