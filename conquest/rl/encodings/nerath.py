@@ -1,7 +1,12 @@
 """Conquest of Nerath: per space its controller, Castle and the pieces of each realm; Warships per sea space;
 gold, victory points and the seat's own Event and Treasure hands (other hands are counts in the view and are
 written as counts); the battle under way. Realms are in the rules' order; which of them are the observer's is
-written beside them."""
+written beside them.
+
+``features(view, seat)`` defines the numbers; ``observe(state, seat)`` writes the same numbers straight from the
+engine's flat state (the environments' fast path: no view is built), keeping the numbers of the board parts most
+actions leave alone (pieces, control and Castles, Guardians, Warships, pieces free to move) while the next state's
+part is equal to the one they were read from."""
 
 from __future__ import annotations
 
@@ -217,7 +222,7 @@ class NerathEncoding(Encoding):
         for sh in ships.values():
             i = self._ships0 + (sh[SPACE] * len(REALMS) + sh[OWNER]) * 2
             acc[i] = acc.get(i, 0.0) + 0.5
-            acc[i + 1] = acc.get(i + 1, 0.0) + ((sh[C1] >= 0) + (sh[C2] >= 0)) / 4.0
+            acc[i + 1] = acc.get(i + 1, 0.0) + ((sh[C1] >= 0) + (sh[C2] >= 0)) / 4.0   # quarters: exact sums
         return np.array(list(acc), dtype=np.intp), np.array(list(acc.values()), dtype=np.float32)
 
     def _read_movable(self, movable: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
