@@ -284,7 +284,9 @@ def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> Non
     if ruleset == "smallworld":
         setups += [(4, {}), (5, {}), (3, {"map": "generated"})]
     elif ruleset == "nerath":
-        setups.append((2, {}))
+        # 2 and 3 players: a seat with two realms (its hands are all seen, the others' counted); a game cut
+        # to 3 rounds: its end is observed too
+        setups += [(2, {}), (3, {}), (4, {"max_rounds": 3})]
     elif ruleset == "narby":
         setups.append((3, {}))
         # dragons picked (node dragon_select), places chosen, another win amount (the coins' scale), five seats

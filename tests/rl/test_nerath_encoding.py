@@ -1,0 +1,85 @@
+"""The fast observation of Conquest of Nerath (``NerathEncoding.observe``) where random games seldom go: it keeps
+the numbers of board parts between states, so a state changed in place, a loaded state with a large count and a
+pickled encoding must still give the view's numbers."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from conquest.core.registry import get_ruleset  # noqa: E402
+from conquest.rl.match import Match  # noqa: E402
+from conquest.rulesets.nerath.data import COUNTED, R, T  # noqa: E402
+from conquest.rulesets.nerath.state import IX  # noqa: E402
+
+
+def _same(match: Match, state: Any, seat: int) -> bool:
+    enc = match.encoding
+    fast = np.asarray(enc.observe(state, seat), dtype=np.float32)
+    return np.array_equal(fast, np.asarray(enc.features(state.view(seat), seat), dtype=np.float32))
+
+
+def _played(match: Match, decisions: int) -> None:
+    rng = random.Random(5)
+    match.reset(8)
+    for _ in range(decisions):
+        opts = sorted(match.decision.options())  # type: ignore[union-attr]
+        match.choose(opts[rng.randrange(len(opts))])
+
+
+def test_a_state_changed_in_place_after_it_was_observed_is_read_again() -> None:
+    match = Match("nerath")
+    _played(match, 40)
+    st: Any = match.state
+    assert _same(match, st, 0)
+    before = match.encoding.observe(st, 0)
+    # the same objects, edited: pieces, control and a Castle, Guardians turned face up, pieces free to move
+    land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0 and not st.castle[s])
+    st.n[(land * R + 2) * T + COUNTED.index("monster")] += 3
+    st.ctrl[land] = (st.ctrl[land] + 1) % R
+    st.castle[land] = 1
+    for tiles in st.guardians.values():
+        for tile in tiles:
+            tile[1] = 1
+    st.movable[land * T] = 4
+    assert not np.array_equal(match.encoding.observe(st, 0), before)
+    for seat in range(match.players):
+        assert _same(match, st, seat)
+
+
+def test_a_loaded_state_with_more_than_255_pieces_in_a_space_is_read() -> None:
+    rs = get_ruleset("nerath")
+    match = Match("nerath")
+    doc = match.state.to_json()
+    space = next(iter(doc["control"]))
+    doc["pieces"].setdefault(space, {})["karkoth"] = {"footsoldier": 300}
+    st: Any = rs.state_from_json(doc)
+    assert st.n[IX[space] * R * T] == 300
+    for seat in range(match.players):
+        assert _same(match, st, seat)
+
+
+def test_the_encoding_pickled_observes_the_same_numbers() -> None:
+    match = Match("nerath")
+    _played(match, 60)
+    before = match.encoding.observe(match.state, 1)
+    copy = pickle.loads(pickle.dumps(match))
+    assert np.array_equal(copy.encoding.observe(copy.state, 1), before)
+    _played(copy, 80)
+    assert _same(copy, copy.state, 1)
+
+
+def test_a_game_without_a_round_limit_is_observed() -> None:
+    # max_rounds 0: "no limit"; the round is then written as a share of 60 rounds
+    match = Match("nerath", 4, {"max_rounds": 0})
+    _played(match, 30)
+    for seat in range(match.players):
+        assert _same(match, match.state, seat)
+    enc: Any = match.encoding
+    st: Any = match.state
+    assert enc.observe(st, 0)[enc._round] == np.float32(st.round / 60)
