@@ -125,7 +125,7 @@ class NerathEncoding(Encoding):
         f.add(bt.get("hits_on_attacker", 0), 5)
         f.add(bt.get("hits_on_defenders", 0), 5)
         react = view["reaction"] or {}
-        f.one_hot(react.get("kind"), ("income", "enemy_move", "enemy_income"))
+        f.one_hot(_window(react.get("kind"), react.get("mover") in mine), REACTIONS)
         return np.concatenate([pieces.ravel(), space.ravel(), ships.ravel(), np.asarray(f.values, np.float32)])
 
     # ---- the same numbers read straight from the state ---------------------------------------------------
@@ -293,11 +293,22 @@ class NerathEncoding(Encoding):
                 at.append(step)
                 values.append(1.0)
         react = st.react
-        if react is not None and react["kind"] in self._react:
-            at.append(self._react[react["kind"]])
+        window = _window(react["kind"], react["mover"] in self._mine[seat]) if react is not None else None
+        if window is not None:
+            at.append(self._react[window])
             values.append(1.0)
         out[at] = values
         return out
+
+
+def _window(kind: str | None, mover_is_mine: bool) -> str | None:
+    """The card window a reaction opens for the observing seat (as ``effects`` names it): its own income
+    (``income``), an enemy's income (``enemy_income``) or an enemy's move (``enemy_move``)."""
+    if kind == "income":
+        return "income" if mover_is_mine else "enemy_income"
+    if kind == "move":
+        return "enemy_move"
+    return None
 
 
 ENCODING = NerathEncoding
