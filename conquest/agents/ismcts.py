@@ -143,7 +143,7 @@ class ISMCTSAgent(Agent):
             spread = max(values.values()) - min(values.values())
         else:
             spread = 0.0
-        scale = _Scale([rs.evaluate(state, p) for p in range(players)], spread)
+        scale = _Scale(rs.evaluate_all(state), spread)
         it = 0
         while it < limit and (it == 0 or clock() < deadline):
             self._iterate(root, state.determinize(me, rng), rng, scale, me)
@@ -207,8 +207,7 @@ class ISMCTSAgent(Agent):
         if res is not None:
             value = [float(v) for v in res]
         else:
-            rs = s.ruleset
-            value = scale.squash([rs.evaluate(s, p) for p in range(s.players)])
+            value = scale.squash(s.ruleset.evaluate_all(s))
         for n in path:
             n.visits += 1
             v = n.value

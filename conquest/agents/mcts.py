@@ -27,7 +27,7 @@ def _leaf_value(state: State, players: int) -> list[float]:
     if res is not None:
         return [float(x) for x in res]
     rs = state.ruleset
-    return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, rs.evaluate(state, p) / 5.0)))) for p in range(players)]
+    return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, v / 5.0)))) for v in rs.evaluate_all(state)]
 
 
 @register

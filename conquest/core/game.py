@@ -352,6 +352,11 @@ class Ruleset(ABC):
             return r[seat]
         return 0.0
 
+    def evaluate_all(self, state: State) -> list[float]:
+        """``evaluate`` for every seat, in seat order (search scores a leaf for all seats at once). A ruleset
+        whose evaluation shares its work between seats overrides this; the values must be the same."""
+        return [self.evaluate(state, p) for p in range(state.players)]
+
     def render_text(self, state: State, seat: int | None = None) -> str:
         """The board as text for the terminal (what ``seat`` may see): plain text, or Rich console markup
         (closing tags ``[/...]``), which the CLI renders in a terminal and strips when piped."""

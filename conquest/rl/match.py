@@ -126,7 +126,7 @@ class Match:
         self._play(action)
 
     def _evaluations(self) -> list[float]:
-        return [self.rs.evaluate(self.state, s) for s in range(self.players)]  # type: ignore[attr-defined]
+        return self.rs.evaluate_all(self.state)
 
     def mask(self) -> np.ndarray:
         m = bytearray(self.codec.size)  # a fresh buffer each time: the array is the caller's to keep

@@ -15,7 +15,7 @@ from conquest.agents import LEVELS, AgentSpecError
 from conquest.analysis.tournament import schedule, tournament, wilson
 from conquest.core.chance import random_playout
 from conquest.core.game import CHANCE
-from conquest.core.registry import get_ruleset
+from conquest.core.registry import get_ruleset, rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -233,3 +233,30 @@ def test_more_seats_pit_one_agent_against_copies_of_the_other() -> None:
     assert [(p["a"], p["b"], p["games"]) for p in data["pairs"]] == [("random", "greedy", 3), ("greedy", "random", 3)]
     for p in data["pairs"]:
         assert p["a_wins"] + p["b_wins"] + p["draws"] == 3
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(rulesets()))
+def test_evaluate_all_is_every_seats_evaluation(ruleset_id: str) -> None:
+    """Search scores a leaf for all seats with one ``evaluate_all`` call: it must give each seat exactly its
+    ``evaluate``, along random games (Nerath also with 2 and 3 players, whose seats hold several realms)."""
+    from conquest.core.chance import sample_chance
+    rs = get_ruleset(ruleset_id)
+    counts = (None, 2, 3) if ruleset_id == "nerath" else (None,)
+    checked = 0
+    for players in counts:
+        rng = random.Random(5)
+        st = rs.new_game(players, None, seed=3)
+        for step in range(1200):
+            if st.to_move is None:
+                break
+            if step % 5 == 0:
+                assert rs.evaluate_all(st) == [rs.evaluate(st, p) for p in range(st.players)]
+                checked += 1
+            if st.to_move == CHANCE:
+                a = sample_chance(st, rng)
+            else:
+                legal = st.legal_actions()
+                a = legal[rng.randrange(len(legal))]
+            st = st.apply_unchecked(a)
+        assert rs.evaluate_all(st) == [rs.evaluate(st, p) for p in range(st.players)]
+    assert checked > 20

@@ -156,6 +156,21 @@ class NerathRuleset(Ruleset):
         res = state.result()
         if res is not None:
             return 1000.0 * res[seat]
+        return _side_margin(state, self._team_values(state), seat)
+
+    def evaluate_all(self, state: State) -> list[float]:
+        """``evaluate`` for every seat, the sides' values worked out once."""
+        assert isinstance(state, NerathState)
+        res = state.result()
+        if res is not None:
+            return [1000.0 * v for v in res]
+        teams = self._team_values(state)
+        return [_side_margin(state, teams, p) for p in range(state.players)]
+
+    @staticmethod
+    def _team_values(state: NerathState) -> dict[int, float]:
+        """The value of each side (team): its realms' VP, lands, gold, pieces, declared battles, Treasures and
+        threatened lands."""
         st = state
         realm_val = [0.0] * R
         for r in range(R):
@@ -223,10 +238,7 @@ class NerathRuleset(Ruleset):
         teams: dict[int, float] = {}
         for r in range(R):
             teams[st.team[r]] = teams.get(st.team[r], 0.0) + realm_val[r]
-        my_realms = [r for r in range(R) if st.seat_of[r] == seat]
-        mine_t = st.team[my_realms[0]] if my_realms else -1
-        others = [v for t, v in teams.items() if t != mine_t]
-        return teams.get(mine_t, 0.0) - (max(others) if others else 0.0)
+        return teams
 
     # ------------------------------------------------------------------------------ text board
     def render_text(self, state: State, seat: int | None = None) -> str:
@@ -324,3 +336,11 @@ class NerathRuleset(Ruleset):
             if card:
                 return f"{text}  ({card['name']})"
         return text
+
+
+def _side_margin(st: NerathState, teams: dict[int, float], seat: int) -> float:
+    """The seat's side's value minus the strongest other side's."""
+    my_realms = [r for r in range(R) if st.seat_of[r] == seat]
+    mine_t = st.team[my_realms[0]] if my_realms else -1
+    others = [v for t, v in teams.items() if t != mine_t]
+    return teams.get(mine_t, 0.0) - (max(others) if others else 0.0)
