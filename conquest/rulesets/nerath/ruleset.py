@@ -24,6 +24,7 @@ from conquest.rulesets.nerath.turn import NerathState
 # Expected hits per round and hits absorbed, per piece (for the evaluation)
 _STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(T)]
 _TOUGH = [2 if t == DRAGON else 1 for t in range(T)]
+_ARMY_VALUE = [0.8 * COST[t] for t in range(T)]
 _CASTLE_STRENGTH = hit_chance(tables().castle.die, HIT_ON)
 _SHIP_STRENGTH = hit_chance(tables().warship.die, HIT_ON)
 
@@ -186,17 +187,13 @@ class NerathRuleset(Ruleset):
         army = [0.0] * (S * R)
         n = st.n
         power = [0.0] * (S * R)
-        for s in range(S):
-            for r in range(R):
-                base = (s * R + r) * T
-                p = 0.0
-                for t in range(T):
-                    c = n[base + t]
-                    if c:
-                        realm_val[r] += 0.8 * COST[t] * c
-                        army[s * R + r] += 0.8 * COST[t] * c
-                        p += c * _STRENGTH[t] * _TOUGH[t]
-                power[s * R + r] = p
+        for i, c in enumerate(n):  # the counts are flat: (space * R + realm) * T + kind; most are 0
+            if c:
+                cell, t = divmod(i, T)
+                v = _ARMY_VALUE[t] * c
+                realm_val[cell % R] += v
+                army[cell] += v
+                power[cell] += c * _STRENGTH[t] * _TOUGH[t]
         for sh in st.ships.values():
             realm_val[sh[OWNER]] += 1.6 + 0.8 * sum(COST[c] for c in (sh[C1], sh[C2]) if c >= 0)
             power[sh[SPACE] * R + sh[OWNER]] += _SHIP_STRENGTH
@@ -225,14 +222,17 @@ class NerathRuleset(Ruleset):
             if long_game:
                 realm_val[r] += 4.0 * (len(st.treasures[r]) + len(st.treasures_played[r]))
         # threats: enemy power next to my weakly held lands
+        team = st.team
+        enemies = [[e for e in range(R) if team[e] != team[r]] for r in range(R)]
         for s in LANDS:
             owner = st.ctrl[s]
             mine = power[s * R + owner]
             threat = 0.0
+            foes = enemies[owner]
             for y in ADJ[s]:
-                for e in range(R):
-                    if st.team[e] != st.team[owner]:
-                        threat += power[y * R + e]
+                base = y * R
+                for e in foes:
+                    threat += power[base + e]
             if threat > mine:
                 realm_val[owner] -= min(1.5, 0.3 * (threat - mine)) * (3.0 if IS_CAPITAL[s] else 1.0)
         teams: dict[int, float] = {}
