@@ -576,7 +576,9 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
         out.print(f"{data['ruleset']} environment: {envb['env_steps_per_second']:,.0f} steps/s "
                   f"({data['env_steps_vs_engine_actions']:.0%} of the engine's actions per CPU second; "
                   f"{envb['env_steps_per_engine_action']} steps per engine action; the engine runs at "
-                  f"{data['engine_actions_in_env_vs_engine']:.0%} of its own speed inside; observation of "
+                  f"{data['engine_actions_in_env_vs_engine']:.0%} of its own speed inside, "
+                  f"{data['env_vs_engine_on_the_same_games']:.0%} of the speed it replays the same games at; "
+                  f"observation of "
                   f"{envb['observation_size']} numbers, {envb['action_space']} tokens)", markup=False)
 
 
