@@ -314,3 +314,15 @@ def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> Non
                 opts = sorted(match.decision.options())  # type: ignore[union-attr]
                 match.choose(opts[rng.randrange(len(opts))])
     assert compared > 100
+
+
+def test_bench_rl_reports_the_environment_beside_the_engine() -> None:
+    """``conquest bench RULESET --rl``: the environment's steps per CPU second and its three ratios to the
+    engine, each from a real run (steps taken, games replayed)."""
+    from conquest.rl.bench import bench_both
+    data = bench_both("kingdom", seconds=0.3)
+    env = data["env"]
+    assert env["env_steps"] > 0 and env["games"] > 0
+    assert env["engine_on_the_same_games_per_cpu_second"] > env["engine_actions_in_env_per_cpu_second"] > 0
+    for key in ("env_steps_vs_engine_actions", "engine_actions_in_env_vs_engine", "env_vs_engine_on_the_same_games"):
+        assert 0 < data[key] < 1.5, key
