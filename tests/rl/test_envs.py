@@ -97,6 +97,33 @@ def test_every_legal_action_round_trips_and_is_reachable(ruleset: str) -> None:
     assert checked > 100
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_whole_action_is_played_through_the_environment_as_docs_rl_says(ruleset: str) -> None:
+    """docs/rl.md: pick a whole action from env.match.decision.actions, step
+    tokens[len(decision.prefix)] (END once they are all chosen) until it is played."""
+    e = rl.env(ruleset)
+    e.reset(seed=3)
+    rng = random.Random(1)
+    played = 0
+    target = current = None
+    before = 0
+    for _ in e.agent_iter(max_iter=600):
+        _, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        m = e.match
+        d = m.decision
+        if d is not current:  # the target was played: a new decision is under way
+            if target is not None:
+                assert target in m.actions[before:]
+                played += 1
+            target, current, before = rng.choice(list(d.actions)), d, len(m.actions)
+        tokens = m.codec.tokens_of(target)
+        e.step(tokens[len(d.prefix)] if len(d.prefix) < len(tokens) else 0)
+    assert played >= 20
+
+
 def test_long_numbers_round_trip() -> None:
     codec = Match("kingdom").codec
     for n in (0, 1, 63, 64, 65, 4095, 4096, 10**9):
