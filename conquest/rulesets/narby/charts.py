@@ -58,8 +58,9 @@ def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
     elif res == "ruin":
         if not is_place:
             assert isinstance(key, int)
+            if s.occ[key] != RUIN:
+                count(s, "settlements_ruined")  # a town or a city left in ruins
             s.occ[key] = RUIN
-            count(s, "settlements_ruined")
             s.coins[seat] += T.destroyed["ruin"][kind]
     elif res in ("destroyed", "destroyed_token", "destroyed_claimed"):
         remove_piece(s, key)

@@ -133,7 +133,7 @@ class NarbyRuleset(Ruleset):
         how it ended (``coins``: a dragon exceeded the win amount; ``round limit``: option ``max_rounds``;
         ``unfinished``), the rounds, the winning dragon (``shared`` when the win is shared), the winner's margin
         over the runner-up in totals (coins and treasure tokens), the running counts of ``state.STAT_KEYS``, the
-        places of power put on the board, the treasure tokens drawn, the coins left in the thief's chest, and
+        places of power put on the board, the coins left in the thief's chest, and
         each dragon's total as ``total_<dragon>``."""
         assert isinstance(state, NarbyState)
         s = state
@@ -150,7 +150,7 @@ class NarbyRuleset(Ruleset):
         out: dict[str, Any] = {"end_reason": end_reason, "rounds": s.round, "winner": winner,
                                "margin": totals[0] - totals[1], **s.stats,
                                "places_placed": len(s.places) + s.stats["places_destroyed"],
-                               "treasure_tokens": sum(s.tok_n), "chest_coins": s.chest_coins}
+                               "chest_coins": s.chest_coins}
         for t in range(s.players):
             if s.dragon[t] >= 0:
                 out[f"total_{s.dragon_id(t)}"] = s.total(t)
