@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BABA, CAVE0, CHEST, DRAGON0, EMPTY, KIND_NAME, NO_DESTROY, PIDX,
                                           PLACE0, RESTING, RUIN, TOWN, UNDEAD, key_order, key_text)
-from conquest.rulesets.narby.state import NarbyData, move_dragon, remove_claim, seat_label
+from conquest.rulesets.narby.state import NarbyData, count, move_dragon, remove_claim, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -123,6 +123,7 @@ def take_action(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
     if kind == "claim2":
         s.acts -= 1
         s.used |= 1 << PIDX["citadel_of_torture"]
+        count(s, "powers_used")
         return {"type": "claim", "actor": seat, "targets": (action[1], action[2])}
     if kind == "destroy":
         s.acts -= 1
@@ -154,10 +155,16 @@ def claim(s: NarbyData, seat: int, targets: Sequence[int | str]) -> None:
             s.rings_left[prev] += 1
         s.claims[key] = seat
         s.rings_left[seat] -= 1
+        count(s, "claims")
+        if prev >= 0 and prev != seat:
+            count(s, "claims_taken")
+        if isinstance(key, str):
+            count(s, "places_claimed")
 
 
 def attack(s: NarbyData, a: int, d: int, a_roll: int, d_roll: int) -> None:
     """"Opposed Roll, Ties go to defender"; "Lower roll gives 3 coins to the winner"."""
+    count(s, "attacks")
     winner, loser = (a, d) if a_roll > d_roll else (d, a)
     pay = min(T.attack_stake, s.coins[loser])
     s.coins[loser] -= pay

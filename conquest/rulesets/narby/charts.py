@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import EMPTY, KIND_NAME, RUIN
-from conquest.rulesets.narby.state import NarbyData, remove_claim
+from conquest.rulesets.narby.state import NarbyData, count, remove_claim
 from conquest.rulesets.narby.tables import TABLES as T
 
 
 def steal(s: NarbyData, seat: int, source: int | str, roll: int) -> None:
     """The Steal Chart; "Coins lost to Turnabout or Revolt are given to the Thief's Treasure Chest"."""
+    count(s, "steals")
     row = T.steal_row(roll)
     gain = row["gain"]
     if gain > 0:
@@ -37,6 +38,7 @@ def steal(s: NarbyData, seat: int, source: int | str, roll: int) -> None:
 
 def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
     """The Destroy Chart and the Destroyed Chart; returns the treasure tokens earned."""
+    count(s, "destroys")
     row = T.destroy_row(roll)
     claimed = key in s.claims
     if isinstance(key, int):
@@ -56,6 +58,8 @@ def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
     elif res == "ruin":
         if not is_place:
             assert isinstance(key, int)
+            if s.occ[key] != RUIN:
+                count(s, "settlements_ruined")  # a town or a city left in ruins
             s.occ[key] = RUIN
             s.coins[seat] += T.destroyed["ruin"][kind]
     elif res in ("destroyed", "destroyed_token", "destroyed_claimed"):
@@ -69,6 +73,7 @@ def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
 def remove_piece(s: NarbyData, key: int | str) -> None:
     """"Destroyed: remove settlement from map" (or the place of power), with its claim ring."""
     remove_claim(s, key)
+    count(s, "settlements_destroyed" if isinstance(key, int) else "places_destroyed")
     if isinstance(key, int):
         s.occ[key] = EMPTY
     else:

@@ -12,7 +12,7 @@ from typing import Any
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import BABA, PIDX, RUIN, TOWN
-from conquest.rulesets.narby.state import NarbyData, ask_place, seat_label
+from conquest.rulesets.narby.state import NarbyData, ask_place, count, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -63,6 +63,7 @@ def use_power(s: NarbyData, seat: int, action: Any) -> None:
     """A power of the own turn; the powers that move a piece leave the placement to ``seat`` (node place)."""
     pid = action[1]
     s.used |= 1 << PIDX[pid]
+    count(s, "powers_used")
     if pid == "angelstar_shrine":
         s.acts += 1
     elif pid == "arch_of_triumph":
@@ -105,6 +106,7 @@ def answer_with_power(s: NarbyData, pid: str) -> bool:
     opponents destroy roll") or is prevented (Soulwash Temple: "Prevent a single attack"; Pearlthorn Castle:
     "Prevents a claim from being destroyed")."""
     s.used |= 1 << PIDX[pid]
+    count(s, "powers_used")
     if pid == "blade_miller":
         assert s.ev is not None
         s.ev["mod"] -= 1

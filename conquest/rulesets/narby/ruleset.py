@@ -128,6 +128,34 @@ class NarbyRuleset(Ruleset):
         assert isinstance(state, NarbyState)
         return state.round
 
+    def game_stats(self, state: State) -> dict[str, Any]:
+        """Figures of one game for simulation reports (docs/rules/narby.md, "Figures for simulation reports"):
+        how it ended (``coins``: a dragon exceeded the win amount; ``round limit``: option ``max_rounds``;
+        ``unfinished``), the rounds, the winning dragon (``shared`` when the win is shared), the winner's margin
+        over the runner-up in totals (coins and treasure tokens), the running counts of ``state.STAT_KEYS``, the
+        places of power put on the board, the coins left in the thief's chest, and
+        each dragon's total as ``total_<dragon>``."""
+        assert isinstance(state, NarbyState)
+        s = state
+        if s.node != "over":
+            end_reason = "unfinished"
+        elif max(s.coins) > s.options["win"]:
+            end_reason = "coins"
+        else:
+            end_reason = "round limit"
+        totals = sorted((s.total(t) for t in range(s.players)), reverse=True)
+        won = s.winners() if s.node == "over" else []
+        winner = (s.dragon_id(won[0]) if len(won) == 1 and s.dragon[won[0]] >= 0
+                  else "shared" if len(won) > 1 else "none")
+        out: dict[str, Any] = {"end_reason": end_reason, "rounds": s.round, "winner": winner,
+                               "margin": totals[0] - totals[1], **s.stats,
+                               "places_placed": len(s.places) + s.stats["places_destroyed"],
+                               "chest_coins": s.chest_coins}
+        for t in range(s.players):
+            if s.dragon[t] >= 0:
+                out[f"total_{s.dragon_id(t)}"] = s.total(t)
+        return out
+
     def faction_rotation(self, players: int, options: dict[str, Any]) -> tuple[str, list[str]] | None:
         """Rolled dragons ("each seat rolls a d20") may be dealt by a balance run so that each dragon plays from
         each seat equally often; selected dragons are the players' choice and are only observed."""

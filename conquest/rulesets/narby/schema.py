@@ -11,7 +11,7 @@ from typing import Annotated, Optional, Union
 
 from pydantic import Field, StrictInt, StrictStr
 
-from conquest.core.schema import Body, Id, Text
+from conquest.core.schema import Body, Count, Id, Text
 
 Coins = Annotated[int, Field(ge=0, le=100_000)]
 Square = Annotated[StrictStr, Field(max_length=5)]
@@ -49,3 +49,4 @@ class NarbyBody(Body):
     actions_left: Annotated[int, Field(ge=0, le=20)]
     bonus: dict[Id, Bonus]
     event: Optional[dict[Id, EventValue]] = None
+    stats: Optional[dict[Id, Count]] = None   # counters for reports; a document without them starts at 0

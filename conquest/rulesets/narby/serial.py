@@ -12,7 +12,7 @@ from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BONUS_KEYS, CAVE0, CHANCE_NODES, CHEST, DECISION_NODES, DRAGON0, EMPTY,
                                           KIND_CODE, KIND_NAME, PHASES, PIDX, PLACE0, RUIN, TOWN, UNDEAD,
                                           key_order, key_parse, key_text)
-from conquest.rulesets.narby.state import NarbyData
+from conquest.rulesets.narby.state import STAT_KEYS, NarbyData
 from conquest.rulesets.narby.tables import TABLES as T
 
 D = TypeVar("D", bound=NarbyData)
@@ -50,6 +50,7 @@ def body_json(s: NarbyData) -> dict[str, Any]:
         "actions_left": s.acts,
         "bonus": dict(zip(BONUS_KEYS, s.bonus)),
         "event": ev_to_json(ev) if ev is not None else None,
+        "stats": dict(s.stats),
     }
 
 
@@ -318,6 +319,10 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("bonus", f"an object with {', '.join(BONUS_KEYS)}")
     s.bonus = [int(bonus[k]) for k in BONUS_KEYS]
     s.ev = ev_from_json(need("event"), players)
+    stats = d.get("stats") or {}
+    if not isinstance(stats, dict) or any(k not in STAT_KEYS for k in stats):
+        raise StateFormatError("stats", f"counters for reports, among {', '.join(STAT_KEYS)}")
+    s.stats = {k: int(stats.get(k, 0)) for k in STAT_KEYS}
     s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
     if s.ev is not None and s.phase == "tribute" and "seat" in s.ev:
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one

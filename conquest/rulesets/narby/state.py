@@ -18,11 +18,24 @@ from conquest.rulesets.narby.base import (BABA, CHANCE_NODES, CHEST, DRAGON0, EM
 from conquest.rulesets.narby.tables import TABLES as T
 
 
+STAT_KEYS = ("claims", "claims_taken", "places_claimed", "places_destroyed", "settlements_destroyed",
+             "settlements_ruined", "attacks", "steals", "destroys", "cards_played", "powers_used", "tribute_coins")
+"""The running counts a finished game reports (``NarbyRuleset.game_stats``, docs/rules/narby.md §5 ``stats``):
+claim rings put down (of them taken from another dragon, of them on a place of power), places of power and
+settlements destroyed, settlements left in ruins, attacks, steals and destroys rolled (an action a card or a
+power prevented is not), bonus cards played, powers of places used, coins won at tribute."""
+
+
+def count(s: "NarbyData", key: str, n: int = 1) -> None:
+    """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``)."""
+    s.stats[key] += n
+
+
 class NarbyData(State):
     __slots__ = ("players", "options", "adj", "cblk", "node", "who", "k", "die", "die2", "round", "phase",
                  "dragon", "dpos", "cave", "home", "occ", "places", "claims", "chest", "chest_coins", "coins",
                  "tok_sum", "tok_n", "rings_left", "hand", "played", "used", "order", "turn", "acts",
-                 "bonus", "ev")
+                 "bonus", "ev", "stats")
     players: int
     options: dict[str, Any]
     adj: int                       # 8 or 4 (option adjacency)
@@ -55,6 +68,7 @@ class NarbyData(State):
     acts: int
     bonus: list[int]               # move (Speedster), attack, steal, destroy
     ev: dict[str, Any] | None
+    stats: dict[str, int]          # counters for reports (``STAT_KEYS``); no rule reads them
 
     # ================================================================== construction
     @classmethod
@@ -89,6 +103,7 @@ class NarbyData(State):
         s.acts = T.actions_per_turn
         s.bonus = [0, 0, 0, 0]
         s.ev = None
+        s.stats = dict.fromkeys(STAT_KEYS, 0)
         # Setup: "Randomly pick a dragon, roll a d20 and drop any leading digits or Select from the Dragon cards"
         if options["dragons"] == "roll":
             s.node, s.who = "dragon_roll", -1
@@ -130,6 +145,7 @@ class NarbyData(State):
         n.acts = self.acts
         n.bonus = self.bonus[:]
         n.ev = self.ev.copy() if self.ev is not None else None
+        n.stats = self.stats.copy()
         return n
 
     # ================================================================== who moves
@@ -333,6 +349,7 @@ def discard(s: NarbyData, seat: int, card: str) -> None:
     """"Possible Cards, discarded after use"."""
     s.hand[seat] = None
     s.played.append(card)
+    count(s, "cards_played")
 
 
 def holder(s: NarbyData, card: str) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 from conquest.rulesets.narby.base import CITY, COPPER, GOLD, RUIN, TOWN, key_order
 from conquest.rulesets.narby.end import end_of_round
 from conquest.rulesets.narby.places import soul_mine_bonus
-from conquest.rulesets.narby.state import NarbyData, remove_claim
+from conquest.rulesets.narby.state import NarbyData, count, remove_claim
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -82,6 +82,7 @@ def collect_tribute(s: NarbyData, seat: int, die: int, ev: dict[str, Any]) -> No
         elif c == RUIN:
             coins += adjrow["ruin"] if near else row["ruin"]
     s.coins[seat] += coins
+    count(s, "tribute_coins", coins)
     if row["lose_claim"]:
         mine = losable_claims(s, seat)
         if len(mine) == 1:

@@ -16,6 +16,13 @@ from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
 
 
+STAT_KEYS = ("conquests", "conquests_of_enemies", "lost_tribes_conquered", "conversions", "declines",
+             "combos_picked", "pick_coins_paid", "reinforcement_rolls")
+"""The running counts a finished game reports (``SmallWorldRuleset.game_stats``, docs/rules/smallworld.md):
+regions conquered (of them from another seat's race, of them from a Lost Tribe), Sorcerers' conversions, races
+put into decline, combos picked and the coins laid on the column to pick them, reinforcement die rolls."""
+
+
 class StateBase(State):
     __slots__ = (
         "players", "options", "board", "map_seed", "turns",
@@ -25,7 +32,7 @@ class StateBase(State):
         "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
         "cur", "readied", "acted", "picked", "declined_now", "conq_ne", "attacked", "converted",
         "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "defender", "camps_loose",
-        "peace_by", "peace_to", "holes_used",
+        "peace_by", "peace_to", "holes_used", "stats",
     )
 
     players: int
@@ -71,8 +78,13 @@ class StateBase(State):
     peace_by: int
     peace_to: int
     holes_used: int
+    stats: dict[str, int]  # counters for reports (``STAT_KEYS``); no rule reads them
 
     # ---- small queries ----------------------------------------------------------------------------
+    def count(self, key: str, n: int = 1) -> None:
+        """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``)."""
+        self.stats[key] += n
+
     def regions_of(self, race: int) -> list[int]:
         rr = self.rrace
         return [i for i in range(len(rr)) if rr[i] == race]

@@ -25,6 +25,8 @@ class PickingCombo(StateBase):
         """Slot i costs i coins, one laid on each combo above it; the coins on the chosen combo are taken.
         Tokens: banner + badge, limited by the race's supply (Amazons take their 4 for conquest too)."""
         s = self.seat
+        self.count("combos_picked")
+        self.count("pick_coins_paid", i)
         self.coins[s] -= i
         for k in range(i):
             self.col_coins[k] += 1

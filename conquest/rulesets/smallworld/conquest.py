@@ -144,6 +144,12 @@ class Conquering(StateBase):
 
     def conquer(self, r: int, cost: int) -> None:
         x = self.cur
+        self.count("conquests")
+        y = self.rrace[r]
+        if y >= 0 and self.rseat[y] != self.rseat[x]:
+            self.count("conquests_of_enemies")
+        elif self.lost[r]:
+            self.count("lost_tribes_conquered")
         nonempty = self.lose_region(r)
         self.rhand[x] -= cost
         self.occupy(x, r, cost, nonempty)
@@ -154,6 +160,7 @@ class Conquering(StateBase):
         the tokens in hand suffice or not; either way the turn's conquests end. For Berserk the die is known
         before the region is chosen."""
         self.phase = CONQUER
+        self.count("reinforcement_rolls")
         r = self.final_r
         if r < 0:
             self.bdie = d

@@ -20,6 +20,7 @@ class Declining(StateBase):
         """One token per region is flipped, the others removed (Ghouls keep all); the race's earlier
         declined race leaves the map, unless that one has Spirit (then it does not count) or this one does."""
         x = self.active_race(s)
+        self.count("declines")
         spirit = self._spirit(x)
         for y in self.declined_races(s):
             if self._spirit(y) == spirit:

@@ -225,6 +225,7 @@ class Sorcerers(Race):
         region for the owner's losses: nothing goes back in hand)."""
         y = s.rrace[r]
         t = s.rseat[y]
+        s.count("conversions")
         s.converted |= 1 << t
         s.attacked |= 1 << t
         s.rrace[r] = -1

@@ -207,6 +207,25 @@ class SmallWorldRuleset(Ruleset):
         assert isinstance(state, SmallWorldState)
         return state.turn
 
+    def game_stats(self, state: State) -> dict[str, Any]:
+        """Figures of one game for simulation reports (docs/rules/smallworld.md, "Figures for simulation
+        reports"): the game turns played, the winner's coins and margin over the runner-up, the winner's active
+        race and power at the end (``none`` when it had no active race, ``shared`` when the win is shared), the
+        regions held at the end (of them by races in decline), and the running counts of ``base.STAT_KEYS``."""
+        assert isinstance(state, SmallWorldState)
+        s = state
+        coins = sorted(s.coins, reverse=True)
+        res = s.result()
+        won = [t for t in range(s.players) if res[t] > 0] if res is not None else []
+        race = power = "shared" if len(won) > 1 else "none"
+        if len(won) == 1 and s.active_race(won[0]) >= 0:
+            x = s.active_race(won[0])
+            race, power = D.RACE_IDS[x], D.POWER_IDS[s.rpower[x]]
+        held = [x for x in s.rrace if x >= 0]
+        return {"rounds": s.turn, "winner_coins": coins[0], "margin": coins[0] - coins[1], "winner_race": race,
+                "winner_power": power, "regions_held": len(held),
+                "regions_in_decline": sum(1 for x in held if s.rstatus[x] == DECLINED), **s.stats}
+
     # ---- the board for the browser ----------------------------------------------------------------
     TERRAIN_FILL = {"farmland": "#eadf94", "forest": "#8fbf7a", "hill": "#c9cf8e", "mountain": "#b3a89c",
                     "swamp": "#9bab8c", "sea": "#86b8de", "lake": "#a7d3ef"}

@@ -9,7 +9,7 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, StrictFloat, StrictInt
 
-from conquest.core.schema import Body, Id, Part
+from conquest.core.schema import Body, Count, Id, Part
 
 Coins = Annotated[int, Field(ge=0, le=100_000)]
 Tokens = Annotated[int, Field(ge=0, le=30)]
@@ -88,4 +88,5 @@ class SmallWorldBody(Body):
     turn_state: TurnStateDoc = TurnStateDoc()
     peace: Optional[PeaceDoc] = None
     holes_used: Annotated[int, Field(ge=0, le=2)] = 0
+    stats: dict[Id, Count] = {}   # counters for reports; a document without them starts at 0
     result: Optional[list[StrictInt | StrictFloat]] = None   # written at the end, for readers

@@ -12,6 +12,7 @@ from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.game import CHANCE
+from conquest.rulesets.smallworld.base import STAT_KEYS
 from conquest.rulesets.smallworld.combo import PickingCombo
 from conquest.rulesets.smallworld.common import (
     ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIE_PROBS, DIPLOMACY, DRAW_POWER, DRAW_RACE, EXTRA, MAX_CAMPS,
@@ -69,6 +70,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.peace_by = -1
         s.peace_to = -1
         s.holes_used = 0
+        s.stats = dict.fromkeys(STAT_KEYS, 0)
         s._after_draw()
         return s
 
@@ -117,6 +119,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.peace_by = self.peace_by
         s.peace_to = self.peace_to
         s.holes_used = self.holes_used
+        s.stats = self.stats.copy()
         return s
 
     # ---- who moves --------------------------------------------------------------------------------

@@ -1,0 +1,135 @@
+"""The figures of a finished Narby game for simulation reports (``NarbyRuleset.game_stats``): each one checked
+against the final state or against a count taken independently while the game is replayed, step by step,
+from the public state JSON (claims, places and settlements, rolls, cards, tribute)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from conquest.analysis.runner import sample_chance
+from conquest.analysis.simulate import simulate
+from conquest.cli import app
+from conquest.core.errors import StateFormatError
+from conquest.core.game import CHANCE
+from conquest.rulesets.narby import RULESET
+from conquest.rulesets.narby.rules import NarbyState
+from conquest.rulesets.narby.state import STAT_KEYS
+
+
+def _replay(players: int, seed: int, options: dict[str, Any] | None = None) -> tuple[NarbyState, dict[str, int]]:
+    """A seeded random game to its end, and the counts seen in the JSON before and after each step."""
+    rng = random.Random(seed)
+    st = RULESET.new_game(players, options or {}, seed)
+    seen = dict.fromkeys(("claims", "claims_taken", "places_claimed", "places_destroyed", "settlements_destroyed",
+                          "settlements_ruined", "attacks", "steals", "destroys", "cards_played", "tribute_coins",
+                          "places_placed"), 0)
+    while st.to_move is not None:
+        legal = st.legal_actions()
+        a = sample_chance(st, rng) if st.to_move == CHANCE else legal[rng.randrange(len(legal))]
+        before = st.to_json()
+        st = st.apply_unchecked(a)  # type: ignore[assignment]
+        after = st.to_json()
+        ev = before["event"]
+        if before["node"] == "roll" and ev is not None:
+            if ev["type"] == "attack" and "first" in ev:
+                seen["attacks"] += 1  # the defender's die: the attack is resolved
+            elif ev["type"] in ("steal", "destroy"):
+                seen[ev["type"] + "s"] += 1
+            elif ev["type"] == "tribute":
+                seen["tribute_coins"] += after["coins"][ev["seat"]] - before["coins"][ev["seat"]]
+        for key, seat in after["claims"].items():
+            old = before["claims"].get(key)
+            if old != seat:
+                seen["claims"] += 1
+                seen["claims_taken"] += old is not None
+                seen["places_claimed"] += key in after["places"]
+        gone = set(before["places"]) - set(after["places"])
+        seen["places_destroyed"] += len(gone)
+        seen["places_placed"] += len(set(after["places"]) - set(before["places"]))
+        for sq, kind in before["settlements"].items():
+            now = after["settlements"].get(sq)
+            seen["settlements_destroyed"] += now is None
+            seen["settlements_ruined"] += kind != "ruin" and now == "ruin"
+        # "Possible Cards, discarded after use": a card leaves a hand for the discards
+        if after["round"] == before["round"]:
+            seen["cards_played"] += len(after["played"]) - len(before["played"])
+    return st, seen
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (4, 5), (3, 8)])
+def test_stats_match_the_final_state_and_the_replayed_game(players: int, seed: int) -> None:
+    """"Game plays until a player exceeds 50, 75, or 100 coins": how the game ended, its rounds, winner and
+    margin agree with the final state; each running count agrees with what the replay saw happen."""
+    st, seen = _replay(players, seed)
+    stats = RULESET.game_stats(st)
+    assert stats["end_reason"] == ("coins" if max(st.coins) > st.options["win"] else "round limit")
+    assert stats["rounds"] == st.round > 0
+    totals = [st.coins[t] + st.tok_sum[t] for t in range(players)]
+    assert stats["margin"] == sorted(totals)[-1] - sorted(totals)[-2]
+    won = [t for t, r in enumerate(st.result() or ()) if r > 0]
+    assert stats["winner"] == (st.dragon_id(won[0]) if len(won) == 1 else "shared")
+    for t in range(players):
+        assert stats[f"total_{st.dragon_id(t)}"] == totals[t] == st.scores()[t]
+    assert stats["chest_coins"] == st.chest_coins
+    for key, n in seen.items():
+        assert stats[key] == n, key
+    assert stats["claims"] > 0 and stats["tribute_coins"] > 0 and stats["cards_played"] > 0
+    assert stats["places_placed"] == len(st.places) + stats["places_destroyed"]
+    assert stats["powers_used"] >= 0
+    for v in stats.values():
+        assert isinstance(v, str) and len(v) <= 20 or isinstance(v, int) and not isinstance(v, bool)
+    assert len(stats) <= 18 + players
+
+
+def test_round_limit_and_unfinished_games() -> None:
+    """Option ``max_rounds``: a game cut off by the round limit says so; a game not over says ``unfinished``."""
+    st, _ = _replay(2, 3, {"max_rounds": 2})
+    assert st.round == 2 and max(st.coins) <= st.options["win"]
+    assert RULESET.game_stats(st)["end_reason"] == "round limit"
+    fresh = RULESET.game_stats(RULESET.new_game(3, {}, 0))
+    assert fresh["end_reason"] == "unfinished" and fresh["winner"] == "none" and fresh["rounds"] == 0
+    assert all(fresh[k] == 0 for k in STAT_KEYS)
+
+
+def test_counters_survive_json_and_clone() -> None:
+    """The counters are part of the state JSON (docs/rules/narby.md §5, ``stats``): written, read back, cloned;
+    a document without them starts at 0, and an unknown counter is refused naming the field."""
+    st, _ = _replay(2, 1)
+    doc = json.loads(json.dumps(st.to_json()))
+    back = RULESET.state_from_json(doc)
+    assert isinstance(back, NarbyState)
+    assert back.stats == st.stats and RULESET.game_stats(back) == RULESET.game_stats(st)
+    clone = st.clone()
+    clone.stats["claims"] += 1
+    assert st.stats["claims"] == clone.stats["claims"] - 1
+    doc.pop("stats")
+    assert RULESET.state_from_json(doc).stats == dict.fromkeys(STAT_KEYS, 0)  # type: ignore[attr-defined]
+    doc["stats"] = {"battles": 3}
+    with pytest.raises(StateFormatError, match="stats"):
+        RULESET.state_from_json(doc)
+    doc["stats"] = {"claims": -1}
+    with pytest.raises(StateFormatError, match="stats"):
+        RULESET.state_from_json(doc)
+
+
+def test_simulate_reports_the_figures() -> None:
+    """`conquest simulate narby --games 4` sums the numbers and counts the strings."""
+    summary = simulate("narby", 4, ["random"], players=2, seed=0).to_json()
+    assert summary["finished"] == 4
+    figures = summary["stats"]
+    assert sum(figures["end_reason"]["counts"].values()) == 4
+    assert sum(figures["winner"]["counts"].values()) == 4
+    assert figures["rounds"]["games"] == 4 and figures["rounds"]["mean"] > 0
+    assert figures["claims"]["total"] > 0
+    result = CliRunner().invoke(app, ["simulate", "narby", "--games", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["stats"]["rounds"]["games"] == 4
+    assert {"end_reason", "winner", "margin", "claims", "tribute_coins", "places_destroyed"} <= set(data["stats"])
+    table = CliRunner().invoke(app, ["simulate", "narby", "--games", "4"])
+    assert table.exit_code == 0 and "tribute_coins" in table.stdout and "end_reason" in table.stdout
