@@ -33,7 +33,9 @@ def test_random_games_with_every_option_end_and_round_trip(k):
             legal = st.legal_actions()
             if steps % 5 == 0:
                 doc = st.to_json()
-                assert RULESET.state_from_json(json.loads(json.dumps(doc))).to_json() == doc
+                again = RULESET.state_from_json(json.loads(json.dumps(doc)))
+                assert again.to_json() == doc
+                assert list(again.legal_actions()) == list(legal)  # a saved game lists them as the original
                 for a in legal:
                     assert RULESET.parse_action(RULESET.format_action(a)) == a
                 if st.to_move != CHANCE:
@@ -47,6 +49,26 @@ def test_random_games_with_every_option_end_and_round_trip(k):
         assert st.phase == "over"
         limit = st.options["max_rounds"]
         assert max(st.coins) > st.options["win"] or st.round == limit
+
+
+def test_a_saved_game_keeps_the_order_the_places_of_power_came_on_the_board():
+    """The ``power`` actions are listed in the order the places came on the board, so the JSON keeps that order
+    (it once sorted them by table order, and a loaded game listed its actions in another order)."""
+    from conquest.rulesets.narby.base import PIDX
+    for seed in range(40):
+        rng = random.Random(seed)
+        st = RULESET.new_game(4, {}, seed)
+        while st.to_move is not None and st.round < 6:
+            places = list(st.places)  # in the order they came on the board
+            if places != sorted(places, key=PIDX.__getitem__) and any(a[0] == "power" for a in st.legal_actions()):
+                again = RULESET.state_from_json(json.loads(json.dumps(st.to_json())))
+                assert list(again.to_json()["places"]) == places
+                assert list(again.legal_actions()) == list(st.legal_actions())
+                return
+            legal = st.legal_actions()
+            st = st.apply_unchecked(sample_chance(st, rng) if st.to_move == CHANCE
+                                    else legal[rng.randrange(len(legal))])
+    pytest.fail("no game brought places of power on the board out of table order")
 
 
 def test_greedy_beats_random():

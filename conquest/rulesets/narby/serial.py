@@ -34,7 +34,9 @@ def body_json(s: NarbyData) -> dict[str, Any]:
         "caves": [B.sq_text(a) if a >= 0 else None for a in s.cave],
         "home": [B.sq_text(a) if a >= 0 else None for a in s.home],
         "settlements": {B.sq_text(q): KIND_NAME[c] for q, c in enumerate(occ) if TOWN <= c <= RUIN},
-        "places": {p: B.sq_text(a) for p, a in sorted(s.places.items(), key=lambda x: PIDX[x[0]])},
+        # in the order the places came on the board, which orders their ``power`` actions (a saved game
+        # lists its legal actions as the original did)
+        "places": {p: B.sq_text(a) for p, a in s.places.items()},
         "claims": {key_text(k): o for k, o in sorted(s.claims.items(), key=lambda x: key_order(x[0]))},
         "chest": B.sq_text(s.chest) if s.chest >= 0 else None,
         "chest_coins": s.chest_coins,
