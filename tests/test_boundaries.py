@@ -120,7 +120,8 @@ def test_mutated_state_documents_are_refused_or_playable(rid: str, seed: int, wh
 
 @pytest.mark.parametrize("rid", RULESETS)
 def test_a_refusal_names_the_field(rid: str) -> None:
-    """A negative count, a bool where a number belongs, a null where a list belongs: each refused naming it."""
+    """A negative count, a bool where a number belongs, a null where a list belongs, a list where a name belongs:
+    each refused naming it."""
     rs = rulesets()[rid]
     doc = positions(rid)[-1].to_json()
     paths = [p for p in fuzz._paths(doc) if p and p[0] not in ("format", "ruleset", "rules_version", "players",
@@ -135,6 +136,8 @@ def test_a_refusal_names_the_field(rid: str) -> None:
             bads = [-1 - value, True, 10 ** 12]
         elif isinstance(value, list):
             bads = [None, 7]
+        elif isinstance(value, str):
+            bads = [[], {"x": 1}]  # unhashable where a name belongs: no loader may use it as a key unchecked
         else:
             continue
         for bad in bads:

@@ -276,6 +276,8 @@ def test_state_json_errors_name_the_field():
         position({"dragons": ["undead", "blue"]})
     with pytest.raises(StateFormatError, match="event"):
         position({"node": "roll", "seat": None})
+    with pytest.raises(StateFormatError, match="event"):  # a list where the event's type belongs
+        position({"event": {"type": [], "seat": 0, "left": 1, "then": "act"}})
 
 
 def test_view_hides_other_hands():

@@ -110,7 +110,7 @@ EVENT_DEFAULTS: dict[str, Any] = {"mod": 0, "town": 0, "city": 0, "queue": [], "
 def ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
     if v is None:
         return None
-    if not isinstance(v, dict) or v.get("type") not in EVENT_FIELDS:
+    if not isinstance(v, dict) or not isinstance(v.get("type"), str) or v["type"] not in EVENT_FIELDS:
         raise StateFormatError("event", f"must be null or an object with a type among {sorted(EVENT_FIELDS)}")
     spec = EVENT_FIELDS[v["type"]]
     out: dict[str, Any] = {"type": v["type"]}
