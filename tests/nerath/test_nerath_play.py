@@ -263,3 +263,22 @@ def test_seats_and_sides() -> None:
     ffa = RULESET.new_game(4, {"board_setup": "empty", "mode": "free-for-all"}, 0)
     assert len(set(ffa.team)) == 4
     assert RULESET.seat_names(2, {}) == ["Dark Empire of Karkoth & Iron Circle", "Vailin Alliance & Nerathan League"]
+
+
+def test_a_battle_field_of_the_wrong_type_is_refused_naming_the_battle() -> None:
+    """A state document's battle with a name where a number belongs (the hits queue) is refused naming
+    ``battle``, not as a document the loader could not read (found by the fuzzer)."""
+    from conquest.core.errors import StateFormatError
+    rng = random.Random(4)
+    st = RULESET.new_game(4, {}, 4)
+    while st.to_move is not None:
+        doc = st.to_json()
+        if doc.get("battle") and doc["battle"].get("queue"):
+            doc["battle"]["queue"][0][1] = "x"
+            with pytest.raises(StateFormatError) as e:
+                RULESET.state_from_json(doc)
+            assert e.value.field == "battle"
+            return
+        legal = st.legal_actions()
+        st = st.apply_unchecked(sample_chance(st, rng) if st.to_move == CHANCE else legal[rng.randrange(len(legal))])
+    pytest.fail("no battle with a queue of hits in this game")

@@ -253,6 +253,8 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
                      "offered": [_realm_ix(r, "battle/offered") for r in b.get("offered", [])]}
         except KeyError as e:
             raise StateFormatError(f"battle/{e.args[0]}", "missing") from None
+        except (TypeError, ValueError) as e:  # a number or a name where the other belongs
+            raise StateFormatError("battle", f"a field of the battle has the wrong type ({e})") from None
         if st.bt["kind"] not in ("land", "sea", "dungeon"):
             raise StateFormatError("battle/kind", "must be land, sea or dungeon")
         if st.bt["kind"] == "dungeon" and not 0 <= st.bt["gseat"] < players:
