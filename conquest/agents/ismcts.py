@@ -15,9 +15,15 @@ statistics average over what the observer cannot know, and the agent never reads
 - Progressive widening copes with hundreds of legal actions (Nerath): a node with more than ``widen_from``
   legal actions grows a new child only while it has fewer than ``widen * sqrt(visits)`` of them. At the root
   the children come in the order of a one-ply lookahead on the ruleset's evaluation (the greedy agent's), and
-  that order also biases the first visits; deeper nodes grow in random order.
-- Rollouts are uniform random for at most ``rollout`` steps and are then scored by the ruleset's evaluation,
-  squashed into (0, 1) around the root's evaluation on the scale of the evaluations met so far.
+  that order also biases the first visits. ``prior`` says where else a node is ranked so, once, when it first
+  grows a child: 0 nowhere (deeper nodes grow in random order), 1 at the searching seat's own nodes (its move
+  sequences: several pieces into one battle), 2 at every decision node, each ranked for the seat that moves
+  there — the other seats' first children are then the greedy agent's moves, a model of greedy-like players.
+  Ranking costs one ply of evaluations per node, so it pays where a node has a hundred moves and few are good
+  (Nerath: ``ismcts:prior=2`` wins about half its games against three greedy seats, a quarter without).
+- Rollouts play at most ``rollout`` steps, each the best of ``pick`` actions sampled and judged by the mover's
+  evaluation (``pick=1``: uniform random), and are then scored by the ruleset's evaluation, squashed into
+  (0, 1) around the root's evaluation on the scale of the evaluations met so far.
 - The budget is ``time`` seconds or ``iterations`` iterations per decision (``iterations`` alone: no clock);
   ``cpu=1`` counts the process's CPU time instead of the wall clock (measurements on a shared machine).
 - Decisive moves: a root action that ends the game won (the seat alone best) in the state given and in eight
@@ -32,7 +38,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from conquest.agents.base import Agent, Param, register
 from conquest.agents.greedy import expected_value
@@ -276,14 +282,14 @@ class ISMCTSAgent(Agent):
         return best_a, best_ch, False
 
     @staticmethod
-    def _ranked(s: State, legal: list[Action], seat: int) -> dict[Any, float]:
+    def _ranked(s: State, legal: Sequence[Action], seat: int) -> dict[Any, float]:
         """The one-ply order of ``legal`` for ``seat`` (the greedy agent's): a prior in (0, 1] per action."""
         values = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
         ranked = sorted(legal, key=lambda a: -values[a])
         n = len(ranked)
         return {a: 1.0 - i / n for i, a in enumerate(ranked)}
 
-    def _best_of(self, s: State, acts: list[Action], rng: random.Random) -> Action:
+    def _best_of(self, s: State, acts: Sequence[Action], rng: random.Random) -> Action:
         """The rollout's informed step: the best of ``pick`` actions sampled without replacement, by the evaluation
         of the seat to move."""
         seat = s.to_move
