@@ -1,7 +1,7 @@
 """Playing strength of ``ismcts`` (figures, not pass/fail): tournaments against ``greedy`` and ``random``.
 
     PYTHONPATH=. python benchmarks/strength.py [--time 1.0] [--games 20] [--random-games 10]
-        [--nerath-games 24] [--nerath-time 0.5] [--nerath-params prior=2] [--jobs 1] [--out results.json]
+        [--nerath-games 40] [--nerath-time 0.5] [--nerath-params prior=2] [--jobs 1] [--out results.json]
         [ruleset ...]
 
 Kingdom, Narby and Small World are played by 2 (seats swapped every game); Nerath by 4 in free-for-all
@@ -44,7 +44,7 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=1.0, help="seconds of CPU per ismcts decision (2 players)")
     ap.add_argument("--games", type=int, default=20, help="games against greedy (2 players)")
     ap.add_argument("--random-games", type=int, default=10, help="games against random (2 players)")
-    ap.add_argument("--nerath-games", type=int, default=24, help="4-player Nerath games, one ismcts seat")
+    ap.add_argument("--nerath-games", type=int, default=40, help="4-player Nerath games, one ismcts seat")
     ap.add_argument("--nerath-time", type=float, default=0.5, help="seconds of CPU per decision in Nerath")
     ap.add_argument("--nerath-params", default="prior=2",
                     help="extra ismcts parameters in Nerath, ':'-separated ('' for the defaults)")
