@@ -1,10 +1,12 @@
 """Playing strength of ``ismcts`` (figures, not pass/fail): tournaments against ``greedy`` and ``random``.
 
     PYTHONPATH=. python benchmarks/strength.py [--time 1.0] [--games 20] [--random-games 10]
-        [--nerath-games 8] [--nerath-time 1.0] [--jobs 1] [--out results.json] [ruleset ...]
+        [--nerath-games 40] [--nerath-time 0.5] [--nerath-params prior=2] [--jobs 1] [--out results.json]
+        [ruleset ...]
 
 Kingdom, Narby and Small World are played by 2 (seats swapped every game); Nerath by 4 in free-for-all
-(``--nerath-mode``), one ismcts seat against three greedy seats, its seat going round the table. The budget is CPU time (``cpu=1``) so that a busy
+(``--nerath-mode``), one ismcts seat against three greedy seats, its seat going round the table; its extra
+parameters are ``--nerath-params`` (by default ``prior=2``: every node ranked by its mover's one-ply evaluation). The budget is CPU time (``cpu=1``) so that a busy
 machine does not starve the search: ``time`` seconds of one core per decision. Each line printed is one
 tournament's JSON (conquest/analysis/tournament.py) with the wall-clock seconds per game; the figures quoted
 in docs/agents.md come from this script.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from conquest.analysis.tournament import tournament
@@ -22,8 +25,14 @@ from conquest.analysis.tournament import tournament
 def run(ruleset: str, agents: list[str], games: int, players: int, jobs: int, seed: int,
         options: dict | None = None) -> dict:
     t0 = time.perf_counter()
+    done = [0]
+
+    def progress() -> None:
+        done[0] += 1
+        print(f"{ruleset}: {done[0]}/{games} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
     data = tournament(ruleset, agents, games, players=players, jobs=jobs, seed=seed, first_only=True,
-                      options=options)
+                      options=options, progress=progress)
     data["options"] = options or {}
     data["seconds_per_game"] = round((time.perf_counter() - t0) / max(data["games"], 1) * max(jobs, 1), 1)
     return data
@@ -35,8 +44,10 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=1.0, help="seconds of CPU per ismcts decision (2 players)")
     ap.add_argument("--games", type=int, default=20, help="games against greedy (2 players)")
     ap.add_argument("--random-games", type=int, default=10, help="games against random (2 players)")
-    ap.add_argument("--nerath-games", type=int, default=8, help="4-player Nerath games, one ismcts seat")
-    ap.add_argument("--nerath-time", type=float, default=1.0, help="seconds of CPU per decision in Nerath")
+    ap.add_argument("--nerath-games", type=int, default=40, help="4-player Nerath games, one ismcts seat")
+    ap.add_argument("--nerath-time", type=float, default=0.5, help="seconds of CPU per decision in Nerath")
+    ap.add_argument("--nerath-params", default="prior=2",
+                    help="extra ismcts parameters in Nerath, ':'-separated ('' for the defaults)")
     ap.add_argument("--nerath-mode", default="free-for-all", choices=["free-for-all", "alliance"],
                     help="Nerath's mode: free-for-all (par 1/4) or alliance (two sides of two)")
     ap.add_argument("--jobs", type=int, default=1)
@@ -46,7 +57,7 @@ def main() -> None:
     lines = []
     for rid in args.rulesets:
         if rid == "nerath":
-            spec = f"ismcts:time={args.nerath_time}:cpu=1"
+            spec = f"ismcts:time={args.nerath_time}:cpu=1" + (f":{args.nerath_params}" if args.nerath_params else "")
             plan = [([spec, "greedy"], args.nerath_games, 4, {"mode": args.nerath_mode})]
         else:
             spec = f"ismcts:time={args.time}:cpu=1"

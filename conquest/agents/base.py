@@ -31,6 +31,7 @@ class Param:
     help: str
     minimum: float | None = None
     positive: bool = False
+    maximum: float | None = None
 
     def parse(self, agent: str, name: str, text: str) -> Any:
         try:
@@ -42,6 +43,8 @@ class Param:
             raise AgentSpecError(f"agent '{agent}': {name} must be greater than 0, got {text}")
         if self.minimum is not None and value < self.minimum:
             raise AgentSpecError(f"agent '{agent}': {name} must be at least {self.minimum:g}, got {text}")
+        if self.maximum is not None and value > self.maximum:
+            raise AgentSpecError(f"agent '{agent}': {name} must be at most {self.maximum:g}, got {text}")
         return value
 
 

@@ -43,6 +43,10 @@ def test_specs_set_parameters_and_levels_name_specs() -> None:
     ("mcts:iterations=1.5", "not an integer"),
     ("mcts:iterations=0", "at least 1"),
     ("ismcts:time", "expected parameter=value"),
+    ("ismcts:prior=3", "prior must be at most 2"),
+    ("ismcts:prior=-1", "prior must be at least 0"),
+    ("ismcts:pick=0", "pick must be at least 1"),
+    ("ismcts:pick=two", "not an integer"),
 ])
 def test_bad_specs_are_one_line_errors(spec: str, words: str) -> None:
     with pytest.raises(AgentSpecError) as e:
@@ -98,6 +102,57 @@ def test_ismcts_plays_legal_reproducible_moves_with_an_iteration_budget(rid: str
     a2 = decide(get_agent("ismcts:iterations=30"), s, random.Random(1))
     assert a1 == a2 and s.is_legal(a1)
     assert agent.last_iterations == 30  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("rid, players", [("kingdom", 2), ("nerath", 4)])
+def test_ismcts_with_priors_everywhere_and_informed_rollouts_is_reproducible(rid: str, players: int) -> None:
+    s = _decision(rid, players, 3)
+    spec = "ismcts:iterations=20:prior=2:pick=3"
+    a1 = decide(get_agent(spec), s, random.Random(2))
+    assert a1 == decide(get_agent(spec), s, random.Random(2)) and s.is_legal(a1)
+    assert get_agent(spec).spec == spec
+
+
+def test_the_prior_ranks_by_the_movers_one_ply_evaluation_and_informed_rollout_steps_pick_the_best_sampled() -> None:
+    """The prior of a node is the greedy agent's order for the seat to move there (whoever it is); a rollout
+    step with ``pick`` at least the number of legal actions plays greedy's (tie-free) choice."""
+    from conquest.agents.greedy import expected_value
+    rs = get_ruleset("nerath")
+    s = _decision("nerath", 4, 5)
+    seat = s.to_move
+    legal = list(s.legal_actions())
+    order = ISMCTSAgent._ranked(s, legal, seat)
+    values = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
+    ranked = sorted(legal, key=lambda a: -order[a])
+    assert [values[a] for a in ranked] == sorted(values.values(), reverse=True)
+    assert order[ranked[0]] == 1.0 and all(0 < v <= 1 for v in order.values())
+    agent = ISMCTSAgent(iterations=1, pick=len(legal))
+    step = agent._best_of(s, legal, random.Random(0))
+    assert rs.evaluate(s.apply_unchecked(step), seat) == max(rs.evaluate(s.apply_unchecked(a), seat) for a in legal)
+
+
+def test_ismcts_ranks_nodes_below_the_root_only_when_asked() -> None:
+    """``prior=0`` ranks the root's children alone; ``prior=2`` ranks every decision node that grew children,
+    whoever moves there."""
+    s = _decision("kingdom", 2, 4)
+
+    def ranked_below_root(prior: int) -> tuple[int, int]:
+        agent = ISMCTSAgent(iterations=60, prior=prior, reuse=0)
+        decide(agent, s, random.Random(0))
+        grown = ranked = 0
+        todo = list(agent.last_root.children.values())
+        while todo:
+            n = todo.pop()
+            todo.extend(n.children.values())
+            if n.children and n.seen is None:  # a decision node (chance nodes record whether they are seen)
+                grown += 1
+                ranked += n.order is not None
+        return grown, ranked
+
+    grown, ranked = ranked_below_root(0)
+    assert grown > 0 and ranked == 0
+    grown, ranked = ranked_below_root(2)
+    assert grown > 0 and ranked == grown
 
 
 def test_ismcts_respects_its_time_budget() -> None:
