@@ -20,7 +20,8 @@ statistics average over what the observer cannot know, and the agent never reads
   sequences: several pieces into one battle), 2 at every decision node, each ranked for the seat that moves
   there — the other seats' first children are then the greedy agent's moves, a model of greedy-like players.
   Ranking costs one ply of evaluations per node, so it pays where a node has a hundred moves and few are good
-  (Nerath: ``ismcts:prior=2`` wins about half its games against three greedy seats, a quarter without).
+  (Nerath: ``ismcts:prior=2`` wins about half its games against three greedy seats, a quarter without). The
+  default, -1, is the ruleset's choice (``Ruleset.search_prior``): 2 for Nerath, 0 for the others.
 - Rollouts play at most ``rollout`` steps, each the best of ``pick`` actions sampled and judged by the mover's
   evaluation (``pick=1``: uniform random), and are then scored by the ruleset's evaluation, squashed into
   (0, 1) around the root's evaluation on the scale of the evaluations met so far.
@@ -94,9 +95,10 @@ class ISMCTSAgent(Agent):
         "widen_from": Param(int, 12, "legal actions above which a node widens progressively", minimum=1),
         "chance": Param(int, 24, "chance nodes with at most this many outcomes branch on them", minimum=1),
         "reuse": Param(int, 1, "1: reuse the subtree when the seat moves again at once; 0: never", minimum=0),
-        "prior": Param(int, 0, "where the one-ply order on the evaluation ranks the children: 0 the root only; "
-                               "1 every node of the searching seat; 2 every decision node (the other seats' "
-                               "too: a greedy-like model of them)", minimum=0, maximum=2),
+        "prior": Param(int, -1, "where the one-ply order on the evaluation ranks the children: 0 the root only; "
+                                "1 every node of the searching seat; 2 every decision node (the other seats' "
+                                "too: a greedy-like model of them); -1 the ruleset's choice (2 for Nerath, 0 "
+                                "for the others)", minimum=-1, maximum=2),
         "pick": Param(int, 1, "rollout policy: each step plays the best of this many sampled actions by the "
                               "mover's evaluation (1: uniform random)", minimum=1),
         "cpu": Param(int, 0, "1: time is this process's CPU time (fair measurements on a busy machine); "
@@ -121,6 +123,7 @@ class ISMCTSAgent(Agent):
             self.time = 0.0  # an iteration budget alone: no clock, so a seed fixes the decision
         self._kept: tuple[int, Any, _Node] | None = None  # (seat, predicted view, subtree)
         self._me = -1  # the searching seat
+        self._prior = 0  # ``prior``, the ruleset's choice when it is -1
         self.last_iterations = 0
         self.last_root: _Node | None = None  # the last search's tree (for inspection)
 
@@ -142,6 +145,7 @@ class ISMCTSAgent(Agent):
         me = state.to_move
         assert me is not None and me >= 0
         self._me = me
+        self._prior = self.prior if self.prior >= 0 else state.ruleset.search_prior
         legal = list(state.legal_actions())
         if len(legal) == 1:
             self._kept = None
@@ -257,7 +261,7 @@ class ISMCTSAgent(Agent):
             if len(legal) > self.widen_from:
                 allowed = max(2, int(self.widen * math.sqrt(node.visits + 1)))
             if len(present) < allowed:
-                if node.order is None and (self.prior == 2 or (self.prior == 1 and seat == self._me)):
+                if node.order is None and (self._prior == 2 or (self._prior == 1 and seat == self._me)):
                     node.order = self._ranked(s, legal, seat)
                 prior = node.order
                 if prior is not None:

@@ -255,6 +255,9 @@ class Ruleset(ABC):
     rules_version: ClassVar[str]
     summary: ClassVar[str] = ""
     state_class: ClassVar[type[State]]
+    search_prior: ClassVar[int] = 0
+    """Where ``ismcts`` ranks a node's children by a one-ply lookahead unless its spec says (its ``prior``
+    parameter): 0 at the root only; 2 at every decision node, for a game of many moves of which few are good."""
 
     def __init__(self) -> None:
         # A state reaches its ruleset (notation, evaluation) through its class.

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_specs_set_parameters_and_levels_name_specs() -> None:
     ("mcts:iterations=0", "at least 1"),
     ("ismcts:time", "expected parameter=value"),
     ("ismcts:prior=3", "prior must be at most 2"),
-    ("ismcts:prior=-1", "prior must be at least 0"),
+    ("ismcts:prior=-2", "prior must be at least -1"),
     ("ismcts:pick=0", "pick must be at least 1"),
     ("ismcts:pick=two", "not an integer"),
 ])
@@ -136,9 +137,9 @@ def test_ismcts_ranks_nodes_below_the_root_only_when_asked() -> None:
     whoever moves there."""
     s = _decision("kingdom", 2, 4)
 
-    def ranked_below_root(prior: int) -> tuple[int, int]:
+    def ranked_below_root(prior: int, state: Any = s) -> tuple[int, int]:
         agent = ISMCTSAgent(iterations=60, prior=prior, reuse=0)
-        decide(agent, s, random.Random(0))
+        decide(agent, state, random.Random(0))
         grown = ranked = 0
         todo = list(agent.last_root.children.values())
         while todo:
@@ -152,6 +153,11 @@ def test_ismcts_ranks_nodes_below_the_root_only_when_asked() -> None:
     grown, ranked = ranked_below_root(0)
     assert grown > 0 and ranked == 0
     grown, ranked = ranked_below_root(2)
+    assert grown > 0 and ranked == grown
+    # the default (-1) is the ruleset's choice: the root only in Kingdom, every node in Nerath
+    grown, ranked = ranked_below_root(-1)
+    assert grown > 0 and ranked == 0
+    grown, ranked = ranked_below_root(-1, _decision("nerath", 4, 2))
     assert grown > 0 and ranked == grown
 
 

@@ -38,6 +38,7 @@ class NerathRuleset(Ruleset):
     summary = ("Four realms at war in the Axis & Allies family: mixed dice, first strike, durable dragons, "
                "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks.")
     state_class = NerathState
+    search_prior = 2  # a hundred moves a decision: ismcts ranks every node (docs/agents.md, "Strength")
 
     def options(self) -> OptionsSpec:
         return OptionsSpec((
