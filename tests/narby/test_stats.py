@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from conquest.analysis.runner import sample_chance
 from conquest.analysis.simulate import simulate
 from conquest.cli import app
-from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE
 from conquest.rulesets.narby import RULESET
 from conquest.rulesets.narby.rules import NarbyState
 from conquest.rulesets.narby.state import STAT_KEYS
+from tests.stats_counters import assert_counters_survive_json_and_clone
 
 
 def _replay(players: int, seed: int, options: dict[str, Any] | None = None) -> tuple[NarbyState, dict[str, int]]:
@@ -97,24 +97,11 @@ def test_round_limit_and_unfinished_games() -> None:
 
 
 def test_counters_survive_json_and_clone() -> None:
-    """The counters are part of the state JSON (docs/rules/narby.md §5, ``stats``): written, read back, cloned;
-    a document without them starts at 0, and an unknown counter is refused naming the field."""
+    """The counters are part of the state JSON (docs/rules/narby.md §5, ``stats``): written, read back,
+    cloned; a document without them starts at 0; an unknown or negative counter is refused naming the field."""
     st, _ = _replay(2, 1)
-    doc = json.loads(json.dumps(st.to_json()))
-    back = RULESET.state_from_json(doc)
-    assert isinstance(back, NarbyState)
-    assert back.stats == st.stats and RULESET.game_stats(back) == RULESET.game_stats(st)
-    clone = st.clone()
-    clone.stats["claims"] += 1
-    assert st.stats["claims"] == clone.stats["claims"] - 1
-    doc.pop("stats")
-    assert RULESET.state_from_json(doc).stats == dict.fromkeys(STAT_KEYS, 0)  # type: ignore[attr-defined]
-    doc["stats"] = {"battles": 3}
-    with pytest.raises(StateFormatError, match="stats"):
-        RULESET.state_from_json(doc)
-    doc["stats"] = {"claims": -1}
-    with pytest.raises(StateFormatError, match="stats"):
-        RULESET.state_from_json(doc)
+    assert isinstance(st, NarbyState)
+    assert_counters_survive_json_and_clone(RULESET, st, STAT_KEYS, "claims")
 
 
 def test_simulate_reports_the_figures() -> None:

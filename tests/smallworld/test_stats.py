@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from conquest.analysis.runner import sample_chance
 from conquest.analysis.simulate import simulate
 from conquest.cli import app
-from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE
 from conquest.rulesets.smallworld import RULESET
 from conquest.rulesets.smallworld.base import STAT_KEYS
 from conquest.rulesets.smallworld.state import SmallWorldState
+from tests.stats_counters import assert_counters_survive_json_and_clone
 
 
 def _replay(players: int, seed: int, **options: Any) -> tuple[SmallWorldState, dict[str, int]]:
@@ -107,19 +107,8 @@ def test_counters_survive_json_and_clone() -> None:
     """The counters are part of the state JSON (docs/rules/smallworld.md, ``stats``): written, read back,
     cloned; a document without them starts at 0; an unknown or negative counter is refused naming the field."""
     st, _ = _replay(2, 1)
-    doc = json.loads(json.dumps(st.to_json()))
-    back = RULESET.state_from_json(doc)
-    assert isinstance(back, SmallWorldState)
-    assert back.stats == st.stats and RULESET.game_stats(back) == RULESET.game_stats(st)
-    clone = st.clone()
-    clone.stats["declines"] += 1
-    assert st.stats["declines"] == clone.stats["declines"] - 1
-    doc.pop("stats")
-    assert RULESET.state_from_json(doc).stats == dict.fromkeys(STAT_KEYS, 0)  # type: ignore[attr-defined]
-    for bad in ({"battles": 1}, {"declines": -1}):
-        doc["stats"] = bad
-        with pytest.raises(StateFormatError, match="stats"):
-            RULESET.state_from_json(doc)
+    assert isinstance(st, SmallWorldState)
+    assert_counters_survive_json_and_clone(RULESET, st, STAT_KEYS, "declines")
 
 
 def test_simulate_reports_the_figures() -> None:
