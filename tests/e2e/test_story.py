@@ -40,13 +40,14 @@ def create_game(page: Any, base: str, rid: str, kinds: list[str]) -> None:
 def act(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> str:
     """Play one listed action (preferring some verbs), answering a confirmation with yes; returns it."""
     before = page.eval_on_selector("#app", "a => a.dataset.revision")
-    # the actions a player can press: visible (groups may be folded) and enabled, a stepper's "Play" included
-    buttons = [b for b in page.query_selector_all("#actions button[data-action]:visible") if b.is_enabled()]
-    assert buttons, "the seat to move has a list of legal actions"
-    texts = [b.get_attribute("data-action") for b in buttons]
-    liked = [i for i, t in enumerate(texts) if t and t.split()[0] in prefer]
-    i = rng.choice(liked) if liked and rng.random() < 0.7 else rng.randrange(len(buttons))
-    buttons[i].click()
+    for attempt in range(5):
+        try:
+            text = _press_one(page, rng, prefer)
+            break
+        except PlaywrightError as e:  # the list re-drew itself under the pointer (a live update): again
+            if "not attached" not in str(e) or attempt == 4:
+                raise
+            page.wait_for_timeout(100)
     # the move lands (a new revision), asks to confirm, or hands the device over (hot-seat: the page empties)
     page.wait_for_function(
         f"() => document.getElementById('app').dataset.revision !== '{before}'"
@@ -56,6 +57,17 @@ def act(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> str:
         page.click("#confirm-yes")
         page.wait_for_function(f"() => document.getElementById('app').dataset.revision !== '{before}'"
                                " || !document.getElementById('overlay').hidden", timeout=20_000)
+    return text
+
+
+def _press_one(page: Any, rng: random.Random, prefer: tuple[str, ...]) -> str:
+    # the actions a player can press: visible (groups may be folded) and enabled, a stepper's "Play" included
+    buttons = [b for b in page.query_selector_all("#actions button[data-action]:visible") if b.is_enabled()]
+    assert buttons, "the seat to move has a list of legal actions"
+    texts = [b.get_attribute("data-action") for b in buttons]
+    liked = [i for i, t in enumerate(texts) if t and t.split()[0] in prefer]
+    i = rng.choice(liked) if liked and rng.random() < 0.7 else rng.randrange(len(buttons))
+    buttons[i].click()
     return str(texts[i])
 
 
