@@ -27,11 +27,13 @@ def log_notations(pg: Any) -> str:
     return "\n".join(pg.eval_on_selector_all(".log [title]", "els => els.map(e => e.title)"))
 
 
-def new_game(server: Any, rid: str, players: int, humans: int = 1, options: dict | None = None) -> dict:
+def new_game(server: Any, rid: str, players: int, humans: int = 1, options: dict | None = None,
+             seed: int = 5) -> dict:
+    """A game with a fixed seed: its dice and its computer seats' moves are the same on every run."""
     seats = [{"kind": "human", "name": f"Tester {i + 1}"} for i in range(humans)]
     seats += [{"kind": "random"}] * (players - humans)
     made = httpx.post(server.url + "/api/games", json={"ruleset": rid, "players": players, "seats": seats,
-                                                      "options": options or {}}, timeout=30).json()
+                                                      "options": options or {}, "seed": seed}, timeout=30).json()
     assert "game" in made, made
     return made
 
