@@ -4,21 +4,16 @@ from the public state JSON (claims, places and settlements, rolls, cards, tribut
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from conquest.analysis.runner import sample_chance
-from conquest.analysis.simulate import simulate
-from conquest.cli import app
 from conquest.core.game import CHANCE
 from conquest.rulesets.narby import RULESET
 from conquest.rulesets.narby.rules import NarbyState
 from conquest.rulesets.narby.state import STAT_KEYS
-from tests.stats_counters import assert_counters_survive_json_and_clone
 
 
 def _replay(players: int, seed: int, options: dict[str, Any] | None = None) -> tuple[NarbyState, dict[str, int]]:
@@ -94,29 +89,3 @@ def test_round_limit_and_unfinished_games() -> None:
     fresh = RULESET.game_stats(RULESET.new_game(3, {}, 0))
     assert fresh["end_reason"] == "unfinished" and fresh["winner"] == "none" and fresh["rounds"] == 0
     assert all(fresh[k] == 0 for k in STAT_KEYS)
-
-
-def test_counters_survive_json_and_clone() -> None:
-    """The counters are part of the state JSON (docs/rules/narby.md §5, ``stats``): written, read back,
-    cloned; a document without them starts at 0; an unknown or negative counter is refused naming the field."""
-    st, _ = _replay(2, 1)
-    assert isinstance(st, NarbyState)
-    assert_counters_survive_json_and_clone(RULESET, st, STAT_KEYS, "claims")
-
-
-def test_simulate_reports_the_figures() -> None:
-    """`conquest simulate narby --games 4` sums the numbers and counts the strings."""
-    summary = simulate("narby", 4, ["random"], players=2, seed=0).to_json()
-    assert summary["finished"] == 4
-    figures = summary["stats"]
-    assert sum(figures["end_reason"]["counts"].values()) == 4
-    assert sum(figures["winner"]["counts"].values()) == 4
-    assert figures["rounds"]["games"] == 4 and figures["rounds"]["mean"] > 0
-    assert figures["claims"]["total"] > 0
-    result = CliRunner().invoke(app, ["simulate", "narby", "--games", "4", "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert data["stats"]["rounds"]["games"] == 4
-    assert {"end_reason", "winner", "margin", "claims", "tribute_coins", "places_destroyed"} <= set(data["stats"])
-    table = CliRunner().invoke(app, ["simulate", "narby", "--games", "4"])
-    assert table.exit_code == 0 and "tribute_coins" in table.stdout and "end_reason" in table.stdout

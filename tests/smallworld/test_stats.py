@@ -4,21 +4,16 @@ by step, from the state JSON (regions changing hands, races going into decline) 
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from conquest.analysis.runner import sample_chance
-from conquest.analysis.simulate import simulate
-from conquest.cli import app
 from conquest.core.game import CHANCE
 from conquest.rulesets.smallworld import RULESET
 from conquest.rulesets.smallworld.base import STAT_KEYS
 from conquest.rulesets.smallworld.state import SmallWorldState
-from tests.stats_counters import assert_counters_survive_json_and_clone
 
 
 def _replay(players: int, seed: int, **options: Any) -> tuple[SmallWorldState, dict[str, int]]:
@@ -101,24 +96,3 @@ def test_unfinished_game() -> None:
     fresh = RULESET.game_stats(RULESET.new_game(2, {}, 0))
     assert fresh["winner_race"] == "none" and fresh["regions_held"] == 0
     assert all(fresh[k] == 0 for k in STAT_KEYS)
-
-
-def test_counters_survive_json_and_clone() -> None:
-    """The counters are part of the state JSON (docs/rules/smallworld.md, ``stats``): written, read back,
-    cloned; a document without them starts at 0; an unknown or negative counter is refused naming the field."""
-    st, _ = _replay(2, 1)
-    assert isinstance(st, SmallWorldState)
-    assert_counters_survive_json_and_clone(RULESET, st, STAT_KEYS, "declines")
-
-
-def test_simulate_reports_the_figures() -> None:
-    """`conquest simulate smallworld --games 4` sums the numbers and counts the strings."""
-    summary = simulate("smallworld", 4, ["random"], players=3, seed=0).to_json()
-    assert summary["finished"] == 4
-    figures = summary["stats"]
-    assert sum(figures["winner_race"]["counts"].values()) == 4
-    assert figures["conquests"]["games"] == 4 and figures["conquests"]["total"] > 0
-    result = CliRunner().invoke(app, ["simulate", "smallworld", "--games", "4", "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert {"rounds", "margin", "declines", "conquests", "winner_power", "regions_held"} <= set(data["stats"])
