@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from conquest.core.errors import StateFormatError
 
-__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "validate_document"]
+__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "read_counters", "validate_document"]
 
 
 class Body(BaseModel):
@@ -52,3 +52,19 @@ def validate_document(model: type[BaseModel], data: dict[str, Any]) -> None:
         if len(shown) > 40:
             shown = shown[:37] + "..."
         raise StateFormatError(path or "(document)", f"{err['msg'].lower()} (got {shown})") from None
+
+
+def read_counters(doc: dict[str, Any], keys: tuple[str, ...], field: str = "stats") -> dict[str, int]:
+    """The report counters of a state document (``field``: ``{counter: count}``, no rule reads them): each of
+    ``keys``, 0 when the document leaves it (or the whole object) out. An unknown counter or a value that is not
+    a count is refused naming the field."""
+    found = doc.get(field) or {}
+    if not isinstance(found, dict) or any(k not in keys for k in found):
+        raise StateFormatError(field, f"counters for reports, among {', '.join(keys)}")
+    out: dict[str, int] = {}
+    for k in keys:
+        v = found.get(k, 0)
+        if type(v) is not int or not 0 <= v <= 1_000_000:
+            raise StateFormatError(f"{field}/{k}", f"a count from 0 to 1000000, got {v!r}")
+        out[k] = v
+    return out

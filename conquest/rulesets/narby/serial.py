@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from conquest.core.errors import StateFormatError
+from conquest.core.schema import read_counters
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BONUS_KEYS, CAVE0, CHANCE_NODES, CHEST, DECISION_NODES, DRAGON0, EMPTY,
                                           KIND_CODE, KIND_NAME, PHASES, PIDX, PLACE0, RUIN, TOWN, UNDEAD,
@@ -321,10 +322,7 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("bonus", f"an object with {', '.join(BONUS_KEYS)}")
     s.bonus = [int(bonus[k]) for k in BONUS_KEYS]
     s.ev = ev_from_json(need("event"), players)
-    stats = d.get("stats") or {}
-    if not isinstance(stats, dict) or any(k not in STAT_KEYS for k in stats):
-        raise StateFormatError("stats", f"counters for reports, among {', '.join(STAT_KEYS)}")
-    s.stats = {k: int(stats.get(k, 0)) for k in STAT_KEYS}
+    s.stats = read_counters(d, STAT_KEYS)
     s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
     if s.ev is not None and s.phase == "tribute" and "seat" in s.ev:
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
+from conquest.core.schema import read_counters
 from conquest.core.notation import is_digits
 from conquest.core.maps import MapError
 from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
@@ -263,10 +264,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     else:
         raise StateFormatError("peace", "expected null or {diplomat, opponent}")
     s.holes_used = _int(d.get("holes_used", 0), "holes_used", 0, 2)
-    stats = d.get("stats") or {}
-    if not isinstance(stats, dict) or any(k not in STAT_KEYS for k in stats):
-        raise StateFormatError("stats", f"counters for reports, among {', '.join(STAT_KEYS)}")
-    s.stats = {k: _int(stats.get(k, 0), f"stats/{k}") for k in STAT_KEYS}
+    s.stats = read_counters(d, STAT_KEYS)
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
