@@ -286,9 +286,9 @@ class SmallWorldRuleset(Ruleset):
         return help_terms()
 
     def evaluate(self, state: State, seat: int) -> float:
-        """Coins, plus the income the seat's regions would bring over the turns left, plus the strength of
-        the active race (tokens that can still conquer, defence of exposed regions), relative to the best
-        opponent. It reads nothing ``view(seat)`` hides: the opponents' coin totals are left out."""
+        """Coins, plus the income the seat's regions would bring over the turns left, plus what its spare
+        tokens can still conquer (or, without an active race, the combo it will pick: ``_growth``), plus the
+        defence of exposed regions, relative to the best opponent. It reads nothing ``view(seat)`` hides: the opponents' coin totals are left out."""
         assert isinstance(state, SmallWorldState)
         res = state.result()
         if res is not None:
@@ -345,11 +345,38 @@ class SmallWorldRuleset(Ruleset):
                 # the 4 conquest-only tokens leave at redeployment: regions they cannot be taken from are lost
                 income -= max(0, st.amazon_debt - spare)
                 spare = max(0, spare - st.amazon_debt)
-            strength = spare / 2.6
-        else:
-            strength = 3.5  # a fresh combo next turn
+        # turns in which the seat can still conquer and then score (this one counts before it has played)
         conquests_left = later + (1 if s > st.seat else 0)
-        return income * weight + strength * min(conquests_left, 3) * 0.9 + defence * min(later, 1)
+        if x >= 0:
+            growth = self._growth(spare, conquests_left, s > st.seat)
+        else:
+            growth = self._fresh_combo(st, conquests_left, s > st.seat)
+        return income * weight + growth + defence * min(later, 1)
+
+    @staticmethod
+    def _fresh_combo(st: SmallWorldState, turns: int, this_round: bool) -> float:
+        """What a seat without an active race can expect from the combo it picks next: ``_growth`` of the
+        tokens of the best of the three cheapest combos in the column (their coins are not counted; 9 when no
+        combo is shown)."""
+        col_r, col_p = st.col_race, st.col_power
+        tokens = max((min(D.BANNER[col_r[i]] + D.BADGE[col_p[i]], D.SUPPLY[col_r[i]])
+                      for i in range(min(3, len(col_r), len(col_p)))), default=9)
+        return SmallWorldRuleset._growth(tokens, turns, this_round)
+
+    @staticmethod
+    def _growth(tokens: float, turns: int, this_round: bool) -> float:
+        """The coins that ``tokens`` spare tokens bring by conquest over ``turns`` turns that end in scoring:
+        each turn they take about one region per 2.6 tokens, and each region taken keeps about 1.6 of them on
+        the board (one to hold it, some to defend it), so growth slows as the race spreads; every region taken
+        scores on each turn after, later turns weighted 0.6 as the income of held regions is (opponents
+        erode what a race holds). ``this_round``: the first of those turns is this round's, weighted 1."""
+        spare, held, value = float(tokens), 0.0, 0.0
+        for k in range(turns):
+            take = spare / 2.6
+            held += take
+            spare -= 1.6 * take
+            value += held * (1.0 if k == 0 and this_round else 0.6)
+        return value
 
     # ---- the text board ---------------------------------------------------------------------------
     def render_text(self, state: State, seat: int | None = None) -> str:
