@@ -16,11 +16,14 @@ from tests.smallworld.helpers import make
 COLUMN = "elves:forest,trolls:stout,sorcerers:bivouacking,halflings:commando,giants:pillaging,orcs:swamp"
 
 
-def spent_race(turn: int, hand: int, regions: int = 6) -> Any:
+SMALL = "dwarves:alchemist,humans:merchant,wizards:fortified,halflings:commando,giants:pillaging,orcs:swamp"
+
+
+def spent_race(turn: int, hand: int, regions: int = 6, column: str = COLUMN) -> Any:
     """Seat 0 at the start of its turn ``turn`` of 10: active Berserk Ratmen (no income bonus) holding
-    ``regions`` regions with one token each and ``hand`` tokens in hand; seat 1's Trolls far away."""
+    ``regions`` regions with one token each and ``hand`` tokens in hand; seat 1's Amazons far away."""
     own = {f"r{i}": {"race": "ratmen", "tokens": 1, "lost_tribe": 0} for i in (8, 9, 10, 11, 12, 13)[:regions]}
-    return make(column=COLUMN, setup={
+    return make(column=column, setup={
         "turn": turn, "seat": 0, "phase": "conquer",
         "races": {"ratmen": {"seat": 0, "power": "berserk", "status": "active", "hand": hand},
                   "amazons": {"seat": 1, "power": "hill", "status": "active", "hand": 4}},
@@ -35,7 +38,7 @@ def values(state: Any) -> dict[str, float]:
 
 
 def test_a_spent_race_goes_into_decline_when_a_fresh_combo_has_turns_to_grow() -> None:
-    """Ratmen with no token to spare on six regions, six turns before the end: holding them brings six coins a
+    """Ratmen with no token to spare on six regions at turn 4 of 10: holding them brings six coins a
     turn, a fresh ten-token combo from the column takes about four regions its first turn and more after."""
     state = spent_race(turn=4, hand=0)
     v = values(state)
@@ -49,13 +52,20 @@ def test_a_race_with_tokens_to_spare_keeps_conquering() -> None:
     assert v["decline"] < max(val for a, val in v.items() if a.startswith("conquer"))
 
 
+def test_declining_is_worth_more_when_the_column_shows_bigger_combos() -> None:
+    """The combo picked after a decline comes from the column: ten-token combos at the top (Forest Elves,
+    Bivouacking Sorcerers) make declining worth more than seven- and eight-token ones (Alchemist Dwarves,
+    Merchant Humans, Fortified Wizards)."""
+    big, small = values(spent_race(turn=4, hand=0)), values(spent_race(turn=4, hand=0, column=SMALL))
+    assert big["decline"] - big["end"] > small["decline"] - small["end"] + 1
+
+
 @pytest.mark.parametrize("turns_left", [1, 3, 6])
 def test_a_fresh_combo_is_worth_more_with_more_turns_and_bigger_combos(turns_left: int) -> None:
     """The value of a combo still to be picked grows with the turns left for it to score and with the tokens
     of the combos in the column."""
     from conquest.rulesets.smallworld.ruleset import SmallWorldRuleset
-    big = make(column=COLUMN)
-    small = make(column="dwarves:alchemist,humans:merchant,wizards:fortified,halflings:commando,giants:pillaging,orcs:swamp")
+    big, small = make(column=COLUMN), make(column=SMALL)
     f = SmallWorldRuleset._fresh_combo
     assert f(big, turns_left, False) > f(small, turns_left, False) > 0
     assert f(big, turns_left + 1, False) > f(big, turns_left, False)

@@ -288,7 +288,8 @@ class SmallWorldRuleset(Ruleset):
     def evaluate(self, state: State, seat: int) -> float:
         """Coins, plus the income the seat's regions would bring over the turns left, plus what its spare
         tokens can still conquer (or, without an active race, the combo it will pick: ``_growth``), plus the
-        defence of exposed regions, relative to the best opponent. It reads nothing ``view(seat)`` hides: the opponents' coin totals are left out."""
+        defence of exposed regions, relative to the best opponent. It reads nothing ``view(seat)`` hides: the
+        opponents' coin totals are left out."""
         assert isinstance(state, SmallWorldState)
         res = state.result()
         if res is not None:
