@@ -24,6 +24,12 @@ def cli(*args: str, input_text: str | None = None, cwd: Path = ROOT) -> subproce
                           text=True, cwd=cwd, timeout=300, env=env)
 
 
+def _interruptible() -> None:
+    """A child's Ctrl-C as a person's terminal gives it: runners started in the background (``cmd &``, CI
+    agents) hand their children SIGINT ignored, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> str:
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     assert "Traceback" not in r.stderr and "Error:" not in r.stderr.replace("error:", "")
@@ -113,7 +119,8 @@ def test_simulate_piped_prints_progress_and_seats_from_1():
 def test_simulate_keeps_the_partial_summary_on_ctrl_c():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.Popen([sys.executable, "-m", "conquest.cli", "simulate", "kingdom", "-n", "100000", "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                         preexec_fn=_interruptible)
     deadline = time.time() + 120
     assert p.stderr is not None
     while time.time() < deadline:  # the first progress line: games are being played
@@ -150,7 +157,7 @@ def test_ctrl_c_saves_and_the_game_resumes(tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.Popen([sys.executable, "-m", "conquest.cli", "play", "kingdom", "--seed", "4", "--save",
                           str(rec)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, cwd=ROOT, env=env)
+                         text=True, cwd=ROOT, env=env, preexec_fn=_interruptible)
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write("recruit 1\n")
     p.stdin.flush()
