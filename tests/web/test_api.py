@@ -521,3 +521,19 @@ def test_each_game_has_a_rules_page(client: TestClient) -> None:
     assert "<h1>" in page.text and "<script" not in page.text
     refused(client.get("/rules/nothing"), 404)
     refused(client.get("/rules/..%2Fweb"), 404)
+
+
+def test_the_rules_pages_travel_with_the_package() -> None:
+    """An installed package has no docs/ folder beside it: the pages are read from conquest/web/rules, a link to
+    docs/rules that pyproject.toml ships as package data, so a wheel carries the documents themselves."""
+    import tomllib
+    from importlib.resources import files
+    from pathlib import Path
+
+    from conquest.core.registry import rulesets
+    root = Path(__file__).resolve().parents[2]
+    for rid in rulesets():
+        packaged = files("conquest.web") / "rules" / f"{rid}.md"
+        assert packaged.read_text(encoding="utf-8") == (root / "docs" / "rules" / f"{rid}.md").read_text("utf-8")
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "rules/*.md" in project["tool"]["setuptools"]["package-data"]["conquest.web"]

@@ -12,7 +12,8 @@ from conquest.web.games import WebError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 INDEX = STATIC / "index.html"
-RULES_DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
+# docs/rules, through the link conquest/web/rules (package data: a wheel carries the documents themselves)
+RULES_DOCS = Path(__file__).resolve().parent.parent / "rules"
 CALC = STATIC / "calc.html"
 
 router = APIRouter(include_in_schema=False)
@@ -49,6 +50,8 @@ def page_rules(rid: str) -> Response:
             f'<a href="/" class="brand">Conquest</a></header><main class="card rules-page">{body}</main>'
             f'</body></html>')
     return Response(page, media_type="text/html")
+
+
 @router.get("/calc")
 def page_calc() -> FileResponse:
     """The Nerath battle calculator (static/calc.html and calc.js)."""
