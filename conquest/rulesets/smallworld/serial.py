@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
-from conquest.core.schema import read_counters
-from conquest.core.notation import is_digits
 from conquest.core.maps import MapError
+from conquest.core.notation import is_digits
+from conquest.core.schema import read_counters
 from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES
 from conquest.rulesets.smallworld.powers import POWER_RULES
