@@ -42,6 +42,8 @@ class ActionCodec:
         self._str_index = {t: i for i, t in enumerate(tokens) if isinstance(t, str)}
         self._int0 = tokens.index(0)
         self.end = 0
+        self._single: dict[Any, int] = {**self._str_index, **{k: self._int0 + k for k in range(small)}}
+        """The token of every element that is one token (actions hold no bools: ``encode`` refuses them)."""
         self._known: dict[Any, tuple[int, ...]] = {}
 
     def tokens_of(self, action: Any) -> tuple[int, ...]:
@@ -124,25 +126,47 @@ class ActionCodec:
 
 
 class Decision:
-    """The legal actions of one position and the tokens chosen so far: what may come next."""
+    """The legal actions of one position and the tokens chosen so far: what may come next.
 
-    __slots__ = ("actions", "prefix", "_live", "_next")
+    The live actions are grouped by the token that comes next, once per prefix. While every element met so far
+    is one token (a vocabulary string or an int below ``small``: nearly always), the actions are grouped by their
+    elements directly, without writing out their tokens; the first element that takes several tokens (a large
+    number) turns the decision to whole token sequences, which agree with the tokens chosen so far."""
+
+    __slots__ = ("codec", "actions", "prefix", "_live", "_next", "_by_tokens")
 
     def __init__(self, codec: ActionCodec, actions: Sequence[Any]) -> None:
+        self.codec = codec
         self.actions = actions
         self.prefix: list[int] = []
-        memo, known = codec._known, codec.tokens_of
-        self._live = [(memo.get(a) or known(a), a) for a in actions]
-        self._next: dict[int, list[tuple[tuple[int, ...], Any]]] | None = None
+        self._live: Sequence[Any] = actions  # the actions (by element) or (tokens, action) pairs (by tokens)
+        self._by_tokens = False
+        self._next: dict[int, list[Any]] | None = None
 
-    def _branches(self) -> dict[int, list[tuple[tuple[int, ...], Any]]]:
+    def _branches(self) -> dict[int, list[Any]]:
         """The live actions grouped by the token that comes next (``END``: the one the prefix already spells,
         when something longer continues it). Worked out once per prefix."""
         b = self._next
-        if b is None:
-            k = len(self.prefix)
-            b = {}
-            ended = None
+        if b is not None:
+            return b
+        k = len(self.prefix)
+        b = {}
+        ended = None
+        if not self._by_tokens:
+            single = self.codec._single
+            for a in self._live:
+                if len(a) > k:
+                    t = single.get(a[k])
+                    if t is None:  # an element of several tokens (or none): group by token sequences
+                        return self._to_tokens()
+                    group = b.get(t)
+                    if group is None:
+                        b[t] = [a]
+                    else:
+                        group.append(a)
+                else:
+                    ended = a
+        else:
             for item in self._live:
                 seq = item[0]
                 if len(seq) > k:
@@ -153,10 +177,20 @@ class Decision:
                         group.append(item)
                 else:
                     ended = item
-            if ended is not None and b:
-                b[0] = [ended]  # END
-            self._next = b
+        if ended is not None and b:
+            b[0] = [ended]  # END
+        self._next = b
         return b
+
+    def _to_tokens(self) -> dict[int, list[Any]]:
+        known = self.codec.tokens_of
+        self._live = [(known(a), a) for a in self._live]
+        self._by_tokens = True
+        self._next = None
+        return self._branches()
+
+    def _action(self, item: Any) -> Any:
+        return item[1] if self._by_tokens else item
 
     def options(self) -> Collection[int]:
         """The token indices that continue a legal action (``END`` when the prefix is complete and continued)."""
@@ -165,26 +199,28 @@ class Decision:
     def complete(self) -> Any | None:
         """The action the prefix spells, when nothing else can follow it; else None."""
         live = self._live
-        if len(live) == 1 and len(live[0][0]) == len(self.prefix):
-            return live[0][1]
+        if len(live) == 1:
+            item = live[0]
+            if len(item[0] if self._by_tokens else item) == len(self.prefix):
+                return self._action(item)
         return None
 
     def choose(self, token: int) -> Any | None:
-        """Add ``token`` (checked by the caller against ``options``); the finished action, or None."""
+        """Add ``token`` (checked by the caller against ``options``); the finished action, or None. When one
+        action is left it is finished: every token it still has is forced."""
         group = self._branches()[token]
-        if token == 0:
-            return group[0][1]
+        if token == 0 or len(group) == 1:
+            return self._action(group[0])
         self._live = group
         self._next = None
         self.prefix.append(token)
-        return self.complete()
+        return None
 
     def advance_forced(self) -> Any | None:
         """Take tokens while only one is possible; the finished action if that finishes one."""
         while True:
-            done = self.complete()
-            if done is not None:
-                return done
+            if len(self._live) == 1:
+                return self._action(self._live[0])
             opts = self._branches()
             if len(opts) != 1:
                 return None

@@ -58,10 +58,12 @@ class Match:
         probe = self.rs.new_game(self.players, self.options, seed=0)
         self.board_size = len(self.encoding.features(probe.view(0), 0))
         self.obs_size = self.board_size + 1 + self.codec.size + MAX_PREFIX + 1
-        self._no_decision = np.zeros(self.obs_size - self.board_size, dtype=np.float32)
+        self._count0 = self.board_size + 1 + self.codec.size
+        # per seat: its last observation, the state its board part was written from, the decision's marks in it
+        self._obs = [np.zeros(self.obs_size, dtype=np.float32) for _ in range(self.players)]
+        self._obs_of: list[State | None] = [None] * self.players
+        self._marks: list[list[int]] = [[] for _ in range(self.players)]
         self.last_shaping: list[float] | None = None
-        self._features: dict[int, Any] = {}
-        self._features_of: State | None = None
         self.rng = random.Random(0)
         self.state: State = probe
         self.decision: Decision | None = None
@@ -90,12 +92,17 @@ class Match:
         return self.state.to_move is None
 
     def _play(self, action: Any) -> None:
-        before = self._evaluations() if self.shaped_reward else None
+        if not self.shaped_reward:
+            self.state = self.state.apply_unchecked(action)
+            self.actions.append(action)
+            self._settle()
+            self.last_shaping = None
+            return
+        before = self._evaluations()
         self.state = self.state.apply_unchecked(action)
         self.actions.append(action)
         self._settle()
-        self.last_shaping = ([self.shaped_reward * (b - a) for a, b in zip(before, self._evaluations())]
-                             if before is not None else None)
+        self.last_shaping = [self.shaped_reward * (b - a) for a, b in zip(before, self._evaluations())]
 
     def _settle(self) -> None:
         """Resolve chance and forced tokens until a seat has a choice to make (or the game ends)."""
@@ -142,7 +149,7 @@ class Match:
         if d is None:
             raise IllegalToken("the game is over: no action is expected")
         token = int(token)
-        if token not in d.options():
+        if token not in (d._next or d._branches()):
             name = (repr(self.codec.token_name(token)) if 0 <= token < self.codec.size
                     else "(outside the action space)")
             legal = ", ".join(sorted(repr(self.codec.token_name(t)) for t in d.options()))
@@ -157,27 +164,30 @@ class Match:
             self.last_shaping = None
 
     # ---- what a seat sees ------------------------------------------------------------------------
-    def features(self, seat: int) -> Any:
-        """The encoding's numbers for ``seat`` (kept while the engine state is the same object: the tokens of
-        one action do not change the board)."""
-        if self._features_of is not self.state:
-            self._features = {}
-            self._features_of = self.state
-        f = self._features.get(seat)
-        if f is None:
-            f = self._features[seat] = np.asarray(self.encoding.observe(self.state, seat), dtype=np.float32)
-        return f
-
     def observe(self, seat: int) -> np.ndarray:
-        obs = np.concatenate((self.features(seat), self._no_decision))
-        base = self.board_size
+        """The seat's observation: the encoding's numbers (written again only when the engine state is another
+        object: the tokens of one action do not change the board), then the decision when the seat is the one
+        deciding. A fresh array: the caller may keep it."""
+        obs = self._obs[seat]
+        st = self.state
+        if self._obs_of[seat] is not st:
+            obs[:self.board_size] = self.encoding.observe(st, seat)
+            self._obs_of[seat] = st
+        marks = self._marks[seat]
+        if marks:
+            for i in marks:
+                obs[i] = 0.0
+            marks.clear()
         d = self.decision
-        if d is not None and self.state.to_move == seat:
-            obs[base] = 1.0
+        if d is not None and st.to_move == seat:
+            base = self.board_size + 1
+            marks.append(base - 1)
             for t in d.prefix:
-                obs[base + 1 + t] = 1.0
-            obs[base + 1 + self.codec.size + min(len(d.prefix), MAX_PREFIX)] = 1.0
-        return obs
+                marks.append(base + t)
+            marks.append(self._count0 + min(len(d.prefix), MAX_PREFIX))
+            for i in marks:
+                obs[i] = 1.0
+        return obs.copy()
 
     def result(self) -> tuple[float, ...] | None:
         return self.state.result()

@@ -40,6 +40,8 @@ class ConquestAEC(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.agents: list[str] = []
+        self._rewarded = False
+        """Some reward is not zero (it is cleared at the next step)."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -56,6 +58,7 @@ class ConquestAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False
         self._after_move()
 
     def _after_move(self) -> None:
@@ -73,7 +76,8 @@ class ConquestAEC(AECEnv):
             self.agent_selection = self.possible_agents[to_move]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
-        if any(self.rewards.values()):
+        self._rewarded = any(self.rewards.values())
+        if self._rewarded:
             self._accumulate_rewards()
 
     def step(self, action: Any) -> None:
@@ -83,15 +87,21 @@ class ConquestAEC(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} must choose an action (None is only for agents that are done)")
+        m = self.match
         try:
-            self.match.choose(int(action))
+            m.choose(action)
         except IllegalToken as e:
             raise ValueError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0
-        shaping = self.match.last_shaping
+        shaping = m.last_shaping
+        to_move = m.state.to_move
+        if shaping is None and not self._rewarded and to_move is not None and to_move >= 0 \
+                and m.max_decisions is None and self.render_mode != "human":
+            self.agent_selection = self.possible_agents[to_move]  # the common step: nothing else changes
+            return
         if shaping is not None:
             self.rewards = {a: shaping[self._seat[a]] for a in self.agents}
-        elif any(self.rewards.values()):
+        elif self._rewarded:
             self.rewards = {a: 0.0 for a in self.agents}
         self._after_move()
         if self.render_mode == "human":
@@ -100,7 +110,7 @@ class ConquestAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         m = self.match
-        mask = m.mask() if (m.to_move == seat and not self.truncations.get(agent)) else \
+        mask = m.mask() if (m.state.to_move == seat and not self.truncations.get(agent)) else \
             np.zeros(m.codec.size, dtype=np.int8)
         return {"observation": m.observe(seat), "action_mask": mask}
 
