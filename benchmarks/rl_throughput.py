@@ -27,7 +27,9 @@ def main() -> None:
                           "engine_actions_per_cpu_second": data["engine_actions_per_cpu_second"],
                           "ratio": data["env_steps_vs_engine_actions"],
                           "engine_ratio": data["engine_actions_in_env_vs_engine"],
-                          "same_games_ratio": data["env_vs_engine_on_the_same_games"], "env": data["env"]}))
+                          "same_games_ratio": data["env_vs_engine_on_the_same_games"],
+                          "api_floor_us_per_step": data["api_floor_us_per_step"],
+                          "ratio_ceiling": data["ratio_ceiling"], "env": data["env"]}))
 
 
 if __name__ == "__main__":

@@ -580,6 +580,9 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
                   f"{data['env_vs_engine_on_the_same_games']:.0%} of the speed it replays the same games at; "
                   f"observation of "
                   f"{envb['observation_size']} numbers, {envb['action_space']} tokens)", markup=False)
+        out.print(f"{data['ruleset']} ceiling: PettingZoo's API alone costs {data['api_floor_us_per_step']} µs a "
+                  f"step (an environment that does nothing), so no environment of it passes "
+                  f"{data['ratio_ceiling']:.0%} of the engine here", markup=False)
 
 
 @app.command()

@@ -353,3 +353,6 @@ def test_bench_rl_reports_the_environment_beside_the_engine() -> None:
     assert env["engine_on_the_same_games_per_cpu_second"] > env["engine_actions_in_env_per_cpu_second"] > 0
     for key in ("env_steps_vs_engine_actions", "engine_actions_in_env_vs_engine", "env_vs_engine_on_the_same_games"):
         assert 0 < data[key] < 1.5, key
+    # the ceiling: the engine's own cost per step plus an environment that does nothing but the API
+    assert data["api_floor_us_per_step"] > 0
+    assert data["env_steps_vs_engine_actions"] < data["ratio_ceiling"]
