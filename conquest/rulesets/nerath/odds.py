@@ -11,18 +11,22 @@ error bound and the policies.
 
 from __future__ import annotations
 
+import itertools
+import json
+import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, Union
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.notation import is_digits
-from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
+from conquest.core.odds import Moves, OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath import data as nerath_data
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T
+from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T, guardian_tiles
+from conquest.rulesets.nerath.dungeons import guardians_roll, need_against
 
 POLICY_ORDERS = ("cheapest", "listed")
 
@@ -113,6 +117,39 @@ def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
     return bonus
 
 
+FACEDOWN = "facedown"
+MAX_HIDDEN_DEALS = 5000   # tile deals a facedown-Guardian average may weigh
+
+
+def parse_guardians(text: str, who: str = "defender") -> list[str]:
+    """``"troll, guardian:ogre, facedown"`` -> Dungeon Guardian tile ids in that order (ids or names of
+    ``guardians.yaml``; ``facedown`` or ``?``: a tile not seen yet; ``2 facedown``: two of them)."""
+    tiles = guardian_tiles()
+    names = {t: t for t in tiles}
+    names.update({g.name.lower(): t for t, g in tiles.items()})
+    out: list[str] = []
+    for item in text.split(","):
+        item = " ".join(item.strip().lower().split())
+        if item.startswith("guardian:"):
+            item = item[len("guardian:"):].strip()
+        if not item:
+            continue
+        k = 1
+        head, _, rest = item.partition(" ")
+        if is_digits(head) and rest:
+            k, item = int(head), rest
+        if item in (FACEDOWN, "?"):
+            out.extend([FACEDOWN] * min(k, 100))
+            continue
+        if item not in names:
+            raise OddsError(f"{who}: unknown Dungeon Guardian '{item}' (a tile of guardians.yaml: "
+                            f"{', '.join(sorted(tiles))}; or facedown)")
+        out.extend([names[item]] * k)
+    if not out:
+        raise OddsError(f"{who}: no Guardians given (a dungeon battle is fought against its Guardians)")
+    return out
+
+
 @dataclass
 class _Unit:
     kind: str             # piece id
@@ -129,14 +166,27 @@ class _Snapshot:
     wounded: list[bool]
 
 
+def _merge_dice(*rolls: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, int, int], ...]:
+    dice: dict[tuple[int, int], int] = {}
+    for roll in rolls:
+        for f, n, c in roll:
+            dice[(f, n)] = dice.get((f, n), 0) + c
+    return tuple(sorted((f, n, c) for (f, n), c in dice.items()))
+
+
 class _Side:
-    """One side's hit track: the order its pieces take hits, and what it rolls after k hits."""
+    """One realm's pieces in a battle, as a hit track: the order its pieces take hits, and what it rolls after
+    k hits. Its attack bonuses (``bonus``: piece kind or ``*`` -> N) are its realm's."""
+
+    next_states: Moves | None = None   # a track: k hits -> k + h (the solver's default)
+    variant: list[int] | None = None
 
     def __init__(self, pieces: list[str], attacking: bool, sea: bool, order: str, bonus: dict[str, int],
-                 hurt_fights: bool, wounded_at_start: int = 0) -> None:
+                 hurt_fights: bool, wounded_at_start: int = 0, who: str = "", dungeon: bool = False) -> None:
         d = nerath_data
         tb = d.tables()
-        who = "attacker" if attacking else "defender"
+        who = who or ("attacker" if attacking else "defender")
+        self.name = who
         self.attacking, self.sea = attacking, sea
         if order not in POLICY_ORDERS:
             raise OddsError(f"--order '{order}': use one of {', '.join(POLICY_ORDERS)}")
@@ -144,6 +194,11 @@ class _Side:
             raise OddsError("attacker: a Castle cannot attack (Castles cannot move and can only defend in battle)")
         if pieces.count("castle") > 1:
             raise OddsError(f"{who}: only 1 Castle can be built in any land space")
+        if dungeon:
+            bad = sorted({p for p in pieces if p not in ("fighter", "wizard")})
+            if bad:
+                raise OddsError(f"{who}: {', '.join(bad)} cannot explore a dungeon (only Heroes (Fighters and "
+                                f"Wizards) can move into dungeon entrance spaces)")
         units = [_Unit(p, tb.pieces[p].cost, i) for i, p in enumerate(pieces)]
         if sea:
             bad = sorted({p for p in pieces if p not in ("storm", "dragon", "warship", "fighter", "wizard")})
@@ -200,11 +255,15 @@ class _Side:
         self.K = len(self.hit_slot)   # hits that destroy the side (all its pieces, the Castle inactive)
 
     # ---- what a side rolls after k hits (as rules.battle_dice) -------------------------------------
-    def need(self, kind: str) -> int:
-        hit_on = nerath_data.tables().hit_on
-        return hit_on - self.bonus.get(kind, 0) - self.bonus.get("*", 0)
+    def need(self, kind: str, heroes_need: int | None = None) -> int:
+        """The roll a hit needs: 6 less the realm's attack bonus; in a dungeon (``heroes_need``: the highest
+        "Heroes Need" number of the Guardians left, 0 for none) as the rules' ``need_against``."""
+        bonus = self.bonus.get(kind, 0) + self.bonus.get("*", 0)
+        if heroes_need is None:
+            return nerath_data.tables().hit_on - bonus
+        return need_against(bonus, (heroes_need,))
 
-    def dice(self, k: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+    def dice(self, k: int, first_strike: bool, heroes_need: int | None = None) -> tuple[tuple[int, int, int], ...]:
         tb = nerath_data.tables()
         snap = self.snaps[k]
         dice: dict[tuple[int, int], int] = {}
@@ -220,11 +279,19 @@ class _Side:
             if kind == "dragon" and w and not self.hurt_fights:
                 continue
             per = 2 if (kind == "siege" and self.attacking) or (kind == "storm" and self.sea) else 1
-            key = (tb.pieces[kind].die, self.need(kind))
+            key = (tb.pieces[kind].die, self.need(kind, heroes_need))
             dice[key] = dice.get(key, 0) + per
         return tuple(sorted((f, n, c) for (f, n), c in dice.items()))
 
-    def survivors(self, k: int, keeps_castle: bool) -> tuple[str, ...]:
+    def standing(self, k: int) -> tuple[int, int]:
+        """(hits the side's pieces can still absorb, its pieces in the battle) after k hits: the rules'
+        ``capacity`` (a Dragon not yet wounded absorbs two hits; at sea a Warship and each Hero aboard one)."""
+        snap = self.snaps[k]
+        pieces = sum(snap.alive)
+        whole = sum(1 for u, a, w in zip(self.units, snap.alive, snap.wounded) if a and not w and u.kind == "dragon")
+        return pieces + whole, pieces
+
+    def survivors(self, k: int, keeps_castle: bool) -> tuple[Any, ...]:
         snap = self.snaps[k]
         out = []
         for u in self.units:
@@ -235,6 +302,9 @@ class _Side:
                 out.append(u.kind)
         return tuple(out)
 
+    def row(self, key: tuple[Any, ...]) -> dict[str, Any]:
+        return {"pieces": list(key)}
+
     def pieces_left(self, k: int) -> int:
         return sum(1 for u, a in zip(self.units, self.snaps[k].alive) if a and u.kind != "castle")
 
@@ -242,6 +312,109 @@ class _Side:
         snap = self.snaps[k]
         return sum(u.cost for u in self.units if (u.kind == "castle" and castle_lost) or
                    (u.kind != "castle" and not snap.alive[u.index]))
+
+
+class _Allies:
+    """Allied defenders: two realms' pieces defending a space together. Its states are the pairs (hits taken by
+    the first realm, by the second), in the order of their sum, (K1, K2) last (both destroyed). The rules split
+    each roll's hits between them (``battle.extra_to_first`` and ``battle.split_hits``: half each, the extra one
+    to the ally with more pieces, at random on equal numbers, what one cannot take to the other); each realm
+    takes its share in its own casualty order (it chooses its own casualties)."""
+
+    variant: list[int] | None = None
+
+    def __init__(self, realms: list[_Side]) -> None:
+        if len(realms) != 2:
+            raise OddsError("the rules split the damage between two allied defenders, not more")
+        self.realms = realms
+        a, b = realms
+        self.states = sorted(((i, j) for i in range(a.K + 1) for j in range(b.K + 1)),
+                             key=lambda p: (p[0] + p[1], p[0]))
+        self.index = {p: n for n, p in enumerate(self.states)}
+        self.K = len(self.states) - 1
+        self.next_states: Moves | None = [self._moves(p) for p in self.states[:-1]]
+
+    def _moves(self, pair: tuple[int, int]) -> list[list[tuple[int, Any]]]:
+        """Where the pair goes with h = 0, 1, ... hits (the last entry: enough hits to destroy both)."""
+        from conquest.rulesets.nerath.battle import extra_to_first, split_hits
+        (ka, kb), (A, B) = pair, self.realms
+        ca, pa = A.standing(ka)
+        cb, pb = B.standing(kb)
+        out: list[list[tuple[int, Any]]] = []
+        for h in range(ca + cb + 1):
+            if not pa or not pb:
+                shares = [((0, h) if not pa else (h, 0), Fraction(1))]
+            else:
+                extra = extra_to_first(h, pa, pb)
+                sides = [True, False] if extra is None else [extra]
+                shares = [(split_hits(h, ca, cb, e), Fraction(1, len(sides))) for e in sides]
+            moves: dict[int, Any] = {}
+            for (sa, sb), w in shares:
+                t = self.index[(min(A.K, ka + sa), min(B.K, kb + sb))]
+                moves[t] = moves.get(t, Fraction(0)) + w
+            out.append(sorted(moves.items()))
+        return out
+
+    def dice(self, j: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+        return _merge_dice(*(s.dice(k, first_strike) for s, k in zip(self.realms, self.states[j])))
+
+    def survivors(self, j: int, keeps_castle: bool) -> tuple[Any, ...]:
+        return tuple((s.name, p) for s, k in zip(self.realms, self.states[j]) for p in s.survivors(k, keeps_castle))
+
+    def row(self, key: tuple[Any, ...]) -> dict[str, Any]:
+        return {"pieces": [p for _r, p in key],
+                "by_realm": {s.name: [p for r, p in key if r == s.name] for s in self.realms}}
+
+    def gold_lost(self, j: int, castle_lost: bool) -> int:
+        return sum(s.gold_lost(k, castle_lost) for s, k in zip(self.realms, self.states[j]))
+
+
+class _Guardians:
+    """The Dungeon Guardians of an entrance as a hit track: "each time you score a hit against it, it loses one
+    of its attack dice (the opponent controlling it chooses which)" - in a fixed order, the casualty policy:
+    ``cheapest``, the dice of Guardians that do not make the Heroes need 7+/8+ first (then those of "Need 7",
+    then "Need 8"), the fewest faces first, a die without First Strike before one with it, the Guardian listed
+    first first; ``listed``, the Guardians in their order, each one's dice in theirs. A Guardian with no die
+    left is destroyed."""
+
+    next_states: Moves | None = None
+
+    def __init__(self, guardians: list[tuple[str, list[int]]], order: str) -> None:
+        tiles = guardian_tiles()
+        self.guardians = [(t, list(d)) for t, d in guardians]
+        if order not in POLICY_ORDERS:
+            raise OddsError(f"--order '{order}': use one of {', '.join(POLICY_ORDERS)}")
+        slots = [(g, i) for g, (_t, dice) in enumerate(self.guardians) for i in range(len(dice))]
+        if order == "cheapest":
+            def key(s: tuple[int, int]) -> tuple[int, int, bool, int, int]:
+                tile = tiles[self.guardians[s[0]][0]]
+                return (tile.heroes_need, self.guardians[s[0]][1][s[1]], tile.first_strike, s[0], s[1])
+            slots.sort(key=key)
+        self.hit_slot = slots
+        left = [list(range(len(d))) for _t, d in self.guardians]
+        self.snaps: list[list[list[int]]] = []   # after k hits: for each Guardian, the indices of its dice left
+        for g, i in [(-1, -1)] + slots:
+            if g >= 0:
+                left[g].remove(i)
+            self.snaps.append([d[:] for d in left])
+        self.K = len(slots)
+        self.variant: list[int] | None = [max([tiles[t].heroes_need for (t, _d), lf in zip(self.guardians, snap)
+                                               if lf] + [0]) for snap in self.snaps]
+
+    def dice_left(self, k: int) -> list[tuple[str, list[int]]]:
+        return [(t, [d[i] for i in lf]) for (t, d), lf in zip(self.guardians, self.snaps[k]) if lf]
+
+    def dice(self, k: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
+        return guardians_roll(self.dice_left(k), first_strike)
+
+    def survivors(self, k: int, keeps_castle: bool) -> tuple[Any, ...]:
+        return tuple(t for t, _d in self.dice_left(k))
+
+    def row(self, key: tuple[Any, ...]) -> dict[str, Any]:
+        return {"pieces": list(key)}
+
+    def gold_lost(self, k: int, castle_lost: bool) -> int:
+        return 0
 
 
 def _exact_hit_distribution(dice: tuple[tuple[int, int, int], ...]) -> list[Fraction]:
@@ -283,61 +456,117 @@ class BattleOdds:
         return out
 
 
-def _survivor_list(acc: dict[tuple[str, ...], Any]) -> list[dict[str, Any]]:
-    return [{"pieces": list(k), "probability": float(v)}
+def _survivor_list(acc: dict[tuple[Any, ...], Any], row: Callable[[tuple[Any, ...]], dict[str, Any]]
+                   ) -> list[dict[str, Any]]:
+    return [{**row(k), "probability": float(v)}
             for k, v in sorted(acc.items(), key=lambda kv: (-float(kv[1]), kv[0])) if v > 0]
 
 
 class NerathBattle:
-    """A Nerath battle between two listed forces in one space, under a casualty order and a press policy."""
+    """A Nerath battle in one space between two listed forces, under a casualty order and a press policy: a
+    land or sea battle (the defender one realm, or with ``ally`` two allied realms who split the damage), or a
+    dungeon battle (``dungeon``: Heroes against the Guardian tiles listed in ``defender``, with the dice they
+    have left in ``guardian_dice``; ``fought``: the tiles whose Rewards a win brings, by default those)."""
 
     def __init__(self, attacker: list[str], defender: list[str], sea: bool = False, order: str = "cheapest",
                  press: PressPolicy | str = "always", attacker_cards: Sequence[str] = (),
                  defender_cards: Sequence[str] = (), hurt_dragon_fights: bool = True,
-                 wounded: tuple[int, int] = (0, 0)) -> None:
+                 wounded: Sequence[int] = (0, 0), ally: Sequence[str] | None = None,
+                 ally_cards: Sequence[str] = (), names: tuple[str, str] = ("defender", "ally"),
+                 dungeon: bool = False, guardian_dice: dict[str, list[int]] | None = None,
+                 fought: Sequence[str] | None = None) -> None:
         if not attacker:
             raise OddsError("attacker: no pieces given (an empty side cannot fight)")
         if not defender:
             raise OddsError("defender: no pieces given (an empty side cannot fight)")
-        if sea and "castle" in defender:
+        if sea and "castle" in defender + list(ally or []):
             raise OddsError("defender: a Castle stands in a land space, not at sea")
         self.attacker_pieces, self.defender_pieces = list(attacker), list(defender)
-        self.sea, self.order = sea, order
+        self.ally_pieces = list(ally) if ally else []
+        self.sea, self.order, self.dungeon = sea, order, dungeon
+        self.names = names
         self.press = press if isinstance(press, PressPolicy) else PressPolicy.parse(press)
         self.attacker_cards, self.defender_cards = list(attacker_cards), list(defender_cards)
+        self.ally_cards = list(ally_cards)
         self.hurt_dragon_fights = hurt_dragon_fights
+        wounded = list(wounded) + [0] * (3 - len(wounded))
+        self.wounded = tuple(wounded)
         self.a = _Side(attacker, True, sea, order, card_bonuses(attacker_cards, "attacker"), hurt_dragon_fights,
-                       wounded[0])
-        self.d = _Side(defender, False, sea, order, card_bonuses(defender_cards, "defender"), hurt_dragon_fights,
-                       wounded[1])
+                       wounded[0], dungeon=dungeon)
+        self.d: _Side | _Allies | _Guardians
+        self.fought: list[str] = []
+        if dungeon:
+            if sea:
+                raise OddsError("a dungeon battle is fought in a dungeon entrance, not at sea")
+            if ally or ally_cards or defender_cards:
+                raise OddsError("defender: Dungeon Guardians have no allies and play no cards")
+            tiles = guardian_tiles()
+            bad = [t for t in defender if t not in tiles]
+            if bad:
+                raise OddsError(f"defender: unknown Dungeon Guardian '{bad[0]}' (a tile of guardians.yaml, face "
+                                f"up: a facedown one is weighed by dungeon_battle)")
+            if len(set(defender)) < len(defender):
+                raise OddsError("defender: each Dungeon Guardian tile is unique (the same tile twice)")
+            dice = {t: list(tiles[t].dice) for t in defender}
+            for t, left in (guardian_dice or {}).items():
+                if t not in dice or not left or any(f not in tiles[t].dice for f in left):
+                    raise OddsError(f"defender: Guardian '{t}' has no such attack dice left: {left}")
+                dice[t] = list(left)
+            self.fought = list(fought) if fought is not None else list(defender)
+            self.d = _Guardians([(t, dice[t]) for t in defender], order)
+        elif ally:
+            self.d = _Allies([
+                _Side(list(defender), False, sea, order, card_bonuses(defender_cards, names[0]), hurt_dragon_fights,
+                      wounded[1], who=names[0]),
+                _Side(list(ally), False, sea, order, card_bonuses(ally_cards, names[1]), hurt_dragon_fights,
+                      wounded[2], who=names[1])])
+            if "castle" in defender and "castle" in ally:
+                raise OddsError("defender: only 1 Castle can be built in any land space")
+        else:
+            self.d = _Side(defender, False, sea, order, card_bonuses(defender_cards, "defender"), hurt_dragon_fights,
+                           wounded[1])
 
     # ---- the transition vectors ----------------------------------------------------------------------
-    def _tables(self, exact: bool) -> tuple[list[list[Any]], list[list[Any]]]:
-        """``hitsA[i][fs]``: distribution of the hits the attacker scores after taking i hits (fs = First
-        Strike stage or not); likewise ``hitsD[j][fs]``."""
+    def _chain(self, exact: bool) -> tuple[list[Any], list[list[Any]], dict[str, Any]]:
+        """The chain's tables: ``hits_a[i][fs]`` (the distribution of the hits the attacker scores after taking i
+        hits; fs = First Strike stage or not; in a dungeon one such table per "Heroes Need" number, with the one
+        that applies at each of the Guardians' states), ``hits_d[j][fs]``, and the defender's moves (allies)."""
         from conquest.rulesets.nerath.dice import hit_distribution
         dist = _exact_hit_distribution if exact else (lambda d: list(hit_distribution(d)))
-        hits_a = [[dist(self.a.dice(i, bool(fs))) for fs in (0, 1)] for i in range(self.a.K + 1)]
-        hits_d = [[dist(self.d.dice(j, bool(fs))) for fs in (0, 1)] for j in range(self.d.K + 1)]
-        return hits_a, hits_d
+        A, D = self.a, self.d
+        hits_d = [[dist(D.dice(j, bool(fs))) for fs in (0, 1)] for j in range(D.K + 1)]
+        kw: dict[str, Any] = {"d_next": D.next_states}
+        if D.variant is not None:
+            needs = sorted(set(D.variant))
+            hits_a: list[Any] = [[[dist(A.dice(i, bool(fs), hn)) for fs in (0, 1)] for i in range(A.K + 1)]
+                                 for hn in needs]
+            kw["a_variant"] = [needs.index(v) for v in D.variant]
+        else:
+            hits_a = [[dist(A.dice(i, bool(fs))) for fs in (0, 1)] for i in range(A.K + 1)]
+        return hits_a, hits_d, kw
 
     def solve(self, exact: bool = False) -> BattleOdds:
         """The exact distribution of the battle's results (float64, or Fractions with ``exact``)."""
         t0 = time.perf_counter()
-        hits_a, hits_d = self._tables(exact)
-        term, rounds = solve_attrition(hits_a, hits_d, self._press(), exact)
+        hits_a, hits_d, kw = self._chain(exact)
+        term, rounds = solve_attrition(hits_a, hits_d, self._press(), exact, **kw)
         return self._report(term, rounds, exact, t0)
 
     def _press(self) -> list[bool]:
         A = self.a
         return [A.pieces_left(i) > 0 and self.press.presses(A.pieces_left(i)) for i in range(A.K + 1)]
 
+    def reward(self) -> int:
+        """A won dungeon's extra gold: the Rewards of the Guardians fought."""
+        tiles = guardian_tiles()
+        return sum(tiles[t].reward for t in self.fought)
+
     def _report(self, term: dict[tuple[int, int, str], Any], rounds: Any, exact: bool, t0: float,
                 method: str | None = None, extra: dict[str, Any] | None = None) -> BattleOdds:
         A, D = self.a, self.d
         wins = holds = both = retreats = 0.0
-        sa: dict[tuple[str, ...], Any] = {}
-        sd: dict[tuple[str, ...], Any] = {}
+        sa: dict[tuple[Any, ...], Any] = {}
+        sd: dict[tuple[Any, ...], Any] = {}
         gold_a = gold_d = 0.0
         total = 0.0
         memo_a: dict[int, Any] = {}
@@ -353,7 +582,7 @@ class NerathBattle:
                 holds += pf
                 if how == "retreat":
                     retreats += pf
-            conquered = how == "attacker" and not self.sea
+            conquered = how == "attacker" and not self.sea and not self.dungeon
             ka = memo_a.get(i)
             if ka is None:
                 ka = memo_a[i] = (A.survivors(i, False), A.gold_lost(i, False))
@@ -367,12 +596,16 @@ class NerathBattle:
             gold_d += pf * kd[1]
         extra = dict(extra or {})
         extra.setdefault("probability_total", float(sum(term.values())) if exact else total)
+        if self.dungeon:
+            extra["reward_gold"] = self.reward()
+            extra["expected_reward_gold"] = wins * self.reward()
         if exact and max(Fraction(p).denominator.bit_length() for p in term.values()) < 1200:
             extra["exact_fractions"] = {
                 "attacker_wins": str(sum((p for (i, j, h), p in term.items() if h == "attacker"), Fraction(0))),
                 "both_destroyed": str(sum((p for (i, j, h), p in term.items() if h == "both"), Fraction(0)))}
         return BattleOdds(attacker_wins=wins, defender_holds=holds, both_destroyed=both,
-                          attacker_survivors=_survivor_list(sa), defender_survivors=_survivor_list(sd),
+                          attacker_survivors=_survivor_list(sa, A.row),
+                          defender_survivors=_survivor_list(sd, D.row),
                           expected_gold_lost={"attacker": gold_a, "defender": gold_d},
                           expected_rounds=float(rounds), retreats=retreats,
                           method=method or ("exact (Markov chain over hit counts, rational arithmetic)" if exact
@@ -383,9 +616,93 @@ class NerathBattle:
     def sample_chain(self, n: int, seed: int = 0) -> BattleOdds:
         """``n`` battles sampled from the same chain (a Monte Carlo calculator's way): the benchmark's yardstick."""
         t0 = time.perf_counter()
-        hits_a, hits_d = self._tables(False)
-        term, rounds = sample_attrition(hits_a, hits_d, self._press(), n, seed)
+        hits_a, hits_d, kw = self._chain(False)
+        term, rounds = sample_attrition(hits_a, hits_d, self._press(), n, seed, **kw)
         return self._report(term, rounds, False, t0, method=f"Monte Carlo of the chain ({n} battles)")
+
+
+class HiddenGuardians:
+    """A dungeon battle against Guardians some of which are still face down: the average of the battles against
+    every deal of the tiles they may be (``unseen``: the tiles the asking seat cannot rule out), each deal equally
+    likely - the model of the seat's knowledge of ``hidden.determinize``, which deals the tiles out of sight at
+    random. ``battles``: the concrete battles (a face-up Guardian stays itself)."""
+
+    def __init__(self, attacker: list[str], tiles: list[str], unseen: Sequence[str], **kw: Any) -> None:
+        self.attacker_pieces, self.defender_pieces = list(attacker), list(tiles)
+        self.order: str = kw.get("order", "cheapest")
+        press = kw.get("press", "always")
+        self.press = press if isinstance(press, PressPolicy) else PressPolicy.parse(press)
+        self.sea, self.dungeon = False, True
+        known = [t for t in tiles if t != FACEDOWN]
+        pool = sorted(set(unseen) - set(known))
+        m = tiles.count(FACEDOWN)
+        if len(pool) < m:
+            raise OddsError(f"defender: {m} facedown Guardians but only {len(pool)} tiles they may be")
+        deal = itertools.permutations if self.order == "listed" else itertools.combinations
+        count = (math.perm if self.order == "listed" else math.comb)(len(pool), m)
+        if count > MAX_HIDDEN_DEALS:
+            raise OddsError(f"defender: {m} facedown Guardians among {len(pool)} tiles make {count} deals to weigh "
+                            f"(at most {MAX_HIDDEN_DEALS})")
+        self.unseen = pool
+        self.battles: list[NerathBattle] = []
+        fought = kw.pop("fought", None)
+        for chosen in deal(pool, m):
+            it = iter(chosen)
+            concrete = [t if t != FACEDOWN else next(it) for t in tiles]
+            self.battles.append(NerathBattle(attacker, concrete, dungeon=True, fought=fought or concrete, **kw))
+        self.a = self.battles[0].a
+
+    def solve(self, exact: bool = False) -> BattleOdds:
+        t0 = time.perf_counter()
+        results = [b.solve(exact) for b in self.battles]
+        return mix_odds(results, t0, f"{results[0].method}, averaged over the {len(results)} deals of the "
+                                     f"{len(self.unseen)} tiles the facedown Guardians may be, equally likely")
+
+
+def mix_odds(results: list[BattleOdds], t0: float, method: str, weights: Sequence[float] | None = None
+             ) -> BattleOdds:
+    """The average of battles' odds (outcomes, survivors, gold, rounds, Rewards), each equally likely or as
+    ``weights`` say."""
+    ws = list(weights) if weights is not None else [1.0 / len(results)] * len(results)
+
+    def survivors(side: str) -> list[dict[str, Any]]:
+        acc: dict[str, dict[str, Any]] = {}
+        for r, w in zip(results, ws):
+            for row in getattr(r, f"{side}_survivors"):
+                key = json.dumps({k: v for k, v in row.items() if k != "probability"}, sort_keys=True)
+                if key not in acc:
+                    acc[key] = {**row, "probability": 0.0}
+                acc[key]["probability"] += w * row["probability"]
+        return sorted(acc.values(), key=lambda r: (-r["probability"], r["pieces"]))
+
+    def avg(get: Callable[[BattleOdds], float]) -> float:
+        return sum(get(r) * w for r, w in zip(results, ws))
+    extra: dict[str, Any] = {"probability_total": avg(lambda r: r.extra["probability_total"])}
+    for k in ("reward_gold", "expected_reward_gold"):
+        if all(k in r.extra for r in results):
+            extra[k] = avg(lambda r: r.extra[k])
+    if weights is None and all("exact_fractions" in r.extra for r in results):
+        extra["exact_fractions"] = {k: str(sum((Fraction(r.extra["exact_fractions"][k]) for r in results),
+                                               Fraction(0)) / len(results))
+                                    for k in ("attacker_wins", "both_destroyed")}
+    return BattleOdds(attacker_wins=avg(lambda r: r.attacker_wins), defender_holds=avg(lambda r: r.defender_holds),
+                      both_destroyed=avg(lambda r: r.both_destroyed), attacker_survivors=survivors("attacker"),
+                      defender_survivors=survivors("defender"),
+                      expected_gold_lost={s: avg(lambda r: r.expected_gold_lost[s]) for s in ("attacker", "defender")},
+                      expected_rounds=avg(lambda r: r.expected_rounds), retreats=avg(lambda r: r.retreats),
+                      method=method, seconds=round(time.perf_counter() - t0, 6), extra=extra)
+
+
+Battle = Union[NerathBattle, HiddenGuardians]
+
+
+def dungeon_battle(attacker: list[str], tiles: list[str], unseen: Sequence[str] | None = None,
+                   **kw: Any) -> Battle:
+    """Heroes against the Guardians ``tiles`` (``facedown`` for one not seen yet: the average over the tiles
+    ``unseen`` - by default every tile not listed face up); ``kw`` as ``NerathBattle``'s."""
+    if FACEDOWN in tiles:
+        return HiddenGuardians(attacker, tiles, sorted(guardian_tiles()) if unseen is None else unseen, **kw)
+    return NerathBattle(attacker, tiles, dungeon=True, **kw)
 
 
 # ------------------------------------------------------------------------------------- from a position
@@ -417,56 +734,98 @@ def _bonus_cards(state: Any, realm: int) -> dict[str, int]:
 
 
 def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | PressPolicy = "always"
-                      ) -> NerathBattle:
-    """The calculator's battle for the fight in space x of this position (declared, or in progress)."""
+                      ) -> Battle:
+    """The calculator's battle for the fight in space x of this position (declared, or in progress), from what
+    every seat sees: the pieces there, the Castle, the battle's round (wounded Dragons, an inactive Castle), the
+    attack-bonus effects in force, the face-up Guardians (a facedown one is weighed over the tiles no seat has
+    in sight: ``HiddenGuardians``)."""
     from conquest.rulesets.nerath.data import DUNGEON, LAND, SEA
     from conquest.rulesets.nerath.state import KIND
     kind = {LAND: "land", SEA: "sea", DUNGEON: "dungeon"}[KIND[x]]
-    if kind == "dungeon":
-        raise OddsError("a dungeon battle against Guardians is not covered by the battle calculator")
     bt = state.bt
     att = bt["att"] if bt is not None else state.realm
+    attackers, wa = _forces(state, x, att, kind)
+    if kind == "dungeon":
+        return _dungeon_from_state(state, x, att, attackers, order, press)
     defs = ([d for d in bt["defs"]] if bt is not None else
             [e for e in range(R) if state.team[e] != state.team[att] and
              (any(state.n[(x * R + e) * T:(x * R + e) * T + T]) or
               any(sh[1] == x and sh[0] == e for sh in state.ships.values()))])
     if kind == "land" and bt is None and state.ctrl[x] not in defs and state.castle[x]:
         defs.insert(0, state.ctrl[x])
-    attackers, wa = _forces(state, x, att, kind)
-    defenders: list[str] = []
-    wd = 0
-    fighting = []
+    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt["castle_out"]))
+    sides: list[tuple[int, list[str], int]] = []
     for d in defs:
         f, w = _forces(state, x, d, kind)
+        if castle_active and d == state.ctrl[x]:
+            f.append("castle")   # "A Castle belongs to whoever controls its space" and defends with that realm
         if f:
-            fighting.append(d)
-        defenders += f
-        wd += w
-    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt["castle_out"]))
-    if castle_active:
-        owner = state.ctrl[x]
-        if owner not in fighting:
-            fighting.append(owner)
-        defenders.append("castle")
-    if len(fighting) > 1:
-        raise OddsError("allied defenders split the damage between them: the calculator handles one defending "
-                        "realm")
-    if not defenders:
+            sides.append((d, f, w))
+    if not sides:
         raise OddsError("no defending pieces in that space: the attacker takes it without a battle")
-    a_cards = _bonus_cards(state, att)
-    d_cards = _bonus_cards(state, fighting[0]) if fighting else {}
-    battle = NerathBattle(attackers, defenders, sea=kind == "sea", order=order, press=press,
-                          hurt_dragon_fights=bool(state.options["hurt_dragon_fights"]), wounded=(wa, wd))
-    # the position's attack bonuses (cards already played, Treasures' properties) as the sides' bonuses
-    battle.a.bonus, battle.d.bonus = a_cards, d_cards
+    if len(sides) > 2:
+        raise OddsError("more than two realms defend that space: the rules split the damage between two allies")
+    common = dict(sea=kind == "sea", order=order, press=press,
+                  hurt_dragon_fights=bool(state.options["hurt_dragon_fights"]))
+    if len(sides) == 2:
+        (d1, f1, w1), (d2, f2, w2) = sides
+        battle = NerathBattle(attackers, f1, ally=f2, names=(REALMS[d1], REALMS[d2]), wounded=(wa, w1, w2),
+                              **common)  # type: ignore[arg-type]
+    else:
+        battle = NerathBattle(attackers, sides[0][1], wounded=(wa, sides[0][2]), **common)  # type: ignore[arg-type]
+    # the position's attack bonuses (cards already played, Treasures' properties), each realm's for its pieces
+    battle.a.bonus = _bonus_cards(state, att)
+    realms = battle.d.realms if isinstance(battle.d, _Allies) else [battle.d]
+    for (d, _f, _w), side in zip(sides, realms):
+        assert isinstance(side, _Side)
+        side.bonus = _bonus_cards(state, d)
     return battle
 
 
+def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: str,
+                        press: str | PressPolicy) -> Battle:
+    """Heroes against an entrance's Guardians: a face-up Guardian with the dice it has left, a facedown one as
+    any tile not face up on the board (the facedown pile and the facedown tiles are never read)."""
+    gs = state.guardians[x]
+    if not gs:
+        raise OddsError("no Dungeon Guardians in that entrance: the Heroes plunder it without a battle")
+    tiles = [g[0] if g[1] else FACEDOWN for g in gs]
+    dice = {g[0]: list(g[2:]) for g in gs if g[1]}
+    seen = {g[0] for entrance in state.guardians.values() for g in entrance if g[1]}
+    unseen = sorted(set(guardian_tiles()) - seen)
+    fought = list(state.bt["tiles"]) if state.bt is not None else None
+    battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought)
+    bonus = _bonus_cards(state, att)
+    for b in (battle.battles if isinstance(battle, HiddenGuardians) else [battle]):
+        b.a.bonus = bonus
+    return battle
+
+
+OUTCOME_WORDS = {"land": ("attacker wins", "defender holds", "both destroyed"),
+                 "sea": ("attacker wins", "defender holds", "both destroyed"),
+                 "dungeon": ("attacker wins (plunders the dungeon)", "defender holds (the Guardians hold)",
+                             "both destroyed (no plunder)")}
+
+
+def battle_summary(battle: Battle, space: str) -> dict[str, Any]:
+    """The ``battle`` record of ``action_odds``: the space, the two sides, the policies; with allies, each
+    realm's pieces; in a dungeon, the Guardians (``facedown`` for a tile not seen)."""
+    kind = "dungeon" if battle.dungeon else "sea" if battle.sea else "land"
+    out: dict[str, Any] = {"space": space, "kind": kind, "attacker": battle.attacker_pieces,
+                           "defender": battle.defender_pieces, "sea": battle.sea, "order": battle.order,
+                           "press": str(battle.press)}
+    if isinstance(battle, NerathBattle) and battle.ally_pieces:
+        out["defender"] = battle.defender_pieces + battle.ally_pieces
+        out["allies"] = {battle.names[0]: battle.defender_pieces, battle.names[1]: battle.ally_pieces}
+    if battle.dungeon:
+        out["guardians"] = battle.defender_pieces
+    return out
+
+
 def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
-    """``battle X`` (declaring a battle) and ``press`` (mid-battle): the exact battle odds from this position;
-    ``retreat``: certain; any other action: the chance outcomes that follow it, enumerated."""
-    from conquest.rulesets.nerath.data import DUNGEON
-    from conquest.rulesets.nerath.state import IDS, IX, KIND
+    """``battle X`` (declaring a battle, a dungeon's too) and ``press`` (mid-battle): the exact battle odds from
+    this position; ``retreat``: certain; any other action: the chance outcomes that follow it, enumerated."""
+    from conquest.rulesets.nerath.state import IDS, IX
     st: Any = state
     if isinstance(action, str):
         try:
@@ -481,8 +840,8 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
         raise OddsError("the position is at a chance node (dice to roll): the next step is not a decision")
     verb = action[0]
     t0 = time.perf_counter()
-    battle = None
-    if verb == "battle" and st.bt is None and KIND[IX[action[1]]] != DUNGEON:
+    battle: Battle | None = None
+    if verb == "battle" and st.bt is None:
         battle = battle_from_state(st, IX[action[1]])
     elif verb == "press" and st.bt is not None:
         battle = battle_from_state(st, st.bt["space"])
@@ -494,13 +853,12 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
                 "method": "certain (no dice)", "seconds": round(time.perf_counter() - t0, 6)}
     if battle is not None:
         odds = battle.solve()
-        out = {"ruleset": ruleset.id, "action": ruleset.format_action(action),
-               "battle": {"space": IDS[st.bt["space"]] if st.bt is not None else action[1],
-                          "attacker": battle.attacker_pieces, "defender": battle.defender_pieces,
-                          "sea": battle.sea, "order": battle.order, "press": str(battle.press)},
-               "outcomes": [{"outcome": "attacker wins", "probability": odds.attacker_wins},
-                            {"outcome": "defender holds", "probability": odds.defender_holds},
-                            {"outcome": "both destroyed", "probability": odds.both_destroyed}],
+        summary = battle_summary(battle, IDS[st.bt["space"]] if st.bt is not None else action[1])
+        words = OUTCOME_WORDS[summary["kind"]]
+        out = {"ruleset": ruleset.id, "action": ruleset.format_action(action), "battle": summary,
+               "outcomes": [{"outcome": words[0], "probability": odds.attacker_wins},
+                            {"outcome": words[1], "probability": odds.defender_holds},
+                            {"outcome": words[2], "probability": odds.both_destroyed}],
                **{k: v for k, v in odds.to_json().items() if k not in ("method", "seconds")},
                "method": odds.method}
         out["seconds"] = round(time.perf_counter() - t0, 6)
