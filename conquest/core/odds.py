@@ -169,7 +169,8 @@ def solve_attrition(hits_a: list[Any], hits_d: list[list[Any]], press: list[bool
     KD = len(hits_d) - 1
     tables, var = _tables(hits_a, KD, a_variant)
     if not exact:
-        return _solve_attrition_float(tables, var, hits_d, press, d_next)
+        with _one_blas_thread():
+            return _solve_attrition_float(tables, var, hits_d, press, d_next)
     KA = len(tables[0]) - 1
     zero: Any = Fraction(0)
     one: Any = Fraction(1)
@@ -285,6 +286,19 @@ def sample_attrition(hits_a: list[Any], hits_d: list[list[Any]], press: list[boo
                 break
         term[(i, j, how)] = term.get((i, j, how), 0) + 1.0 / n
     return term, rounds / n
+
+
+_BLAS: Any = None
+
+
+def _one_blas_thread() -> Any:
+    """The float sweep's matrix products are small (a few hundred rows at most): on several BLAS threads they
+    only wait for each other (five times slower on a busy two-core machine), so they run on one."""
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 def _d_arrays(KD: int, W: int, d_next: Moves | None) -> tuple[Any, Any]:
