@@ -273,6 +273,6 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
     out.print(f"expected gold lost: attacker {gold['attacker']:.4f}, defender {gold['defender']:.4f}; "
               f"expected rounds {data['expected_rounds']:.4f}", markup=False)
     if dungeon:
-        out.print(f"Reward of a won dungeon: {data['reward_gold']:g} gold (expected {data['expected_reward_gold']:.4f}) "
-                  f"and a Treasure card", markup=False)
+        out.print(f"a won dungeon: a Treasure card and the Guardians' Rewards, {data['reward_gold']:.4g} gold "
+                  f"(expected {data['expected_reward_gold']:.4f})", markup=False)
     out.print(f"method: {data['method']}; {data['seconds']} s", markup=False)

@@ -257,6 +257,9 @@ def test_facedown_guardians_are_the_average_over_the_tiles_they_may_be():
     each = [dungeon(["fighter", "wizard"], [t]).solve() for t in TILES[:6]]
     assert close(r.attacker_wins, sum(e.attacker_wins for e in each) / 6)
     assert close(r.expected_rounds, sum(e.expected_rounds for e in each) / 6)
+    # the Rewards: expected over the deals; what a win brings, on average over the wins
+    assert close(r.extra["expected_reward_gold"], sum(e.extra["expected_reward_gold"] for e in each) / 6)
+    assert close(r.extra["reward_gold"] * r.attacker_wins, r.extra["expected_reward_gold"])
     # a face-up Guardian stays itself, the facedown one is any other tile
     two = dungeon_battle(["fighter", "wizard"], ["troll", "facedown"], unseen=TILES)
     assert isinstance(two, HiddenGuardians) and len(two.battles) == len(TILES) - 1

@@ -4,9 +4,12 @@ counts, ``conquest.core.odds.solve_attrition``), battles read from a position (`
 
 Each side's pieces take hits in a fixed order (the casualty policy), so a side's state is the number of hits it
 has taken; what each side rolls at each count comes from the piece table (``pieces.yaml``) and the rules' own
-hit distributions (``dice.hit_distribution``), composed as ``rules.battle_dice`` composes them. The Monte Carlo
-cross-check through the rules is ``conquest.analysis.odds.monte_carlo``. docs/odds.md gives the method, the
-error bound and the policies.
+hit distributions (``dice.hit_distribution``), composed as ``rules.battle_dice`` composes them. Allied defenders
+(``_Allies``) are two such realms, their state the pair of counts, each roll's hits split between them by the
+rules' own ``battle.split_hits``; Dungeon Guardians (``_Guardians``) lose a die a hit, and the Heroes' dice
+depend on which of them stand (``dungeons.need_against``); facedown Guardians are weighed over the tiles they
+may be (``HiddenGuardians``). The Monte Carlo cross-check through the rules is
+``conquest.analysis.odds.monte_carlo``. docs/odds.md gives the method, the error bound and the policies.
 """
 
 from __future__ import annotations
@@ -678,9 +681,12 @@ def mix_odds(results: list[BattleOdds], t0: float, method: str, weights: Sequenc
     def avg(get: Callable[[BattleOdds], float]) -> float:
         return sum(get(r) * w for r, w in zip(results, ws))
     extra: dict[str, Any] = {"probability_total": avg(lambda r: r.extra["probability_total"])}
-    for k in ("reward_gold", "expected_reward_gold"):
-        if all(k in r.extra for r in results):
-            extra[k] = avg(lambda r: r.extra[k])
+    if all("reward_gold" in r.extra for r in results):
+        # the Rewards a win brings: on average over the wins (weak Guardians, often of small Rewards, lose more)
+        wins = avg(lambda r: r.attacker_wins)
+        extra["expected_reward_gold"] = avg(lambda r: r.extra["expected_reward_gold"])
+        extra["reward_gold"] = (extra["expected_reward_gold"] / wins if wins > 0 else
+                                avg(lambda r: r.extra["reward_gold"]))
     if weights is None and all("exact_fractions" in r.extra for r in results):
         extra["exact_fractions"] = {k: str(sum((Fraction(r.extra["exact_fractions"][k]) for r in results),
                                                Fraction(0)) / len(results))

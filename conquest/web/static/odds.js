@@ -114,7 +114,7 @@ export function oddsPanel(data) {
       b.sea ? " at sea" : "", ` (casualties ${b.order}, pressing ${b.press})`));
     box.append(battleBars(data), battleFigures(data));
     if (b && b.kind === "dungeon" && data.reward_gold !== undefined)
-      box.append(el("p", { class: "help" }, `A won dungeon: a Treasure card and ${+data.reward_gold.toFixed(2)} gold of Rewards.`));
+      box.append(el("p", { class: "help" }, `A won dungeon: a Treasure card and the Guardians' Rewards, ${+data.reward_gold.toFixed(2)} gold.`));
     // the calculator page states one defending realm on land or at sea
     if (b && !b.allies && b.kind !== "dungeon")
       box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
