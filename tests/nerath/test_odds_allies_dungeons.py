@@ -139,6 +139,8 @@ def test_a_declared_allied_battle_is_the_calculators_battle():
 
 
 def test_press_mid_allied_battle_reads_each_realms_losses():
+    # "If pieces remain on both sides at the end of a battle round, the attacker decides whether to continue the
+    # battle (press the attack)": the odds of pressing start from each ally's pieces left, its wounded Dragons
     rs = get_ruleset("nerath")
     b = allies(["footsoldier"] * 3 + ["dragon"], ["footsoldier", "dragon"], ["footsoldier", "footsoldier"])
     doc, x, _a, _d = battle_document(b)

@@ -259,7 +259,9 @@ def test_calculator_takes_allies_and_dungeons(client: TestClient) -> None:
     for body, needle in (({"attacker": "fighter", "defender": "troll", "dungeon": True, "sea": True}, "dungeon:"),
                          ({"attacker": "fighter", "defender": "dragonlord", "dungeon": True}, "unknown Dungeon"),
                          ({"attacker": "footsoldier", "defender": "troll", "dungeon": True}, "cannot explore"),
-                         ({"attacker": "fighter", "defender": "footsoldier", "ally": "41 footsoldier"}, "at most 40")):
+                         ({"attacker": "fighter", "defender": "footsoldier", "ally": "41 footsoldier"}, "at most 40"),
+                         ({"attacker": "fighter", "defender": "21 footsoldier", "ally": "20 footsoldier"},
+                          "defender and ally: 41 pieces")):
         r = client.post("/api/odds/nerath", json=body)
         assert r.status_code == 422 and needle in r.json()["error"], (body, r.text)
 
