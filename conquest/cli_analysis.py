@@ -167,14 +167,20 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
 def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
          attacker: Optional[str] = typer.Option(None, "--attacker", help="nerath: attacking pieces in order, "
                                                 "e.g. \"footsoldier,2 siege,dragon\""),
-         defender: Optional[str] = typer.Option(None, "--defender", help="nerath: defending pieces (a castle too)"),
+         defender: Optional[str] = typer.Option(None, "--defender", help="nerath: defending pieces (a castle too); "
+                                                "with --dungeon the Guardians, e.g. \"guardian:troll,facedown\""),
+         ally: Optional[str] = typer.Option(None, "--ally", help="nerath: the pieces of the defender's ally in the "
+                                            "space (allied defenders split the damage)"),
          sea: bool = typer.Option(False, "--sea", help="nerath: a sea battle"),
+         dungeon: bool = typer.Option(False, "--dungeon", help="nerath: Heroes exploring a dungeon entrance "
+                                      "against its Guardians (--defender)"),
          order: str = typer.Option("cheapest", "--order", help="nerath casualties: cheapest or listed"),
          press: str = typer.Option("always", "--press", help="nerath: always, or until-below=K pieces"),
          monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
                                                    help="play N battles by the rules instead (a cross-check)"),
          attacker_cards: str = typer.Option("", "--attacker-cards", help="attack-bonus cards, comma-separated"),
          defender_cards: str = typer.Option("", "--defender-cards", help="attack-bonus cards, comma-separated"),
+         ally_cards: str = typer.Option("", "--ally-cards", help="the ally's attack-bonus cards"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
          state_file: Optional[Path] = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
          action: Optional[str] = typer.Option(None, "--action", help="the action to weigh, in notation"),
@@ -210,13 +216,23 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
             fail(f"the battle calculator is for nerath; for {rs.id} give --state FILE --action \"...\"")
         if attacker is None or defender is None:
             fail("give both --attacker and --defender (pieces, comma-separated)")
-        from conquest.analysis.odds import NerathBattle, parse_pieces
+        from conquest.analysis.odds import Battle, NerathBattle, dungeon_battle, parse_guardians, parse_pieces
         assert attacker is not None and defender is not None
         opts = rs.options().resolve(parse_option_pairs(option))
-        battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
-                              order=order, press=press, attacker_cards=_seats(attacker_cards),
-                              defender_cards=_seats(defender_cards),
-                              hurt_dragon_fights=bool(opts["hurt_dragon_fights"]))
+        battle: Battle
+        if dungeon:
+            if sea or ally is not None or defender_cards or ally_cards:
+                fail("--dungeon: Heroes fight the Guardians of a dungeon entrance (no --sea, --ally or "
+                     "--defender-cards)")
+            battle = dungeon_battle(parse_pieces(attacker, "attacker"), parse_guardians(defender, "defender"),
+                                    order=order, press=press, attacker_cards=_seats(attacker_cards))
+        else:
+            battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
+                                  order=order, press=press, attacker_cards=_seats(attacker_cards),
+                                  defender_cards=_seats(defender_cards),
+                                  hurt_dragon_fights=bool(opts["hurt_dragon_fights"]),
+                                  ally=parse_pieces(ally, "ally") if ally is not None else None,
+                                  ally_cards=_seats(ally_cards))
         if monte_carlo is not None:
             from conquest.analysis.odds import monte_carlo as run_mc
             result = run_mc(battle, monte_carlo, seed)
@@ -228,11 +244,18 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
     if as_json:
         print(json.dumps(data))
         return
-    out.print(f"{'sea' if sea else 'land'} battle: {len(battle.attacker_pieces)} attacking against "
-              f"{len(battle.defender_pieces)} defending; casualties {order}, press {battle.press}", markup=False)
+    if dungeon:
+        head = (f"dungeon battle: {len(battle.attacker_pieces)} Heroes against the Guardians "
+                f"{', '.join(battle.defender_pieces)}")
+    else:
+        allies = f" and {len(ally_list)} of an ally" if (ally_list := getattr(battle, "ally_pieces", [])) else ""
+        head = (f"{'sea' if sea else 'land'} battle: {len(battle.attacker_pieces)} attacking against "
+                f"{len(battle.defender_pieces)} defending{allies}")
+    out.print(f"{head}; casualties {order}, press {battle.press}", markup=False)
     table = Table("result", "probability")
-    table.add_row("attacker wins (conquers)", f"{data['attacker_wins']:.6f}")
-    table.add_row("defender holds", f"{data['defender_holds']:.6f}"
+    table.add_row("attacker wins (plunders the dungeon)" if dungeon else "attacker wins (conquers)",
+                  f"{data['attacker_wins']:.6f}")
+    table.add_row("the Guardians hold" if dungeon else "defender holds", f"{data['defender_holds']:.6f}"
                   + (f"  (retreats {data['attacker_retreats']:.6f})" if data["attacker_retreats"] else ""))
     table.add_row("both destroyed", f"{data['both_destroyed']:.6f}")
     out.print(table)
@@ -240,11 +263,16 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
         st = Table(f"{who} survivors", "probability")
         rows = data[f"{who}_survivors"]
         for row in rows[:8]:
-            st.add_row(", ".join(row["pieces"]) or "(none)", f"{row['probability']:.6f}")
+            text = ("; ".join(f"{r}: {', '.join(p) or '(none)'}" for r, p in row["by_realm"].items())
+                    if "by_realm" in row else ", ".join(row["pieces"]) or "(none)")
+            st.add_row(text, f"{row['probability']:.6f}")
         if len(rows) > 8:
             st.add_row(f"... {len(rows) - 8} more", f"{sum(r['probability'] for r in rows[8:]):.6f}")
         out.print(st)
     gold = data["expected_gold_lost"]
     out.print(f"expected gold lost: attacker {gold['attacker']:.4f}, defender {gold['defender']:.4f}; "
               f"expected rounds {data['expected_rounds']:.4f}", markup=False)
+    if dungeon:
+        out.print(f"a won dungeon: a Treasure card and the Guardians' Rewards, {data['reward_gold']:.4g} gold "
+                  f"(expected {data['expected_reward_gold']:.4f})", markup=False)
     out.print(f"method: {data['method']}; {data['seconds']} s", markup=False)

@@ -6,9 +6,10 @@ ruleset itself to check it, and re-exports what the CLI and the benchmark use.
 
 The Monte Carlo builds a real ``NerathState`` through the public contract (a ``conquest-state/1`` document given
 to ``state_from_json``, as scenarios do), declares the battle with ``apply`` and plays it with the ruleset's own
-``chance_outcomes`` and ``apply``, choosing every casualty by the calculator's order policy and every press or
-retreat by its press policy. It reads the pieces of the battle's space from the state to map the game's
-position to the calculator's hit counts, and checks that the rules end each battle where the chain says.
+``chance_outcomes`` and ``apply``, choosing every casualty by the calculator's order policy (each allied realm
+its own, the Guardians' seat theirs) and every press or retreat by its press policy. It reads the pieces of the
+battle's space (the Guardians' dice) from the state to map the game's position to the calculator's hit counts,
+and checks that the rules end each battle where the chain says.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from typing import Any
 from conquest.core.game import CHANCE, State
 from conquest.core.odds import OddsError
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import R, REALMS, T, TYPE_INDEX
+from conquest.rulesets.nerath.data import R, REALMS, T, TYPE_INDEX, full_strength, guardian_tiles
+from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.odds import (  # noqa: F401
-    BattleOdds, NerathBattle, PressPolicy, _Side, parse_pieces,
+    Battle, BattleOdds, HiddenGuardians, NerathBattle, PressPolicy, _Allies, _Guardians, _Side, dungeon_battle,
+    mix_odds, parse_guardians, parse_pieces,
 )
 
-ATTACKER, DEFENDER = "karkoth", "nerath"
-LAND_SPACE, SEA_SPACE = "n04", "s1"
+ATTACKER, DEFENDER, ALLY = "karkoth", "nerath", "vailin"
+LAND_SPACE, SEA_SPACE, DUNGEON_SPACE = "n04", "s1", "d1"
 RUNNING = ("fs_a", "fs_d", "roll_a", "roll_d", "assign", "press", "split", "window")
 
 
@@ -50,17 +53,28 @@ def _side_json(side: _Side, realm: str, first_sid: int, space: str) -> tuple[dic
     return counts, ships, sid_of
 
 
-def battle_position(battle: NerathBattle) -> tuple[State, str, dict[int, int], dict[int, int]]:
-    """A real position, Karkoth to fight, its battle against Nerath declared in ``n04`` (land) or ``s1`` (sea)
-    with the calculator's forces and cards, the battle begun (``battle X`` applied); returns (state, space,
-    attacker's ship ids, defender's ship ids)."""
+def _defending_realms(battle: NerathBattle) -> list[tuple[str, _Side]]:
+    """The realms that defend in the real position, with their calculator sides: Nerath (and Vailin, its ally in
+    a 2-player game, for allied defenders); none in a dungeon."""
+    D = battle.d
+    if isinstance(D, _Allies):
+        return [(DEFENDER, D.realms[0]), (ALLY, D.realms[1])]
+    if isinstance(D, _Side):
+        return [(DEFENDER, D)]
+    return []
+
+
+def battle_position(battle: NerathBattle) -> tuple[State, str, dict[int, int], dict[str, dict[int, int]]]:
+    """A real position, Karkoth to fight, its battle declared in ``n04`` (land), ``s1`` (sea) or the dungeon
+    entrance ``d1`` with the calculator's forces, Guardians and cards, the battle begun (``battle X``
+    applied); returns (state, space, attacker's ship ids, each defending realm's ship ids)."""
     doc, x, sid_a, sid_d = battle_document(battle)
     from conquest.core.registry import get_ruleset
     state = get_ruleset("nerath").state_from_json(doc)
     return state.apply(("battle", x)), x, sid_a, sid_d
 
 
-def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int, int], dict[int, int]]:
+def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int, int], dict[str, dict[int, int]]]:
     """The ``conquest-state/1`` document of that position before ``battle X`` (Fight Battles, the battle
     pending)."""
     from conquest.core.registry import get_ruleset
@@ -69,19 +83,32 @@ def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int
                            "hurt_dragon_fights": battle.hurt_dragon_fights})
     doc = base.to_json()
     doc.pop("to_move", None)
-    x = SEA_SPACE if battle.sea else LAND_SPACE
+    x = DUNGEON_SPACE if battle.dungeon else SEA_SPACE if battle.sea else LAND_SPACE
     ca, ships_a, sid_a = _side_json(battle.a, ATTACKER, 1, x)
-    cd, ships_d, sid_d = _side_json(battle.d, DEFENDER, 1 + len(ships_a), x)
-    pieces = {x: {k: v for k, v in ((ATTACKER, ca), (DEFENDER, cd)) if v}}
-    castles = [c for c in doc["castles"] if c != x] + ([x] if "castle" in battle.defender_pieces else [])
-    effects = []
-    for realm, side in ((ATTACKER, battle.a), (DEFENDER, battle.d)):
-        for piece, value in side.bonus.items():
-            effects.append([realm, "attack_bonus", value, piece, "battle"])
-    doc.update(phase="fight", realm=ATTACKER, battles=[x], pieces=pieces, castles=castles, effects=effects,
-               ships={**ships_a, **ships_d}, next_ship=1 + len(ships_a) + len(ships_d), movable={})
-    if not battle.sea:
-        doc["control"] = {**doc["control"], x: DEFENDER}
+    pieces: dict[str, dict[str, int]] = {ATTACKER: ca}
+    ships = dict(ships_a)
+    sid_d: dict[str, dict[int, int]] = {}
+    castle_owner = DEFENDER
+    effects = [[ATTACKER, "attack_bonus", v, p, "battle"] for p, v in battle.a.bonus.items()]
+    for realm, side in _defending_realms(battle):
+        cd, ships_r, sid_d[realm] = _side_json(side, realm, 1 + len(ships), x)
+        pieces[realm] = cd
+        ships.update(ships_r)
+        if any(u.kind == "castle" for u in side.units):
+            castle_owner = realm
+        effects += [[realm, "attack_bonus", v, p, "battle"] for p, v in side.bonus.items()]
+    has_castle = "castle" in battle.defender_pieces + battle.ally_pieces
+    castles = [c for c in doc["castles"] if c != x] + ([x] if has_castle else [])
+    doc.update(phase="fight", realm=ATTACKER, battles=[x], pieces={x: {k: v for k, v in pieces.items() if v}},
+               castles=castles, effects=effects, ships=ships, next_ship=1 + len(ships), movable={})
+    if isinstance(battle.d, _Guardians):
+        placed = [t for t, _d in battle.d.guardians]
+        doc["guardians"] = {**{k: [] for k in doc["guardians"]},
+                            x: [{"tile": t, "face_up": list(d) != full_strength(t), "dice": list(d)}
+                                for t, d in battle.d.guardians]}
+        doc["guardian_pile"] = sorted(set(guardian_tiles()) - set(placed))
+    elif not battle.sea:
+        doc["control"] = {**doc["control"], x: castle_owner}
     return doc, x, sid_a, sid_d
 
 
@@ -116,36 +143,139 @@ def _side_keys(side: _Side, sid_of: dict[int, int]) -> tuple[dict[Any, int], dic
     return exact, comp
 
 
-def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
-    """``n`` battles played by the ruleset's own rules (see the module's docstring)."""
+class _Realm:
+    """One realm's pieces in the real battle, read as its calculator side's hit count."""
+
+    def __init__(self, side: _Side, realm: int, sid_of: dict[int, int], x: int) -> None:
+        self.side, self.realm, self.sid_of, self.x = side, realm, sid_of, x
+        self.exact, comp = _side_keys(side, sid_of)
+        self.castle = any(u.kind == "castle" for u in side.units)
+        self.comp_at = {k: c for c, k in comp.items()}
+        for k in range(side.K + 1):   # compositions by hit count (a wounded Dragon looks whole after the battle)
+            if k not in self.comp_at:
+                self.comp_at[k] = self.comp_at[k - 1]
+
+    def k(self, st: Any) -> int:
+        bt = st.bt
+        key = (_composition(st, self.x, self.realm), bt["hurt"][self.realm],
+               int(bool(bt["castle_out"])) if self.castle else 0)
+        k = self.exact.get(key)
+        if k is None:
+            raise OddsError(f"the rules reached a position the casualty order cannot (a bug): "
+                            f"{REALMS[self.realm]} {key}")
+        return k
+
+    def hit(self, k: int) -> tuple:
+        ui, what = self.side.hit_slot[k]
+        u = self.side.units[ui]
+        if u.kind == "dragon":
+            return ("hit", "dragon" if what == "wound" else "wounded-dragon")
+        if u.kind == "warship":
+            return ("hit", "ship", self.sid_of[ui])
+        if u.ship >= 0:
+            return ("hit", u.kind, self.sid_of[u.ship])
+        return ("hit", u.kind)
+
+    def check_final(self, st: Any, k: int) -> None:
+        """The rules' final position must be the one the hit count says (pieces; Dragons healed)."""
+        comp = _composition(st, self.x, self.realm)
+        if comp != (self.comp_at[k] if k < self.side.K else ((0,) * T, ())):
+            raise OddsError(f"the rules ended the battle with {comp} for {REALMS[self.realm]}, the chain with "
+                            f"{k} hits taken (a bug)")
+
+
+class _Defence:
+    """The defending side of the real battle read as the calculator's defender state: one realm, two allies
+    (the pair of their hit counts) or the Guardians (the dice they have left)."""
+
+    def __init__(self, battle: NerathBattle, state: Any, x: int, sid_d: dict[str, dict[int, int]]) -> None:
+        self.D, self.x = battle.d, x
+        self.realms = [_Realm(side, REALMS.index(name), sid_d[name], x) for name, side in _defending_realms(battle)]
+        if isinstance(self.D, _Guardians):
+            G = self.D
+            self.gkeys = {tuple((t, tuple(sorted(d))) for t, d in G.dice_left(k)): k for k in range(G.K + 1)}
+
+    def j(self, st: Any) -> int:
+        D = self.D
+        if isinstance(D, _Guardians):
+            key = tuple((g[0], tuple(sorted(g[2:]))) for g in st.guardians[self.x])
+            if key not in self.gkeys:
+                raise OddsError(f"the rules reached Guardians the casualty order cannot (a bug): {key}")
+            return self.gkeys[key]
+        ks = [r.k(st) for r in self.realms]
+        return D.index[(ks[0], ks[1])] if isinstance(D, _Allies) else ks[0]
+
+    def hit(self, st: Any, realm: int) -> tuple:
+        D = self.D
+        if isinstance(D, _Guardians):
+            g, i = D.hit_slot[self.j(st)]
+            tile, dice = D.guardians[g]
+            pos = [h[0] for h in st.guardians[self.x]].index(tile)
+            return ("hit", "guardian", pos + 1, dice[i])
+        r = next(r for r in self.realms if r.realm == realm)
+        return r.hit(r.k(st))
+
+    def after(self, pre: Any, j: int, rolled: int, queued: dict[int, int]) -> int:
+        """The defender's state after the hits still to come at ``pre``: ``queued`` (realm -> hits, already
+        split) and ``rolled`` (scored, not yet split; with a pending split, its extra realm)."""
+        D = self.D
+        if not isinstance(D, _Allies):
+            return min(D.K, j + rolled + sum(queued.values()))
+        ka, kb = D.states[j]
+        A, B = D.realms
+        ra, rb = (r.realm for r in self.realms)
+        ka, kb = min(A.K, ka + queued.get(ra, 0)), min(B.K, kb + queued.get(rb, 0))
+        j = D.index[(ka, kb)]
+        if not rolled or D.next_states is None or j == D.K:
+            return j
+        moves = D.next_states[j][min(rolled, len(D.next_states[j]) - 1)]
+        if len(moves) != 1:
+            raise OddsError("a battle ended before the allies' split of an odd hit was drawn (a bug)")
+        return moves[0][0]
+
+    def check_final(self, st: Any, j: int) -> None:
+        D = self.D
+        if isinstance(D, _Guardians):
+            if bool(st.guardians[self.x]) != (j < D.K):
+                raise OddsError(f"the rules ended the dungeon battle with Guardians {st.guardians[self.x]}, the "
+                                f"chain with {j} of {D.K} dice lost (a bug)")
+            return
+        ks = D.states[j] if isinstance(D, _Allies) else (j,)
+        for r, k in zip(self.realms, ks):
+            r.check_final(st, k)
+
+
+def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
+    """``n`` battles played by the ruleset's own rules (see the module's docstring). Against facedown Guardians,
+    each battle's tiles are drawn at random among the deals the calculator averages."""
     if n < 1:
         raise OddsError("--monte-carlo N: N must be at least 1")
+    if isinstance(battle, HiddenGuardians):
+        t0 = time.perf_counter()
+        rng = random.Random(seed)
+        counts: dict[int, int] = {}
+        for _ in range(n):
+            b = rng.randrange(len(battle.battles))
+            counts[b] = counts.get(b, 0) + 1
+        results = [monte_carlo(battle.battles[b], k, seed + b) for b, k in sorted(counts.items())]
+        return mix_odds(results, t0, f"Monte Carlo through the nerath rules ({n} battles, the facedown Guardians "
+                                     f"drawn at random)", weights=[k / n for _b, k in sorted(counts.items())])
     t0 = time.perf_counter()
     start, xid, sid_a, sid_d = battle_position(battle)
     x = start.bt["space"]  # type: ignore[attr-defined]
-    ra, rd = REALMS.index(ATTACKER), REALMS.index(DEFENDER)
-    keys = {"a": _side_keys(battle.a, sid_a), "d": _side_keys(battle.d, sid_d)}
-    sides = {"a": battle.a, "d": battle.d}
-    sid_of = {"a": sid_a, "d": sid_d}
+    ra = REALMS.index(ATTACKER)
+    att = _Realm(battle.a, ra, sid_a, x)
+    dfn = _Defence(battle, start, x, sid_d)
+    D = battle.d
     rng = random.Random(seed)
     term: dict[tuple[int, int, str], float] = {}
     rounds_total = 0
 
-    def k_of(st: Any, side: str) -> int:
-        realm = ra if side == "a" else rd
-        c = _composition(st, x, realm)
-        bt = st.bt
-        castle_out = int(bool(bt["castle_out"])) if side == "d" and "castle" in battle.defender_pieces else 0
-        key = (c, bt["hurt"][realm], castle_out)
-        k = keys[side][0].get(key)
-        if k is None:
-            raise OddsError(f"the rules reached a position the casualty order cannot (a bug): {side} {key}")
-        return k
-
-    def pending(pre: Any, act: tuple) -> tuple[int, int]:
-        """Hits rolled or queued but not yet taken at ``pre``, after ``act``: (on the attacker, on the
-        defender). The step that ends a battle resets wounded Dragons and the Castle, so a battle's last
-        position is read from the one before it and the hits still to come."""
+    def pending(pre: Any, act: tuple) -> tuple[int, int, dict[int, int]]:
+        """Hits rolled or queued but not yet taken at ``pre``, after ``act``: (on the attacker, rolled on the
+        defender and not yet split, queued on each defending realm). The step that ends a battle resets
+        wounded Dragons and the Castle, so a battle's last position is read from the one before it and the hits
+        still to come."""
         bt = pre.bt
         on_a, on_d = bt["ha"], bt["hd"]
         if act[0] == "hits":
@@ -153,18 +283,28 @@ def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
                 on_d += act[1]
             else:
                 on_a += act[1]
+        queued: dict[int, int] = {}
         for realm, h in bt["queue"]:
             if realm == ra:
                 on_a += h
             else:
-                on_d += h
-        return on_a, on_d
+                queued[realm] = queued.get(realm, 0) + h
+        if act[0] == "extra":   # the allies' odd hit drawn: the split is known
+            from conquest.rulesets.nerath.battle import split_hits
+            assert isinstance(D, _Allies)
+            first = REALMS.index(act[1]) == dfn.realms[0].realm
+            ka, kb = D.states[dfn.j(pre)]
+            (ca, _pa), (cb, _pb) = D.realms[0].standing(ka), D.realms[1].standing(kb)
+            sa, sb = split_hits(bt["pending_split"], ca, cb, first)
+            for r, s in zip(dfn.realms, (sa, sb)):
+                queued[r.realm] = queued.get(r.realm, 0) + s
+        return on_a, on_d, queued
 
-    comp_at = {side: {k: c for c, k in keys[side][1].items()} for side in ("a", "d")}
-    for side in ("a", "d"):   # compositions by hit count (a wounded Dragon looks whole after the battle)
-        for k in range(sides[side].K + 1):
-            if k not in comp_at[side]:
-                comp_at[side][k] = comp_at[side][k - 1]
+    def silent(ka: int, kd: int) -> bool:
+        """No die of either side can hit (the chain then retreats rather than repeat the round for ever)."""
+        hn = D.variant[kd] if D.variant is not None else None
+        rolls = [battle.a.dice(ka, fs, hn) for fs in (False, True)] + [D.dice(kd, fs) for fs in (False, True)]
+        return all(hit_distribution(r)[0] == 1.0 for r in rolls)
 
     for _ in range(n):
         st: Any = start.clone()
@@ -192,11 +332,8 @@ def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
                 continue
             step = bt["step"]
             if step == "press":
-                ka, kd = k_of(st, "a"), k_of(st, "d")
-                # as the chain: a round in which no die of either side can hit would repeat for ever: retreat
-                stuck = not any(side.dice(k, fs) for side, k in ((battle.a, ka), (battle.d, kd))
-                                for fs in (False, True))
-                if battle.press.presses(battle.a.pieces_left(ka)) and not stuck:
+                ka, kd = att.k(st), dfn.j(st)
+                if battle.press.presses(battle.a.pieces_left(ka)) and not silent(ka, kd):
                     act = ("press",)
                     st = st.apply_unchecked(act)
                     continue
@@ -206,18 +343,7 @@ def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
                 break
             if step == "assign":
                 realm = bt["queue"][0][0]
-                side = "a" if realm == ra else "d"
-                k = k_of(st, side)
-                ui, what = sides[side].hit_slot[k]
-                u = sides[side].units[ui]
-                if u.kind == "dragon":
-                    act = ("hit", "dragon" if what == "wound" else "wounded-dragon")
-                elif u.kind == "warship":
-                    act = ("hit", "ship", sid_of[side][ui])
-                elif u.ship >= 0:
-                    act = ("hit", u.kind, sid_of[side][u.ship])
-                else:
-                    act = ("hit", u.kind)
+                act = att.hit(att.k(st)) if realm == ra else dfn.hit(st, realm)
                 if act not in st.legal_actions():
                     raise OddsError(f"the casualty order chose {act}, which the rules do not allow here (a bug)")
                 st = st.apply_unchecked(act)
@@ -226,16 +352,12 @@ def monte_carlo(battle: NerathBattle, n: int, seed: int = 0) -> BattleOdds:
         rounds_total += rounds
         if how:
             continue
-        on_a, on_d = pending(pre, act)
-        ka = min(battle.a.K, k_of(pre, "a") + on_a)
-        kd = min(battle.d.K, k_of(pre, "d") + on_d)
-        # the rules' final position must be the one the hit counts say (pieces; Dragons healed)
-        for side, realm, k in (("a", ra, ka), ("d", rd, kd)):
-            comp = _composition(st, x, realm)
-            if comp != (comp_at[side][k] if k < sides[side].K else ((0,) * T, ())):
-                raise OddsError(f"the rules ended the battle with {comp} on the {side} side, the chain with "
-                                f"{k} hits taken (a bug)")
-        how = "both" if ka == battle.a.K and kd == battle.d.K else "attacker" if kd == battle.d.K else "defender"
+        on_a, rolled, queued = pending(pre, act)
+        ka = min(battle.a.K, att.k(pre) + on_a)
+        kd = dfn.after(pre, dfn.j(pre), rolled, queued)
+        att.check_final(st, ka)
+        dfn.check_final(st, kd)
+        how = "both" if ka == battle.a.K and kd == D.K else "attacker" if kd == D.K else "defender"
         term[(ka, kd, how)] = term.get((ka, kd, how), 0.0) + 1.0 / n
     return battle._report(term, rounds_total / n, False, t0,
                           method=f"Monte Carlo through the nerath rules ({n} battles)")

@@ -106,13 +106,20 @@ def action_odds_report(ruleset: Any, state: State, action: Any,
 
 
 # ============================================================================================ attrition chains
-# Two sides fight in rounds of two stages (a First Strike stage, then the other attacks); each side takes hits on
-# a track 0..K in a fixed casualty order, so its state is the number of hits taken. ``hits_a[i][fs]`` is the
-# distribution of the hits the attacker scores after taking i hits (``fs``: 1 in the First Strike stage, 0 in
-# the other), ``hits_d[j][fs]`` the defender's; ``press[i]`` whether the attacker presses on at the end of a
-# round with i hits taken. A side at K is destroyed. Terminal outcomes are keyed (i, j, how) with how one of
-# attacker (the defender destroyed), defender (the attacker destroyed), both, retreat.
+# Two sides fight in rounds of two stages (a First Strike stage, then the other attacks). The attacker takes hits
+# on a track 0..KA in a fixed casualty order, so its state is the number of hits taken. The defender's state is
+# an index 0..KD: by default the same kind of track (j hits taken); in general (allied defenders who split the
+# damage, ``d_next``) any set of states in an order in which hits only ever move forward, KD the destroyed one.
+# ``hits_a[i][fs]`` is the distribution of the hits the attacker scores after taking i hits (``fs``: 1 in the
+# First Strike stage, 0 in the other) - or, when the attacker's dice depend on the defender's state (Heroes
+# against Guardians who make them need 7+/8+), ``hits_a[v][i][fs]`` with ``a_variant[j]`` = v the table that
+# applies against defender state j; ``hits_d[j][fs]`` the defender's; ``press[i]`` whether the attacker presses on
+# at the end of a round with i hits taken. Terminal outcomes are keyed (i, j, how) with how one of attacker (the
+# defender destroyed), defender (the attacker destroyed), both, retreat.
 Term = dict[tuple[int, int, str], Any]
+# d_next[j][h]: [(j', weight)] - where the defender at j goes when it takes h hits (weights add up to 1; several
+# entries: a chance node of the rules, e.g. which ally takes an odd hit); h beyond the list: its last entry.
+Moves = list[list[list[tuple[int, Any]]]]
 
 
 def _moves(dist: list[Any], k: int, K: int, zero: Any) -> list[Any]:
@@ -126,15 +133,45 @@ def _moves(dist: list[Any], k: int, K: int, zero: Any) -> list[Any]:
     return out
 
 
-def solve_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: list[bool],
-                    exact: bool = False) -> tuple[Term, Any]:
+def _d_moves(dist: list[Any], j: int, KD: int, d_next: Moves | None, zero: Any) -> dict[int, Any]:
+    """The defender's new state (j' -> probability) when it is at j and receives ``dist`` hits."""
+    out: dict[int, Any] = {}
+    if d_next is None:
+        for h, p in enumerate(dist):
+            t = min(j + h, KD)
+            out[t] = out.get(t, zero) + p
+        return out
+    row = d_next[j]
+    last = len(row) - 1
+    for h, p in enumerate(dist):
+        if p:
+            for t, w in row[min(h, last)]:
+                out[t] = out.get(t, zero) + p * w
+    return out
+
+
+def _tables(hits_a: list[Any], KD: int, a_variant: list[int] | None) -> tuple[list[Any], list[int]]:
+    """(the attacker's tables by variant, the variant at each defender state)."""
+    if a_variant is None:
+        return [hits_a], [0] * (KD + 1)
+    if len(a_variant) != KD + 1:
+        raise ValueError("a_variant: one table index per defender state")
+    return hits_a, list(a_variant)
+
+
+def solve_attrition(hits_a: list[Any], hits_d: list[list[Any]], press: list[bool], exact: bool = False,
+                    d_next: Moves | None = None, a_variant: list[int] | None = None) -> tuple[Term, Any]:
     """The exact terminal distribution and the expected number of rounds of an attrition chain: one forward
-    sweep over the (i, j) grid in lexicographic order (hit counts never decrease), the one self-loop (a round
+    sweep over the (i, j) grid in lexicographic order (hits only move a side forward), the one self-loop (a round
     with no hit) summed as a geometric series. ``exact``: Fractions in, Fractions out; else float64 (numpy).
+    ``d_next``/``a_variant``: the general defender and the attacker's dice by defender state (above).
     docs/odds.md gives the method and the error bound."""
+    KD = len(hits_d) - 1
+    tables, var = _tables(hits_a, KD, a_variant)
     if not exact:
-        return _solve_attrition_float(hits_a, hits_d, press)
-    KA, KD = len(hits_a) - 1, len(hits_d) - 1
+        with _one_blas_thread():
+            return _solve_attrition_float(tables, var, hits_d, press, d_next)
+    KA = len(tables[0]) - 1
     zero: Any = Fraction(0)
     one: Any = Fraction(1)
     mid: Any = [[zero] * (KD + 1) for _ in range(KA + 1)]
@@ -146,17 +183,15 @@ def solve_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: lis
         if p:
             term[(i, j, how)] = term.get((i, j, how), zero) + p
 
-    def vec(side: str, k: int, other: int, fs: int) -> Any:
-        if side == "a":
-            return _moves(hits_d[other][fs], k, KA, zero)
-        return _moves(hits_a[other][fs], k, KD, zero)
-
     for i in range(KA):
         for j in range(KD):
-            fa, fd = vec("a", i, j, 1), vec("d", j, i, 1)     # First Strike stage
-            f0 = fa[0] * fd[0]
-            na, nd = vec("a", i, j, 0), vec("d", j, i, 0)     # the other attacks
-            n0 = na[0] * nd[0]
+            ha = tables[var[j]][i]
+            fa = _moves(hits_d[j][1], i, KA, zero)              # First Strike stage
+            fd = _d_moves(ha[1], j, KD, d_next, zero)
+            f0 = fa[0] * fd.get(j, zero)
+            na = _moves(hits_d[j][0], i, KA, zero)              # the other attacks
+            nd = _d_moves(ha[0], j, KD, d_next, zero)
+            n0 = na[0] * nd.get(j, zero)
             # no die can hit on either side: pressing would repeat the round for ever, so the attacker retreats
             # instead (docs/odds.md)
             presses = press[i] and n0 * f0 != one
@@ -171,15 +206,15 @@ def solve_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: lis
             # First Strike: start(i, j) -> mid(i', j'), except (i, j) itself
             for x, px in enumerate(fa):
                 if px:
-                    for y, py in enumerate(fd):
-                        if py and (x or y):
-                            mid[i + x][j + y] += start * px * py
+                    for t, py in fd.items():
+                        if py and (x or t != j):
+                            mid[i + x][t] += start * px * py
             # the other attacks: mid(i, j) -> end(i', j'), except (i, j) itself
             for x, px in enumerate(na):
                 if px:
-                    for y, py in enumerate(nd):
-                        if py and (x or y):
-                            end[i + x][j + y] += m_here * px * py
+                    for t, py in nd.items():
+                        if py and (x or t != j):
+                            end[i + x][t] += m_here * px * py
             if not presses:
                 # the attacker retreats at the end of a round that ends here
                 add_term(i, j, "retreat", end[i][j] + n0 * m_here)
@@ -193,54 +228,119 @@ def solve_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: lis
     return term, rounds
 
 
-def sample_attrition(hits_a: list[list[Any]], hits_d: list[list[Any]], press: list[bool], n: int,
-                 seed: int = 0) -> tuple[Term, float]:
+def sample_attrition(hits_a: list[Any], hits_d: list[list[Any]], press: list[bool], n: int, seed: int = 0,
+                     d_next: Moves | None = None, a_variant: list[int] | None = None) -> tuple[Term, float]:
     """``n`` battles of the chain sampled round by round (what a Monte Carlo calculator does): the speed
     yardstick of the benchmark. Returns the observed frequencies and the mean number of rounds."""
     rng = random.Random(seed)
-    KA, KD = len(hits_a) - 1, len(hits_d) - 1
+    KD = len(hits_d) - 1
+    tables, var = _tables(hits_a, KD, a_variant)
+    KA = len(tables[0]) - 1
 
-    def cum(dist: list[float]) -> list[float]:
+    def cum(dist: list[Any]) -> list[float]:
         out, s = [], 0.0
         for p in dist:
-            s += p
+            s += float(p)
             out.append(s)
         out[-1] = 1.0
         return out
-    ca = [[cum(v) for v in row] for row in hits_a]
+    ca = [[[cum(v) for v in row] for row in tab] for tab in tables]
     cd = [[cum(v) for v in row] for row in hits_d]
+
+    def hit_d(j: int, x: int) -> int:
+        if d_next is None:
+            return min(KD, j + x)
+        row = d_next[j]
+        opts = row[min(x, len(row) - 1)]
+        if len(opts) == 1:
+            return opts[0][0]
+        r, acc = rng.random(), 0.0
+        for t, w in opts:
+            acc += float(w)
+            if r < acc:
+                return t
+        return opts[-1][0]
+
+    def silent(i: int, j: int) -> bool:
+        ha = tables[var[j]][i]
+        return len(ha[0]) == len(ha[1]) == len(hits_d[j][0]) == len(hits_d[j][1]) == 1
+
     term: dict[tuple[int, int, str], Any] = {}
     rounds = 0
     for _ in range(n):
         i = j = 0
         while True:
             rounds += 1
-            x = bisect.bisect_right(ca[i][1], rng.random())
+            x = bisect.bisect_right(ca[var[j]][i][1], rng.random())
             y = bisect.bisect_right(cd[j][1], rng.random())
-            i, j = min(KA, i + y), min(KD, j + x)
+            i, j = min(KA, i + y), hit_d(j, x)
             if i < KA and j < KD:
-                x = bisect.bisect_right(ca[i][0], rng.random())
+                x = bisect.bisect_right(ca[var[j]][i][0], rng.random())
                 y = bisect.bisect_right(cd[j][0], rng.random())
-                i, j = min(KA, i + y), min(KD, j + x)
+                i, j = min(KA, i + y), hit_d(j, x)
             if i >= KA or j >= KD:
                 how = "both" if i >= KA and j >= KD else "attacker" if j >= KD else "defender"
                 break
-            if not press[i] or (len(hits_a[i][0]) == len(hits_a[i][1]) == len(hits_d[j][0]) ==
-                                len(hits_d[j][1]) == 1):
+            if not press[i] or silent(i, j):
                 how = "retreat"   # (as the exact sweep: a round in which no die can hit is not repeated)
                 break
         term[(i, j, how)] = term.get((i, j, how), 0) + 1.0 / n
     return term, rounds / n
 
 
-def _solve_attrition_float(hits_a: list[list[Any]], hits_d: list[list[Any]], press: list[bool]
-                          ) -> tuple[Term, Any]:
+_BLAS: Any = None
+
+
+def _one_blas_thread() -> Any:
+    """The float sweep's matrix products are small (a few hundred rows at most): on several BLAS threads they
+    only wait for each other (five times slower on a busy two-core machine), so they run on one."""
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
+def _d_arrays(KD: int, W: int, d_next: Moves | None) -> tuple[Any, Any]:
+    """The defender's moves as arrays: ``TG[j, h, b]`` the state it goes to from j with h hits (branch b),
+    ``WT`` the branch's weight (None: one branch of weight 1)."""
+    if d_next is None:
+        return np.minimum(np.arange(KD)[:, None] + np.arange(W)[None, :], KD)[:, :, None], None
+    B = max(len(o) for row in d_next[:KD] for o in row)
+    TG = np.zeros((KD, W, B), dtype=np.intp)
+    WT = np.zeros((KD, W, B))
+    for j in range(KD):
+        row = d_next[j]
+        last = len(row) - 1
+        for h in range(min(W, last + 1)):
+            opts = row[h]
+            for b, (t, w) in enumerate(opts):
+                TG[j, h, b] = t
+                WT[j, h, b] = float(w)
+            for b in range(len(opts), B):
+                TG[j, h, b] = opts[0][0]
+        if last + 1 < W:   # more hits than the entry list: its last entry
+            TG[j, last + 1:, :] = TG[j, last, :]
+            WT[j, last + 1:, :] = WT[j, last, :]
+    return TG, WT
+
+
+def _solve_attrition_float(tables: list[Any], var: list[int], hits_d: list[list[Any]], press: list[bool],
+                           d_next: Moves | None) -> tuple[Term, Any]:
     """``solve_attrition`` in float64, a row of the grid at a time: within row i (the attacker takes no hit) the
     sweep goes cell by cell; what flows to the rows below is added for the whole row at once, as a matrix
-    product (``Q.T @ P``: the defender-side move vectors of each cell, shifted to its column, weighted by the
-    attacker-side ones)."""
-    KA, KD = len(hits_a) - 1, len(hits_d) - 1
-    width = max(len(v) for row in hits_a + hits_d for v in row) + KA + KD + 2
+    product (``Q.T @ P``: the defender's move distributions at each state, weighted by the attacker-side
+    ones). ``P`` is built with one ``bincount`` over the defender's moves (``TG``/``WT``)."""
+    V = len(tables)
+    KA, KD = len(tables[0]) - 1, len(hits_d) - 1
+    ND = KD + 1
+    W = max(len(v) for tab in tables for row in tab for v in row)
+    DA = [np.zeros((V, KA + 1, W)) for _ in (0, 1)]   # the attacker's hits at its count i, by variant
+    for v, tab in enumerate(tables):
+        for i, row in enumerate(tab):
+            for st in (0, 1):
+                DA[st][v, i, :len(row[st])] = row[st]
+    width = max(len(v) for row in hits_d for v in row) + KA + 2
 
     def padded(rows: list[list[Any]], stage: int) -> tuple[Any, Any]:
         m = np.zeros((len(rows), width))
@@ -248,30 +348,28 @@ def _solve_attrition_float(hits_a: list[list[Any]], hits_d: list[list[Any]], pre
             m[k, :len(row[stage])] = row[stage]
         tail = m[:, ::-1].cumsum(axis=1)[:, ::-1]   # tail[k, n] = P(n or more hits)
         return m, tail
-    da = [padded(hits_a, st) for st in (0, 1)]   # the attacker's hits at its count i
-    dd = [padded(hits_d, st) for st in (0, 1)]   # the defender's hits at its count j
-    fs_any_a = [len(row[1]) > 1 for row in hits_a]
+    dd = [padded(hits_d, st) for st in (0, 1)]   # the defender's hits at its state j
+    TG, WT = _d_arrays(KD, W, d_next)
+    flat = (np.arange(KD)[:, None, None] * ND + TG).ravel()
+    varr = np.asarray(var[:KD], dtype=np.intp)
+    fs_any_a = [any(len(tab[i][1]) > 1 for tab in tables) for i in range(KA + 1)]
     fs_any_d = [len(row[1]) > 1 for row in hits_d]
-    za = [[float(row[st][0]) for st in (0, 1)] for row in hits_a]
     zd = [[float(row[st][0]) for st in (0, 1)] for row in hits_d]
-    mid = np.zeros((KA + 1, KD + 1))
-    end = np.zeros((KA + 1, KD + 1))
+    mid = np.zeros((KA + 1, ND))
+    end = np.zeros((KA + 1, ND))
     term: Term = {}
     rounds = 0.0
-    cols = np.arange(KD)
     for i in range(KA):
         n = KA - i
-        # P[st][j]: the defender's new count (as a column) when the attacker at i hits the defender at j
+        # P[st][j]: the defender's new state (as a row) when the attacker at i hits the defender at j
         P = []
+        za = []
         for st in (0, 1):
-            m, tail = da[st]
-            dist = m[i]
-            p = np.zeros((KD, KD + 1))
-            for y in range(min(KD, len(hits_a[i][st]))):
-                if dist[y]:
-                    p[cols[:KD - y], cols[:KD - y] + y] = dist[y]   # j + y < KD: the defender stands
-            p[:, KD] = tail[i, KD - cols]
-            P.append(p)
+            dm = DA[st][varr, i, :]                   # (KD, W): the attacker's hits against each state j
+            w = dm[:, :, None] if WT is None else dm[:, :, None] * WT
+            P.append(np.bincount(flat, weights=np.broadcast_to(w, TG.shape).ravel(),
+                                 minlength=KD * ND).reshape(KD, ND))
+            za.append(dm[:, 0].tolist())              # the attacker scores no hit
         # A[st][j]: the attacker's new count from the defender at j, hits 1..n (n: destroyed)
         A = []
         for st in (0, 1):
@@ -282,12 +380,12 @@ def _solve_attrition_float(hits_a: list[list[Any]], hits_d: list[list[Any]], pre
         starts = np.zeros(KD)
         mids = np.zeros(KD)
         mid_i, end_i = mid[i], end[i]
-        za_i = za[i]
         pr = press[i]
         fsa = fs_any_a[i]
+        za0, za1 = za
         for j in range(KD):
-            f0 = zd[j][1] * za_i[1]
-            n0 = zd[j][0] * za_i[0]
+            f0 = zd[j][1] * za1[j]
+            n0 = zd[j][0] * za0[j]
             presses = pr and n0 * f0 != 1.0
             e_in = float(end_i[j])
             m_in = float(mid_i[j])

@@ -4,10 +4,12 @@ per game, revision, step and action), and the Nerath battle calculator's page da
 **No hidden information.** A seat is given odds only for the dice-driven actions of ``has_odds``, and for those
 ``Ruleset.action_odds`` reads only what every seat sees (docs/web.md, "Odds"):
 
-* Nerath ``battle X`` (not a dungeon), ``press``, ``retreat``: the pieces in the space, the Warships and their
-  cargo, the Castle, the battle in progress (round, wounded Dragons, an inactive Castle) and the attack-bonus
-  effects in force (cards already played: public records). The Event and Treasure hands and decks, the hidden
-  parts of the view, are never read. A dungeon battle (facedown Guardians) gets no odds.
+* Nerath ``battle X``, ``press``, ``retreat``: the pieces in the space (each allied defender's), the Warships and
+  their cargo, the Castle, the battle in progress (round, wounded Dragons, an inactive Castle) and the
+  attack-bonus effects in force (cards already played: public records); in a dungeon entrance the face-up
+  Guardians with their dice and, for a facedown one, the average over every tile not face up on the board (the
+  tile itself and the facedown pile are never read). The Event and Treasure hands and decks, the hidden parts of
+  the view, are never read.
 * Narby ``steal``/``attack``/``destroy`` and the action that leads into a tribute roll: the dice and the
   modifiers in force; the other dragons' reaction windows on the way are read as "everybody passes", so their
   hands are never consulted. The walk stops after one roll's consequences, before any card is drawn.
@@ -39,10 +41,9 @@ def has_odds(ruleset_id: str, state: State, action: Action) -> bool:
     st: Any = state
     if ruleset_id == "nerath":
         if verb == "battle" and st.bt is None and len(action) > 1:
-            from conquest.rulesets.nerath.data import DUNGEON
-            from conquest.rulesets.nerath.state import IX, KIND
+            from conquest.rulesets.nerath.state import IX
             x = IX.get(action[1]) if isinstance(action[1], str) else None
-            return x is not None and KIND[x] != DUNGEON and _calculable(st, x)
+            return x is not None and _calculable(st, x)
         if verb in ("press", "retreat") and st.bt is not None:
             return _calculable(st, st.bt["space"])
         return False
@@ -85,8 +86,8 @@ def seat_odds(rs: Ruleset, state: State, seat: int, action: Action) -> dict[str,
 
 
 def _calculable(st: Any, x: int) -> bool:
-    """Does the Nerath calculator take the battle in space x? Not a dungeon's (Guardians), nor one without
-    defenders (taken without dice) or with allied defenders (who split the damage)."""
+    """Does the Nerath calculator take the battle in space x? Not one without defenders (taken without dice)
+    nor an entrance without Guardians (plundered without dice)."""
     from conquest.rulesets.nerath.odds import battle_from_state
     try:
         battle_from_state(st, x)

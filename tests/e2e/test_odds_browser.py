@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from conquest.web.odds import has_odds
-from tests.web.test_odds_api import drive_to, is_battle
+from tests.web.test_odds_api import drive_to, is_battle, is_dungeon_battle
 
 SIZES = {"wide": (1400, 900), "phone": (390, 844)}
 
@@ -97,3 +97,21 @@ def test_the_battle_window_opens_the_odds_of_pressing(page: Any, server: Any, sc
     page.wait_for_function("() => [...document.querySelectorAll('.odds-drop .odds-table td.p')]"
                            ".some(td => td.textContent === '100%')")
     page.screenshot(path=str(screenshots / "odds-press-wide.png"), full_page=True)
+
+
+def test_a_dungeon_battles_odds_name_the_guardians(page: Any, server: Any, screenshots: Path) -> None:
+    made = httpx.post(server.url + "/api/games", json={"ruleset": "nerath", "seed": 2,
+                                                       "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    gid = made["game"]["id"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    live, action = drive_to(server.app.state.games, gid, tokens, is_dungeon_battle, seed=2)
+    text = live.ruleset.format_action(action)
+    page.goto(f"{server.url}/game/{gid}#t={tokens[live.state.to_move]}")
+    page.wait_for_selector(f"[data-odds='{text}']")
+    page.fill("#notation", "battle")
+    page.click(f"[data-odds='{text}']")
+    page.wait_for_selector(".odds-drop .odds-stack")
+    panel = page.inner_text(".odds-drop")
+    assert "the Guardians" in panel and "facedown" in panel and "Treasure card" in panel
+    assert page.query_selector(".odds-drop a[href^='/calc#']") is None   # the calculator page states no dungeon
+    page.screenshot(path=str(screenshots / "odds-dungeon-wide.png"), full_page=True)

@@ -106,7 +106,13 @@ def nerath_game(client: TestClient, seed: int = 1) -> tuple[str, dict[int, str]]
 
 
 def is_battle(a: Any, st: Any) -> bool:
-    return a[0] == "battle" and has_odds("nerath", st, a)
+    """A land or sea battle against one defending realm (the calculator page states it: the odds link there)."""
+    if not (a[0] == "battle" and has_odds("nerath", st, a)):
+        return False
+    from conquest.rulesets.nerath.odds import NerathBattle, battle_from_state
+    from conquest.rulesets.nerath.state import IX
+    b = battle_from_state(st, IX[a[1]])
+    return isinstance(b, NerathBattle) and not b.dungeon and not b.ally_pieces
 
 
 def test_a_seat_gets_the_odds_of_a_battle_it_may_declare(client: TestClient) -> None:
@@ -235,3 +241,64 @@ def test_odds_that_take_too_long_are_a_503_and_land_in_the_cache(client: TestCli
     monkeypatch.setattr(odds_routes, "_nerath", lambda body: (time.sleep(0.3), slow_calc(body))[1])
     r = client.post("/api/odds/nerath", json={"attacker": "footsoldier", "defender": "footsoldier"})
     assert r.status_code == 503
+
+
+# ---------------------------------------------------------------- allied defenders and dungeons
+def test_calculator_takes_allies_and_dungeons(client: TestClient) -> None:
+    from conquest.rulesets.nerath.odds import NerathBattle, dungeon_battle
+    r = client.post("/api/odds/nerath", json={"attacker": "3 footsoldier", "defender": "footsoldier, castle",
+                                              "ally": ["wizard"]})
+    assert r.status_code == 200, r.text
+    ref = NerathBattle(["footsoldier"] * 3, ["footsoldier", "castle"], ally=["wizard"]).solve()
+    assert r.json()["attacker_wins"] == ref.attacker_wins
+    assert set(r.json()["defender_survivors"][0]["by_realm"]) == {"defender", "ally"}
+    r = client.post("/api/odds/nerath", json={"attacker": "fighter, wizard", "defender": "troll, facedown",
+                                              "dungeon": True})
+    assert r.status_code == 200, r.text
+    assert r.json()["attacker_wins"] == dungeon_battle(["fighter", "wizard"], ["troll", "facedown"]).solve().attacker_wins
+    for body, needle in (({"attacker": "fighter", "defender": "troll", "dungeon": True, "sea": True}, "dungeon:"),
+                         ({"attacker": "fighter", "defender": "dragonlord", "dungeon": True}, "unknown Dungeon"),
+                         ({"attacker": "footsoldier", "defender": "troll", "dungeon": True}, "cannot explore"),
+                         ({"attacker": "fighter", "defender": "footsoldier", "ally": "41 footsoldier"}, "at most 40"),
+                         ({"attacker": "fighter", "defender": "21 footsoldier", "ally": "20 footsoldier"},
+                          "defender and ally: 41 pieces")):
+        r = client.post("/api/odds/nerath", json=body)
+        assert r.status_code == 422 and needle in r.json()["error"], (body, r.text)
+
+
+def is_dungeon_battle(a: Any, st: Any) -> bool:
+    from conquest.rulesets.nerath.data import DUNGEON
+    from conquest.rulesets.nerath.state import IX, KIND
+    return a[0] == "battle" and KIND[IX[a[1]]] == DUNGEON and has_odds("nerath", st, a)
+
+
+def test_a_dungeon_battles_odds_never_depend_on_the_facedown_guardians(client: TestClient) -> None:
+    # the facedown tiles (on every entrance) and the facedown pile are hidden from every seat: the odds of
+    # exploring an entrance are the average over the tiles out of sight, whichever lies there
+    gid, tokens = nerath_game(client, seed=2)
+    live, action = drive_to(client.app.state.games, gid, tokens, is_dungeon_battle, seed=2)
+    rs, st, seat = live.ruleset, live.state, live.state.to_move
+    text = rs.format_action(action)
+    legal = client.get(f"/api/games/{gid}", headers=tok(tokens[seat])).json()["legal"]
+    assert [x["odds"] for x in legal if x["text"] == text] == [True]
+    got = client.get(f"/api/games/{gid}/odds", params={"action": text}, headers=tok(tokens[seat])).json()
+    assert got["battle"]["kind"] == "dungeon" and "facedown" in got["battle"]["guardians"]
+    doc = st.to_json()
+    facedown = [(x, i) for x, gs in doc["guardians"].items() for i, g in enumerate(gs) if not g["face_up"]]
+    from conquest.rulesets.nerath.data import full_strength
+    twin_doc = json.loads(json.dumps(doc))
+    # swap every facedown tile with one from the pile (a different deal of the same unseen tiles)
+    pile = list(doc["guardian_pile"])
+    for x, i in facedown:
+        old = twin_doc["guardians"][x][i]["tile"]
+        new = pile.pop(0)
+        twin_doc["guardians"][x][i].update(tile=new, dice=full_strength(new))
+        pile.append(old)
+    twin_doc["guardian_pile"] = sorted(pile)
+    twin = rs.state_from_json(twin_doc)
+    assert twin.to_json()["guardians"] != doc["guardians"] and twin.view(seat) == st.view(seat)
+    a, b = seat_odds(rs, st, seat, action), seat_odds(rs, twin, seat, action)
+    for r in (a, b):
+        r.pop("seconds")
+    assert a == b
+    assert a["attacker_wins"] == got["attacker_wins"]

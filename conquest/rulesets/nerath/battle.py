@@ -332,13 +332,12 @@ def begin_damage(st: NerathData, after: str) -> None:
             queue = [[defs[0], hd]] if defs else []
         else:
             a, b = defs[0], defs[1]
-            pa, pb = capacity(st, a)[1], capacity(st, b)[1]
-            if hd % 2 and pa == pb:
+            extra_to_a = extra_to_first(hd, capacity(st, a)[1], capacity(st, b)[1])
+            if extra_to_a is None:
                 bt["pending_split"] = hd
                 bt["queue"] = [[bt["att"], ha]] if ha else []
                 bt["step"] = "split"
                 return
-            extra_to_a = pa > pb
             queue = split_damage(st, a, b, hd, extra_to_a)
     if ha:
         queue.append([bt["att"], ha])
@@ -346,19 +345,34 @@ def begin_damage(st: NerathData, after: str) -> None:
     bt["step"] = "assign"
 
 
-def split_damage(st: NerathData, a: int, b: int, hits: int, extra_to_a: bool) -> list[list[int]]:
+def extra_to_first(hits: int, pieces_a: int, pieces_b: int) -> bool | None:
+    """"On an odd number of hits, the ally with the most pieces in the space takes the extra; if you each have
+    the same number of pieces there, decide randomly": does the first ally take the extra hit (None: decided at
+    random)? An even number has no extra hit (False)."""
+    if hits % 2 and pieces_a == pieces_b:
+        return None
+    return pieces_a > pieces_b
+
+
+def split_hits(hits: int, cap_a: int, cap_b: int, extra_to_a: bool) -> tuple[int, int]:
     """"Each takes half the total damage. On an odd number of hits, the ally with the most pieces in the
     space takes the extra ... If more hits are scored against one ally than he has pieces to lose, the
-    other ally must take all the remaining damage.\""""
-    ca, cb = capacity(st, a)[0], capacity(st, b)[0]
+    other ally must take all the remaining damage." ``cap_a``, ``cap_b``: the hits each ally's pieces in the
+    battle can absorb (``capacity``). The battle calculator splits its allied defenders' hits with it too."""
     sa = hits // 2 + (hits % 2 if extra_to_a else 0)
     sb = hits - sa
-    if sa > ca:
-        sb += sa - ca
-        sa = ca
-    if sb > cb:
-        sa = min(ca, sa + sb - cb)
-        sb = cb
+    if sa > cap_a:
+        sb += sa - cap_a
+        sa = cap_a
+    if sb > cap_b:
+        sa = min(cap_a, sa + sb - cap_b)
+        sb = cap_b
+    return sa, sb
+
+
+def split_damage(st: NerathData, a: int, b: int, hits: int, extra_to_a: bool) -> list[list[int]]:
+    """The damage queue of two allied defenders (``split_hits`` on their capacities)."""
+    sa, sb = split_hits(hits, capacity(st, a)[0], capacity(st, b)[0], extra_to_a)
     return [q for q in ([a, sa], [b, sb]) if q[1] > 0]
 
 

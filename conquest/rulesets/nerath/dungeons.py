@@ -4,6 +4,8 @@ rolls against them, Guardians returned and placed, the Treasure a plundered dung
 
 from __future__ import annotations
 
+from typing import Iterable, Sequence
+
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.state import HIT_ON, NerathData
@@ -31,24 +33,38 @@ def hero_need(st: NerathData, r: int, t: int, side: str) -> int:
     """"Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians" /
     "An Event card that grants a Hero a bonus to attack rolls trumps this special ability."
     """
-    bonus = fx.attack_bonus(st, r, t, side)
-    if bonus > 0:
-        return HIT_ON - bonus
     bt = st.bt
     assert bt is not None
     tiles = guardian_tiles()
-    need = max([tiles[g[0]].heroes_need for g in st.guardians[bt["space"]]] + [HIT_ON])
-    return need - bonus
+    return need_against(fx.attack_bonus(st, r, t, side),
+                        (tiles[g[0]].heroes_need for g in st.guardians[bt["space"]]))
+
+
+def need_against(bonus: int, heroes_need: Iterable[int]) -> int:
+    """The roll a Hero with attack ``bonus`` needs against Guardians with these "Heroes Need" numbers (0: none):
+    the highest of them (at least the usual 6), unless the bonus is positive, which trumps them. The battle
+    calculator reads the Heroes' dice from here too."""
+    if bonus > 0:
+        return HIT_ON - bonus
+    return max([*heroes_need, HIT_ON]) - bonus
 
 
 def guardian_dice(st: NerathData, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
     bt = st.bt
     assert bt is not None
+    return guardians_roll(((g[0], g[2:]) for g in st.guardians[bt["space"]]), first_strike)
+
+
+def guardians_roll(guardians: Iterable[tuple[str, Sequence[int]]], first_strike: bool
+                   ) -> tuple[tuple[int, int, int], ...]:
+    """The dice Guardians (tile, attack dice left) roll in the First Strike stage or the other: each die hits
+    on the usual 6 or higher; First Strike tiles roll with the first strikes. Shared by the battle
+    calculator."""
     tiles = guardian_tiles()
     dice: dict[int, int] = {}
-    for g in st.guardians[bt["space"]]:
-        if tiles[g[0]].first_strike == first_strike:
-            for f in g[2:]:
+    for tile, left in guardians:
+        if tiles[tile].first_strike == first_strike:
+            for f in left:
                 dice[f] = dice.get(f, 0) + 1
     return tuple(sorted((f, HIT_ON, c) for f, c in dice.items()))
 

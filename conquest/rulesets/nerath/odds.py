@@ -4,27 +4,33 @@ counts, ``conquest.core.odds.solve_attrition``), battles read from a position (`
 
 Each side's pieces take hits in a fixed order (the casualty policy), so a side's state is the number of hits it
 has taken; what each side rolls at each count comes from the piece table (``pieces.yaml``) and the rules' own
-hit distributions (``dice.hit_distribution``), composed as ``rules.battle_dice`` composes them. The Monte Carlo
-cross-check through the rules is ``conquest.analysis.odds.monte_carlo``. docs/odds.md gives the method, the
-error bound and the policies.
+hit distributions (``dice.hit_distribution``), composed as ``rules.battle_dice`` composes them. Allied defenders
+(``_Allies``) are two such realms, their state the pair of counts, each roll's hits split between them by the
+rules' own ``battle.split_hits``; Dungeon Guardians (``_Guardians``) lose a die a hit, and the Heroes' dice
+depend on which of them stand (``dungeons.need_against``); facedown Guardians are weighed over the tiles they
+may be (``HiddenGuardians``). The Monte Carlo cross-check through the rules is
+``conquest.analysis.odds.monte_carlo``. docs/odds.md gives the method, the error bound and the policies.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
+import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, Union
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
-from conquest.rulesets.nerath import data as nerath_data
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T
-
-POLICY_ORDERS = ("cheapest", "listed")
+from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T, guardian_tiles
+from conquest.rulesets.nerath.odds_sides import (  # noqa: F401 - the calculator's names, in one place
+    FACEDOWN, POLICY_ORDERS, _Allies, _Guardians, _Side, card_bonuses, parse_guardians, parse_pieces, piece_aliases,
+)
 
 
 @dataclass(frozen=True)
@@ -51,197 +57,7 @@ class PressPolicy:
         return "always" if self.below == 0 else f"until-below={self.below}"
 
 
-def piece_aliases() -> dict[str, str]:
-    d = nerath_data
-    tb = d.tables()
-    out = {p: p for p in d.PIECE_NAMES}
-    for p in d.PIECE_NAMES:
-        out[tb.pieces[p].name.lower()] = p
-        out[tb.pieces[p].name.lower() + "s"] = p
-        out[p + "s"] = p
-    out["siege engine"] = "siege"
-    out["storm elemental"] = "storm"
-    return out
-
-
-def parse_pieces(text: str, who: str) -> list[str]:
-    """``"footsoldier,footsoldier,siege,dragon"`` or ``"2 footsoldier, siege"`` -> piece ids in that order."""
-    names = piece_aliases()
-    out: list[str] = []
-    for item in text.split(","):
-        item = " ".join(item.strip().lower().split())
-        if not item:
-            continue
-        k = 1
-        head, _, rest = item.partition(" ")
-        if is_digits(head) and rest:
-            k, item = int(head), rest
-            if k > 500:
-                raise OddsError(f"{who}: {k} {item} is more than a battle can hold (at most 500 of a kind)")
-        elif head.endswith("x") and is_digits(head[:-1]) and rest:
-            k, item = int(head[:-1]), rest
-        if item not in names:
-            raise OddsError(f"{who}: unknown piece '{item}' (one of {', '.join(nerath_data.PIECE_NAMES)})")
-        out.extend([names[item]] * k)
-    if not out:
-        raise OddsError(f"{who}: no pieces given (an empty side cannot fight)")
-    return out
-
-
-def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
-    """The attack bonus per piece kind (``*`` for all) that Event and Treasure cards give in a battle. Only
-    cards whose every effect is ``attack_bonus`` are simple modifiers; others (reroll, cancel hits, removing
-    pieces...) change the course of the battle and are refused."""
-    if not cards:
-        return {}
-    from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-    events, treasures = event_cards(), treasure_cards()
-    bonus: dict[str, int] = {}
-    for cid in cards:
-        if cid in events:
-            effects = list(events[cid].get("effects", []))
-        elif cid in treasures:
-            effects = list(treasures[cid].get("power", [])) + list(treasures[cid].get("property", []))
-        else:
-            raise OddsError(f"{who}: unknown card '{cid}' (an Event card or Treasure id of the nerath decks)")
-        if not effects or any(e[0] != "attack_bonus" for e in effects):
-            verbs = ", ".join(sorted({e[0] for e in effects})) or "no battle effect"
-            raise OddsError(f"{who}: card '{cid}' is not a simple battle modifier ({verbs}); only attack-bonus "
-                            f"cards are supported")
-        for _verb, value, piece in effects:
-            bonus[piece] = bonus.get(piece, 0) + int(value)
-    return bonus
-
-
-@dataclass
-class _Unit:
-    kind: str             # piece id
-    cost: int
-    index: int            # position in the listing
-    ship: int = -1        # at sea: the unit index of the Warship a Hero is aboard
-    cargo: list[int] = field(default_factory=list)
-
-
-@dataclass
-class _Snapshot:
-    """A side after k hits: the units still in the battle, wounded Dragons, the Castle's state."""
-    alive: list[bool]
-    wounded: list[bool]
-
-
-class _Side:
-    """One side's hit track: the order its pieces take hits, and what it rolls after k hits."""
-
-    def __init__(self, pieces: list[str], attacking: bool, sea: bool, order: str, bonus: dict[str, int],
-                 hurt_fights: bool, wounded_at_start: int = 0) -> None:
-        d = nerath_data
-        tb = d.tables()
-        who = "attacker" if attacking else "defender"
-        self.attacking, self.sea = attacking, sea
-        if order not in POLICY_ORDERS:
-            raise OddsError(f"--order '{order}': use one of {', '.join(POLICY_ORDERS)}")
-        if attacking and "castle" in pieces:
-            raise OddsError("attacker: a Castle cannot attack (Castles cannot move and can only defend in battle)")
-        if pieces.count("castle") > 1:
-            raise OddsError(f"{who}: only 1 Castle can be built in any land space")
-        units = [_Unit(p, tb.pieces[p].cost, i) for i, p in enumerate(pieces)]
-        if sea:
-            bad = sorted({p for p in pieces if p not in ("storm", "dragon", "warship", "fighter", "wizard")})
-            if bad:
-                raise OddsError(f"{who}: {', '.join(bad)} cannot fight at sea (only flying pieces, Warships and "
-                                f"Heroes carried on Warships fight in sea battles)")
-            ships = [u.index for u in units if u.kind == "warship"]
-            heroes = [u for u in units if u.kind in ("fighter", "wizard")]
-            if len(heroes) > 2 * len(ships):
-                raise OddsError(f"{who}: {len(heroes)} Heroes at sea need {(len(heroes) + 1) // 2} Warships to "
-                                f"carry them (a Warship carries up to 2 land pieces)")
-            # a Hero is aboard the last Warship listed before it that has room, else the first with room
-            for h in heroes:
-                before = [w for w in ships if w < h.index and len(units[w].cargo) < 2]
-                h.ship = before[-1] if before else next(w for w in ships if len(units[w].cargo) < 2)
-                units[h.ship].cargo.append(h.index)
-        else:
-            if "warship" in pieces:
-                raise OddsError(f"{who}: a Warship fights only in sea battles (use --sea)")
-        self.units = units
-        self.bonus = bonus
-        self.hurt_fights = hurt_fights
-        # the hit slots, in order: (unit, "wound" | "kill")
-        if order == "cheapest":
-            def eff_cost(u: _Unit) -> int:
-                return u.cost + sum(units[c].cost for c in u.cargo)
-            ranked = sorted(units, key=lambda u: (eff_cost(u), d.PIECE_NAMES.index(u.kind), u.index))
-        else:
-            ranked = list(units)
-        slots = [(u.index, "wound" if u.kind == "dragon" else "kill") for u in ranked]
-        slots += [(u.index, "kill") for u in ranked if u.kind == "dragon"]
-        # walk the slots: each hit takes the next slot whose unit is still in the battle
-        alive = [True] * len(units)
-        wounded = [False] * len(units)
-        # Dragons already wounded in this battle (a position mid-battle): the first ones listed
-        dragons = [u.index for u in units if u.kind == "dragon"]
-        if wounded_count := min(wounded_at_start, len(dragons)):
-            for ui in dragons[:wounded_count]:
-                wounded[ui] = True
-        self.snaps: list[_Snapshot] = [_Snapshot(alive[:], wounded[:])]
-        self.hit_slot: list[tuple[int, str]] = []
-        for ui, what in slots:
-            if not alive[ui] or (what == "wound" and wounded[ui]):
-                continue   # a Hero lost with the Warship that carried it; a Dragon already wounded
-            self.hit_slot.append((ui, what))
-            if what == "wound":
-                wounded[ui] = True
-            else:
-                alive[ui] = False
-                wounded[ui] = False
-                for c in units[ui].cargo:
-                    alive[c] = False
-            self.snaps.append(_Snapshot(alive[:], wounded[:]))
-        self.K = len(self.hit_slot)   # hits that destroy the side (all its pieces, the Castle inactive)
-
-    # ---- what a side rolls after k hits (as rules.battle_dice) -------------------------------------
-    def need(self, kind: str) -> int:
-        hit_on = nerath_data.tables().hit_on
-        return hit_on - self.bonus.get(kind, 0) - self.bonus.get("*", 0)
-
-    def dice(self, k: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
-        tb = nerath_data.tables()
-        snap = self.snaps[k]
-        dice: dict[tuple[int, int], int] = {}
-        for u, a, w in zip(self.units, snap.alive, snap.wounded):
-            if not a:
-                continue
-            kind = u.kind
-            if kind == "castle":
-                if first_strike:
-                    continue
-            elif (kind == "wizard") != first_strike:
-                continue
-            if kind == "dragon" and w and not self.hurt_fights:
-                continue
-            per = 2 if (kind == "siege" and self.attacking) or (kind == "storm" and self.sea) else 1
-            key = (tb.pieces[kind].die, self.need(kind))
-            dice[key] = dice.get(key, 0) + per
-        return tuple(sorted((f, n, c) for (f, n), c in dice.items()))
-
-    def survivors(self, k: int, keeps_castle: bool) -> tuple[str, ...]:
-        snap = self.snaps[k]
-        out = []
-        for u in self.units:
-            if u.kind == "castle":
-                if keeps_castle:
-                    out.append("castle")
-            elif snap.alive[u.index]:
-                out.append(u.kind)
-        return tuple(out)
-
-    def pieces_left(self, k: int) -> int:
-        return sum(1 for u, a in zip(self.units, self.snaps[k].alive) if a and u.kind != "castle")
-
-    def gold_lost(self, k: int, castle_lost: bool) -> int:
-        snap = self.snaps[k]
-        return sum(u.cost for u in self.units if (u.kind == "castle" and castle_lost) or
-                   (u.kind != "castle" and not snap.alive[u.index]))
+MAX_HIDDEN_DEALS = 5000   # tile deals a facedown-Guardian average may weigh
 
 
 def _exact_hit_distribution(dice: tuple[tuple[int, int, int], ...]) -> list[Fraction]:
@@ -283,61 +99,117 @@ class BattleOdds:
         return out
 
 
-def _survivor_list(acc: dict[tuple[str, ...], Any]) -> list[dict[str, Any]]:
-    return [{"pieces": list(k), "probability": float(v)}
+def _survivor_list(acc: dict[tuple[Any, ...], Any], row: Callable[[tuple[Any, ...]], dict[str, Any]]
+                   ) -> list[dict[str, Any]]:
+    return [{**row(k), "probability": float(v)}
             for k, v in sorted(acc.items(), key=lambda kv: (-float(kv[1]), kv[0])) if v > 0]
 
 
 class NerathBattle:
-    """A Nerath battle between two listed forces in one space, under a casualty order and a press policy."""
+    """A Nerath battle in one space between two listed forces, under a casualty order and a press policy: a
+    land or sea battle (the defender one realm, or with ``ally`` two allied realms who split the damage), or a
+    dungeon battle (``dungeon``: Heroes against the Guardian tiles listed in ``defender``, with the dice they
+    have left in ``guardian_dice``; ``fought``: the tiles whose Rewards a win brings, by default those)."""
 
     def __init__(self, attacker: list[str], defender: list[str], sea: bool = False, order: str = "cheapest",
                  press: PressPolicy | str = "always", attacker_cards: Sequence[str] = (),
                  defender_cards: Sequence[str] = (), hurt_dragon_fights: bool = True,
-                 wounded: tuple[int, int] = (0, 0)) -> None:
+                 wounded: Sequence[int] = (0, 0), ally: Sequence[str] | None = None,
+                 ally_cards: Sequence[str] = (), names: tuple[str, str] = ("defender", "ally"),
+                 dungeon: bool = False, guardian_dice: dict[str, list[int]] | None = None,
+                 fought: Sequence[str] | None = None) -> None:
         if not attacker:
             raise OddsError("attacker: no pieces given (an empty side cannot fight)")
         if not defender:
             raise OddsError("defender: no pieces given (an empty side cannot fight)")
-        if sea and "castle" in defender:
+        if sea and "castle" in defender + list(ally or []):
             raise OddsError("defender: a Castle stands in a land space, not at sea")
         self.attacker_pieces, self.defender_pieces = list(attacker), list(defender)
-        self.sea, self.order = sea, order
+        self.ally_pieces = list(ally) if ally else []
+        self.sea, self.order, self.dungeon = sea, order, dungeon
+        self.names = names
         self.press = press if isinstance(press, PressPolicy) else PressPolicy.parse(press)
         self.attacker_cards, self.defender_cards = list(attacker_cards), list(defender_cards)
+        self.ally_cards = list(ally_cards)
         self.hurt_dragon_fights = hurt_dragon_fights
+        wounded = list(wounded) + [0] * (3 - len(wounded))
+        self.wounded = tuple(wounded)
         self.a = _Side(attacker, True, sea, order, card_bonuses(attacker_cards, "attacker"), hurt_dragon_fights,
-                       wounded[0])
-        self.d = _Side(defender, False, sea, order, card_bonuses(defender_cards, "defender"), hurt_dragon_fights,
-                       wounded[1])
+                       wounded[0], dungeon=dungeon)
+        self.d: _Side | _Allies | _Guardians
+        self.fought: list[str] = []
+        if dungeon:
+            if sea:
+                raise OddsError("a dungeon battle is fought in a dungeon entrance, not at sea")
+            if ally or ally_cards or defender_cards:
+                raise OddsError("defender: Dungeon Guardians have no allies and play no cards")
+            tiles = guardian_tiles()
+            bad = [t for t in defender if t not in tiles]
+            if bad:
+                raise OddsError(f"defender: unknown Dungeon Guardian '{bad[0]}' (a tile of guardians.yaml, face "
+                                f"up: a facedown one is weighed by dungeon_battle)")
+            if len(set(defender)) < len(defender):
+                raise OddsError("defender: each Dungeon Guardian tile is unique (the same tile twice)")
+            dice = {t: list(tiles[t].dice) for t in defender}
+            for t, left in (guardian_dice or {}).items():
+                if t not in dice or not left or any(f not in tiles[t].dice for f in left):
+                    raise OddsError(f"defender: Guardian '{t}' has no such attack dice left: {left}")
+                dice[t] = list(left)
+            self.fought = list(fought) if fought is not None else list(defender)
+            self.d = _Guardians([(t, dice[t]) for t in defender], order)
+        elif ally:
+            self.d = _Allies([
+                _Side(list(defender), False, sea, order, card_bonuses(defender_cards, names[0]), hurt_dragon_fights,
+                      wounded[1], who=names[0]),
+                _Side(list(ally), False, sea, order, card_bonuses(ally_cards, names[1]), hurt_dragon_fights,
+                      wounded[2], who=names[1])])
+            if "castle" in defender and "castle" in ally:
+                raise OddsError("defender: only 1 Castle can be built in any land space")
+        else:
+            self.d = _Side(defender, False, sea, order, card_bonuses(defender_cards, "defender"), hurt_dragon_fights,
+                           wounded[1])
 
     # ---- the transition vectors ----------------------------------------------------------------------
-    def _tables(self, exact: bool) -> tuple[list[list[Any]], list[list[Any]]]:
-        """``hitsA[i][fs]``: distribution of the hits the attacker scores after taking i hits (fs = First
-        Strike stage or not); likewise ``hitsD[j][fs]``."""
+    def _chain(self, exact: bool) -> tuple[list[Any], list[list[Any]], dict[str, Any]]:
+        """The chain's tables: ``hits_a[i][fs]`` (the distribution of the hits the attacker scores after taking i
+        hits; fs = First Strike stage or not; in a dungeon one such table per "Heroes Need" number, with the one
+        that applies at each of the Guardians' states), ``hits_d[j][fs]``, and the defender's moves (allies)."""
         from conquest.rulesets.nerath.dice import hit_distribution
         dist = _exact_hit_distribution if exact else (lambda d: list(hit_distribution(d)))
-        hits_a = [[dist(self.a.dice(i, bool(fs))) for fs in (0, 1)] for i in range(self.a.K + 1)]
-        hits_d = [[dist(self.d.dice(j, bool(fs))) for fs in (0, 1)] for j in range(self.d.K + 1)]
-        return hits_a, hits_d
+        A, D = self.a, self.d
+        hits_d = [[dist(D.dice(j, bool(fs))) for fs in (0, 1)] for j in range(D.K + 1)]
+        kw: dict[str, Any] = {"d_next": D.next_states}
+        if D.variant is not None:
+            needs = sorted(set(D.variant))
+            hits_a: list[Any] = [[[dist(A.dice(i, bool(fs), hn)) for fs in (0, 1)] for i in range(A.K + 1)]
+                                 for hn in needs]
+            kw["a_variant"] = [needs.index(v) for v in D.variant]
+        else:
+            hits_a = [[dist(A.dice(i, bool(fs))) for fs in (0, 1)] for i in range(A.K + 1)]
+        return hits_a, hits_d, kw
 
     def solve(self, exact: bool = False) -> BattleOdds:
         """The exact distribution of the battle's results (float64, or Fractions with ``exact``)."""
         t0 = time.perf_counter()
-        hits_a, hits_d = self._tables(exact)
-        term, rounds = solve_attrition(hits_a, hits_d, self._press(), exact)
+        hits_a, hits_d, kw = self._chain(exact)
+        term, rounds = solve_attrition(hits_a, hits_d, self._press(), exact, **kw)
         return self._report(term, rounds, exact, t0)
 
     def _press(self) -> list[bool]:
         A = self.a
         return [A.pieces_left(i) > 0 and self.press.presses(A.pieces_left(i)) for i in range(A.K + 1)]
 
+    def reward(self) -> int:
+        """A won dungeon's extra gold: the Rewards of the Guardians fought."""
+        tiles = guardian_tiles()
+        return sum(tiles[t].reward for t in self.fought)
+
     def _report(self, term: dict[tuple[int, int, str], Any], rounds: Any, exact: bool, t0: float,
                 method: str | None = None, extra: dict[str, Any] | None = None) -> BattleOdds:
         A, D = self.a, self.d
         wins = holds = both = retreats = 0.0
-        sa: dict[tuple[str, ...], Any] = {}
-        sd: dict[tuple[str, ...], Any] = {}
+        sa: dict[tuple[Any, ...], Any] = {}
+        sd: dict[tuple[Any, ...], Any] = {}
         gold_a = gold_d = 0.0
         total = 0.0
         memo_a: dict[int, Any] = {}
@@ -353,7 +225,7 @@ class NerathBattle:
                 holds += pf
                 if how == "retreat":
                     retreats += pf
-            conquered = how == "attacker" and not self.sea
+            conquered = how == "attacker" and not self.sea and not self.dungeon
             ka = memo_a.get(i)
             if ka is None:
                 ka = memo_a[i] = (A.survivors(i, False), A.gold_lost(i, False))
@@ -367,12 +239,16 @@ class NerathBattle:
             gold_d += pf * kd[1]
         extra = dict(extra or {})
         extra.setdefault("probability_total", float(sum(term.values())) if exact else total)
+        if self.dungeon:
+            extra["reward_gold"] = self.reward()
+            extra["expected_reward_gold"] = wins * self.reward()
         if exact and max(Fraction(p).denominator.bit_length() for p in term.values()) < 1200:
             extra["exact_fractions"] = {
                 "attacker_wins": str(sum((p for (i, j, h), p in term.items() if h == "attacker"), Fraction(0))),
                 "both_destroyed": str(sum((p for (i, j, h), p in term.items() if h == "both"), Fraction(0)))}
         return BattleOdds(attacker_wins=wins, defender_holds=holds, both_destroyed=both,
-                          attacker_survivors=_survivor_list(sa), defender_survivors=_survivor_list(sd),
+                          attacker_survivors=_survivor_list(sa, A.row),
+                          defender_survivors=_survivor_list(sd, D.row),
                           expected_gold_lost={"attacker": gold_a, "defender": gold_d},
                           expected_rounds=float(rounds), retreats=retreats,
                           method=method or ("exact (Markov chain over hit counts, rational arithmetic)" if exact
@@ -383,9 +259,96 @@ class NerathBattle:
     def sample_chain(self, n: int, seed: int = 0) -> BattleOdds:
         """``n`` battles sampled from the same chain (a Monte Carlo calculator's way): the benchmark's yardstick."""
         t0 = time.perf_counter()
-        hits_a, hits_d = self._tables(False)
-        term, rounds = sample_attrition(hits_a, hits_d, self._press(), n, seed)
+        hits_a, hits_d, kw = self._chain(False)
+        term, rounds = sample_attrition(hits_a, hits_d, self._press(), n, seed, **kw)
         return self._report(term, rounds, False, t0, method=f"Monte Carlo of the chain ({n} battles)")
+
+
+class HiddenGuardians:
+    """A dungeon battle against Guardians some of which are still face down: the average of the battles against
+    every deal of the tiles they may be (``unseen``: the tiles the asking seat cannot rule out), each deal equally
+    likely - the model of the seat's knowledge of ``hidden.determinize``, which deals the tiles out of sight at
+    random. ``battles``: the concrete battles (a face-up Guardian stays itself)."""
+
+    def __init__(self, attacker: list[str], tiles: list[str], unseen: Sequence[str], **kw: Any) -> None:
+        self.attacker_pieces, self.defender_pieces = list(attacker), list(tiles)
+        self.order: str = kw.get("order", "cheapest")
+        press = kw.get("press", "always")
+        self.press = press if isinstance(press, PressPolicy) else PressPolicy.parse(press)
+        self.sea, self.dungeon = False, True
+        known = [t for t in tiles if t != FACEDOWN]
+        pool = sorted(set(unseen) - set(known))
+        m = tiles.count(FACEDOWN)
+        if len(pool) < m:
+            raise OddsError(f"defender: {m} facedown Guardians but only {len(pool)} tiles they may be")
+        deal = itertools.permutations if self.order == "listed" else itertools.combinations
+        count = (math.perm if self.order == "listed" else math.comb)(len(pool), m)
+        if count > MAX_HIDDEN_DEALS:
+            raise OddsError(f"defender: {m} facedown Guardians among {len(pool)} tiles make {count} deals to weigh "
+                            f"(at most {MAX_HIDDEN_DEALS})")
+        self.unseen = pool
+        self.battles: list[NerathBattle] = []
+        fought = kw.pop("fought", None)
+        for chosen in deal(pool, m):
+            it = iter(chosen)
+            concrete = [t if t != FACEDOWN else next(it) for t in tiles]
+            self.battles.append(NerathBattle(attacker, concrete, dungeon=True, fought=fought or concrete, **kw))
+        self.a = self.battles[0].a
+
+    def solve(self, exact: bool = False) -> BattleOdds:
+        t0 = time.perf_counter()
+        results = [b.solve(exact) for b in self.battles]
+        return mix_odds(results, t0, f"{results[0].method}, averaged over the {len(results)} deals of the "
+                                     f"{len(self.unseen)} tiles the facedown Guardians may be, equally likely")
+
+
+def mix_odds(results: list[BattleOdds], t0: float, method: str, weights: Sequence[float] | None = None
+             ) -> BattleOdds:
+    """The average of battles' odds (outcomes, survivors, gold, rounds, Rewards), each equally likely or as
+    ``weights`` say."""
+    ws = list(weights) if weights is not None else [1.0 / len(results)] * len(results)
+
+    def survivors(side: str) -> list[dict[str, Any]]:
+        acc: dict[str, dict[str, Any]] = {}
+        for r, w in zip(results, ws):
+            for row in getattr(r, f"{side}_survivors"):
+                key = json.dumps({k: v for k, v in row.items() if k != "probability"}, sort_keys=True)
+                if key not in acc:
+                    acc[key] = {**row, "probability": 0.0}
+                acc[key]["probability"] += w * row["probability"]
+        return sorted(acc.values(), key=lambda r: (-r["probability"], r["pieces"]))
+
+    def avg(get: Callable[[BattleOdds], float]) -> float:
+        return sum(get(r) * w for r, w in zip(results, ws))
+    extra: dict[str, Any] = {"probability_total": avg(lambda r: r.extra["probability_total"])}
+    if all("reward_gold" in r.extra for r in results):
+        # the Rewards a win brings: on average over the wins (weak Guardians, often of small Rewards, lose more)
+        wins = avg(lambda r: r.attacker_wins)
+        extra["expected_reward_gold"] = avg(lambda r: r.extra["expected_reward_gold"])
+        extra["reward_gold"] = (extra["expected_reward_gold"] / wins if wins > 0 else
+                                avg(lambda r: r.extra["reward_gold"]))
+    if weights is None and all("exact_fractions" in r.extra for r in results):
+        extra["exact_fractions"] = {k: str(sum((Fraction(r.extra["exact_fractions"][k]) for r in results),
+                                               Fraction(0)) / len(results))
+                                    for k in ("attacker_wins", "both_destroyed")}
+    return BattleOdds(attacker_wins=avg(lambda r: r.attacker_wins), defender_holds=avg(lambda r: r.defender_holds),
+                      both_destroyed=avg(lambda r: r.both_destroyed), attacker_survivors=survivors("attacker"),
+                      defender_survivors=survivors("defender"),
+                      expected_gold_lost={s: avg(lambda r: r.expected_gold_lost[s]) for s in ("attacker", "defender")},
+                      expected_rounds=avg(lambda r: r.expected_rounds), retreats=avg(lambda r: r.retreats),
+                      method=method, seconds=round(time.perf_counter() - t0, 6), extra=extra)
+
+
+Battle = Union[NerathBattle, HiddenGuardians]
+
+
+def dungeon_battle(attacker: list[str], tiles: list[str], unseen: Sequence[str] | None = None,
+                   **kw: Any) -> Battle:
+    """Heroes against the Guardians ``tiles`` (``facedown`` for one not seen yet: the average over the tiles
+    ``unseen`` - by default every tile not listed face up); ``kw`` as ``NerathBattle``'s."""
+    if FACEDOWN in tiles:
+        return HiddenGuardians(attacker, tiles, sorted(guardian_tiles()) if unseen is None else unseen, **kw)
+    return NerathBattle(attacker, tiles, dungeon=True, **kw)
 
 
 # ------------------------------------------------------------------------------------- from a position
@@ -417,56 +380,98 @@ def _bonus_cards(state: Any, realm: int) -> dict[str, int]:
 
 
 def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | PressPolicy = "always"
-                      ) -> NerathBattle:
-    """The calculator's battle for the fight in space x of this position (declared, or in progress)."""
+                      ) -> Battle:
+    """The calculator's battle for the fight in space x of this position (declared, or in progress), from what
+    every seat sees: the pieces there, the Castle, the battle's round (wounded Dragons, an inactive Castle), the
+    attack-bonus effects in force, the face-up Guardians (a facedown one is weighed over the tiles no seat has
+    in sight: ``HiddenGuardians``)."""
     from conquest.rulesets.nerath.data import DUNGEON, LAND, SEA
     from conquest.rulesets.nerath.state import KIND
     kind = {LAND: "land", SEA: "sea", DUNGEON: "dungeon"}[KIND[x]]
-    if kind == "dungeon":
-        raise OddsError("a dungeon battle against Guardians is not covered by the battle calculator")
     bt = state.bt
     att = bt["att"] if bt is not None else state.realm
+    attackers, wa = _forces(state, x, att, kind)
+    if kind == "dungeon":
+        return _dungeon_from_state(state, x, att, attackers, order, press)
     defs = ([d for d in bt["defs"]] if bt is not None else
             [e for e in range(R) if state.team[e] != state.team[att] and
              (any(state.n[(x * R + e) * T:(x * R + e) * T + T]) or
               any(sh[1] == x and sh[0] == e for sh in state.ships.values()))])
     if kind == "land" and bt is None and state.ctrl[x] not in defs and state.castle[x]:
         defs.insert(0, state.ctrl[x])
-    attackers, wa = _forces(state, x, att, kind)
-    defenders: list[str] = []
-    wd = 0
-    fighting = []
+    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt["castle_out"]))
+    sides: list[tuple[int, list[str], int]] = []
     for d in defs:
         f, w = _forces(state, x, d, kind)
+        if castle_active and d == state.ctrl[x]:
+            f.append("castle")   # "A Castle belongs to whoever controls its space" and defends with that realm
         if f:
-            fighting.append(d)
-        defenders += f
-        wd += w
-    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt["castle_out"]))
-    if castle_active:
-        owner = state.ctrl[x]
-        if owner not in fighting:
-            fighting.append(owner)
-        defenders.append("castle")
-    if len(fighting) > 1:
-        raise OddsError("allied defenders split the damage between them: the calculator handles one defending "
-                        "realm")
-    if not defenders:
+            sides.append((d, f, w))
+    if not sides:
         raise OddsError("no defending pieces in that space: the attacker takes it without a battle")
-    a_cards = _bonus_cards(state, att)
-    d_cards = _bonus_cards(state, fighting[0]) if fighting else {}
-    battle = NerathBattle(attackers, defenders, sea=kind == "sea", order=order, press=press,
-                          hurt_dragon_fights=bool(state.options["hurt_dragon_fights"]), wounded=(wa, wd))
-    # the position's attack bonuses (cards already played, Treasures' properties) as the sides' bonuses
-    battle.a.bonus, battle.d.bonus = a_cards, d_cards
+    if len(sides) > 2:
+        raise OddsError("more than two realms defend that space: the rules split the damage between two allies")
+    common = dict(sea=kind == "sea", order=order, press=press,
+                  hurt_dragon_fights=bool(state.options["hurt_dragon_fights"]))
+    if len(sides) == 2:
+        (d1, f1, w1), (d2, f2, w2) = sides
+        battle = NerathBattle(attackers, f1, ally=f2, names=(REALMS[d1], REALMS[d2]), wounded=(wa, w1, w2),
+                              **common)  # type: ignore[arg-type]
+    else:
+        battle = NerathBattle(attackers, sides[0][1], wounded=(wa, sides[0][2]), **common)  # type: ignore[arg-type]
+    # the position's attack bonuses (cards already played, Treasures' properties), each realm's for its pieces
+    battle.a.bonus = _bonus_cards(state, att)
+    realms = battle.d.realms if isinstance(battle.d, _Allies) else [battle.d]
+    for (d, _f, _w), side in zip(sides, realms):
+        assert isinstance(side, _Side)
+        side.bonus = _bonus_cards(state, d)
     return battle
 
 
+def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: str,
+                        press: str | PressPolicy) -> Battle:
+    """Heroes against an entrance's Guardians: a face-up Guardian with the dice it has left, a facedown one as
+    any tile not face up on the board (the facedown pile and the facedown tiles are never read)."""
+    gs = state.guardians[x]
+    if not gs:
+        raise OddsError("no Dungeon Guardians in that entrance: the Heroes plunder it without a battle")
+    tiles = [g[0] if g[1] else FACEDOWN for g in gs]
+    dice = {g[0]: list(g[2:]) for g in gs if g[1]}
+    seen = {g[0] for entrance in state.guardians.values() for g in entrance if g[1]}
+    unseen = sorted(set(guardian_tiles()) - seen)
+    fought = list(state.bt["tiles"]) if state.bt is not None else None
+    battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought)
+    bonus = _bonus_cards(state, att)
+    for b in (battle.battles if isinstance(battle, HiddenGuardians) else [battle]):
+        b.a.bonus = bonus
+    return battle
+
+
+OUTCOME_WORDS = {"land": ("attacker wins", "defender holds", "both destroyed"),
+                 "sea": ("attacker wins", "defender holds", "both destroyed"),
+                 "dungeon": ("attacker wins (plunders the dungeon)", "defender holds (the Guardians hold)",
+                             "both destroyed (no plunder)")}
+
+
+def battle_summary(battle: Battle, space: str) -> dict[str, Any]:
+    """The ``battle`` record of ``action_odds``: the space, the two sides, the policies; with allies, each
+    realm's pieces; in a dungeon, the Guardians (``facedown`` for a tile not seen)."""
+    kind = "dungeon" if battle.dungeon else "sea" if battle.sea else "land"
+    out: dict[str, Any] = {"space": space, "kind": kind, "attacker": battle.attacker_pieces,
+                           "defender": battle.defender_pieces, "sea": battle.sea, "order": battle.order,
+                           "press": str(battle.press)}
+    if isinstance(battle, NerathBattle) and battle.ally_pieces:
+        out["defender"] = battle.defender_pieces + battle.ally_pieces
+        out["allies"] = {battle.names[0]: battle.defender_pieces, battle.names[1]: battle.ally_pieces}
+    if battle.dungeon:
+        out["guardians"] = battle.defender_pieces
+    return out
+
+
 def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
-    """``battle X`` (declaring a battle) and ``press`` (mid-battle): the exact battle odds from this position;
-    ``retreat``: certain; any other action: the chance outcomes that follow it, enumerated."""
-    from conquest.rulesets.nerath.data import DUNGEON
-    from conquest.rulesets.nerath.state import IDS, IX, KIND
+    """``battle X`` (declaring a battle, a dungeon's too) and ``press`` (mid-battle): the exact battle odds from
+    this position; ``retreat``: certain; any other action: the chance outcomes that follow it, enumerated."""
+    from conquest.rulesets.nerath.state import IDS, IX
     st: Any = state
     if isinstance(action, str):
         try:
@@ -481,8 +486,8 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
         raise OddsError("the position is at a chance node (dice to roll): the next step is not a decision")
     verb = action[0]
     t0 = time.perf_counter()
-    battle = None
-    if verb == "battle" and st.bt is None and KIND[IX[action[1]]] != DUNGEON:
+    battle: Battle | None = None
+    if verb == "battle" and st.bt is None:
         battle = battle_from_state(st, IX[action[1]])
     elif verb == "press" and st.bt is not None:
         battle = battle_from_state(st, st.bt["space"])
@@ -494,13 +499,12 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
                 "method": "certain (no dice)", "seconds": round(time.perf_counter() - t0, 6)}
     if battle is not None:
         odds = battle.solve()
-        out = {"ruleset": ruleset.id, "action": ruleset.format_action(action),
-               "battle": {"space": IDS[st.bt["space"]] if st.bt is not None else action[1],
-                          "attacker": battle.attacker_pieces, "defender": battle.defender_pieces,
-                          "sea": battle.sea, "order": battle.order, "press": str(battle.press)},
-               "outcomes": [{"outcome": "attacker wins", "probability": odds.attacker_wins},
-                            {"outcome": "defender holds", "probability": odds.defender_holds},
-                            {"outcome": "both destroyed", "probability": odds.both_destroyed}],
+        summary = battle_summary(battle, IDS[st.bt["space"]] if st.bt is not None else action[1])
+        words = OUTCOME_WORDS[summary["kind"]]
+        out = {"ruleset": ruleset.id, "action": ruleset.format_action(action), "battle": summary,
+               "outcomes": [{"outcome": words[0], "probability": odds.attacker_wins},
+                            {"outcome": words[1], "probability": odds.defender_holds},
+                            {"outcome": words[2], "probability": odds.both_destroyed}],
                **{k: v for k, v in odds.to_json().items() if k not in ("method", "seconds")},
                "method": odds.method}
         out["seconds"] = round(time.perf_counter() - t0, 6)

@@ -60,11 +60,26 @@ def _side(value: list[str] | str, who: str) -> list[str]:
 
 
 def _nerath(body: NerathOddsIn) -> dict[str, Any]:
-    from conquest.rulesets.nerath.odds import NerathBattle
+    from conquest.rulesets.nerath.odds import Battle, NerathBattle, dungeon_battle, parse_guardians
     try:
-        battle = NerathBattle(_side(body.attacker, "attacker"), _side(body.defender, "defender"), sea=body.sea,
-                              order=body.order, press=body.press, attacker_cards=body.attacker_cards,
-                              defender_cards=body.defender_cards, hurt_dragon_fights=body.hurt_dragon_fights)
+        battle: Battle
+        if body.dungeon:
+            if body.sea or body.ally is not None or body.defender_cards or body.ally_cards:
+                raise OddsError("dungeon: Heroes fight the Guardians of a dungeon entrance (no sea, ally or "
+                                "defender_cards)")
+            tiles = body.defender if isinstance(body.defender, str) else ",".join(body.defender)
+            battle = dungeon_battle(_side(body.attacker, "attacker"), parse_guardians(tiles, "defender"),
+                                    order=body.order, press=body.press, attacker_cards=body.attacker_cards)
+        else:
+            defender = _side(body.defender, "defender")
+            ally = _side(body.ally, "ally") if body.ally is not None else None
+            if ally and len(defender) + len(ally) > MAX_SIDE:
+                raise OddsError(f"defender and ally: {len(defender) + len(ally)} pieces; the web calculator takes at "
+                                f"most {MAX_SIDE} a side (the command line, conquest odds, takes more)")
+            battle = NerathBattle(_side(body.attacker, "attacker"), defender, sea=body.sea, order=body.order,
+                                  press=body.press, attacker_cards=body.attacker_cards,
+                                  defender_cards=body.defender_cards, hurt_dragon_fights=body.hurt_dragon_fights,
+                                  ally=ally, ally_cards=body.ally_cards)
         return battle.solve().to_json()
     except OddsError as e:
         raise WebError(422, str(e).replace("--press", "press")) from None

@@ -55,6 +55,11 @@ function pieceList(pieces) {
   return [...counts].map(([p, n]) => n > 1 ? `${n} ${p}` : p).join(", ");
 }
 
+// allied defenders' pieces, realm by realm ("nerath: castle; vailin: 2 footsoldier")
+function realmList(byRealm) {
+  return Object.entries(byRealm).map(([r, p]) => `${r}: ${pieceList(p)}`).join("; ");
+}
+
 // the most likely survivors of each side, as rows of small bars
 export function survivorTable(r, limit = 6) {
   const box = el("div", { class: "odds-surv" });
@@ -64,7 +69,7 @@ export function survivorTable(r, limit = 6) {
       el("caption", { text: `${side === "attacker" ? "Attacker" : "Defender"}: what is left` }));
     for (const row of rows.slice(0, limit)) {
       const fill = el("span", { class: "fill" }); fill.style.width = `${(100 * row.probability).toFixed(2)}%`;
-      tb.append(el("tr", {}, el("td", { class: "who", text: pieceList(row.pieces) }),
+      tb.append(el("tr", {}, el("td", { class: "who", text: row.by_realm ? realmList(row.by_realm) : pieceList(row.pieces) }),
         el("td", { class: "meter" }, el("span", { class: "track" }, fill)), el("td", { class: "p", text: pct(row.probability) })));
     }
     if (rows.length > limit) {
@@ -104,10 +109,15 @@ export function oddsPanel(data) {
   const box = el("div", { class: "odds-panel" });
   if (data.attacker_wins !== undefined) {
     const b = data.battle;
-    if (b) box.append(el("p", { class: "help" }, `${pieceList(b.attacker)} against ${pieceList(b.defender)}`,
+    if (b) box.append(el("p", { class: "help" }, `${pieceList(b.attacker)} against `,
+      b.allies ? realmList(b.allies) : b.kind === "dungeon" ? `the Guardians ${pieceList(b.defender)}` : pieceList(b.defender),
       b.sea ? " at sea" : "", ` (casualties ${b.order}, pressing ${b.press})`));
     box.append(battleBars(data), battleFigures(data));
-    if (b) box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
+    if (b && b.kind === "dungeon" && data.reward_gold !== undefined)
+      box.append(el("p", { class: "help" }, `A won dungeon: a Treasure card and the Guardians' Rewards, ${+data.reward_gold.toFixed(2)} gold.`));
+    // the calculator page states one defending realm on land or at sea
+    if (b && !b.allies && b.kind !== "dungeon")
+      box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
     return box;
   }
   const tb = el("table", { class: "odds-table" });
