@@ -37,19 +37,20 @@ class KingdomEncoding(Encoding):
         self._l0 = self._t0 + 8 * self.board.territories
         self._tail = self._l0 + 2 * len(self.locations)
         self.size = self._tail + 2 + 2 * (len(TOKENS) + len(PRODUCTION) + 2)
-        # for observe: where each phase's flag and each territory's numbers are, the bits below a territory's (16
-        # bits each) and a location's (8 each), the locations' pawns packed as bytes (-1 free, 0, 1), each
-        # territory's points when controlled (None: a castle, always its owner's and worth none), each
-        # location's place among a seat's counts (its effects, then its production) and that count's scale
+        # for observe: where each phase's flag and each territory's numbers are, the bits below each byte, a
+        # count of armies as a number, the locations' pawns packed as bytes (-1 free, 0, 1), each territory's
+        # points when controlled (None: a castle, always its owner's and worth none), each location's place among
+        # the seats' counts (seat 0's effects then production, then seat 1's) and each count's scale
         self._rounds = options["rounds"]
         self._phase_at = {ph: _PHASE + i for i, ph in enumerate(PHASES)}
         self._at_territory = [self._t0 + 8 * t for t in range(self.board.territories)]
-        self._below_territory = [(1 << 16 * t) - 1 for t in range(self.board.territories)]
-        self._below_location = [(1 << 8 * i) - 1 for i in range(len(self.locations))]
+        self._below_byte = [(1 << 8 * i) - 1 for i in range(max(2 * self.board.territories, len(self.locations)))]
+        self._army_value = [n / ARMIES_PER_PLAYER for n in range(256)]
         self._pack_locations = struct.Struct(f"{len(self.locations)}b").pack
         self._vp = [None if t in self.board.castles else self.board.vp[t] for t in range(self.board.territories)]
-        self._slot = [(TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind]
-        self._count_scale = [3] * len(TOKENS) + [10] * len(PRODUCTION)
+        counts = len(TOKENS) + len(PRODUCTION)
+        self._count_q = [(k, counts + k) for k in ((TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind)]
+        self._count_scale = 2 * ([3] * len(TOKENS) + [10] * len(PRODUCTION))
         self._seats: list[_Written | None] = [None, None]
 
     def strings(self) -> list[str]:
@@ -93,16 +94,15 @@ class KingdomEncoding(Encoding):
         exactly: tests/rl/test_envs.py holds them equal over random games.
 
         Each seat's array is kept with the engine values it was last written from, and only the numbers whose
-        values differ are written again: the territories and locations that changed are found from the bits
-        that differ between the old and new lists read as integers (a territory's two counts of armies in 16
-        bits, a location's pawn in 8), and the territory points and the seats' counts of effects and
-        production are kept up to date from those changes alone. The array returned is that seat's own: the
-        caller copies it (``Match.observe``) before it is written again."""
+        values differ are written again: the counts of armies and the locations that changed are found from the
+        bits that differ between the old and new lists read as integers (a byte each), and the control of the
+        territories, their points and the seats' counts of effects and production are kept up to date from
+        those changes alone. The array returned is that seat's own: the caller copies it (``Match.observe``)
+        before it is written again."""
         w = self._seats[seat]
         if w is None:
             w = self._seats[seat] = self._written(seat)
         mv = w.mv
-        op = 1 - seat
         # the head
         phase = state.phase
         if phase != w.phase:
@@ -114,132 +114,137 @@ class KingdomEncoding(Encoding):
             w.round = state.round
             mv[0] = state.round / self._rounds
         mv[_CURRENT] = 1.0 if state.current == seat and phase != OVER else 0.0
-        mv[_FIRST] = 1.0 if state.first == seat else 0.0
+        if state.first != w.first:
+            w.first = state.first
+            mv[_FIRST] = 1.0 if state.first == seat else 0.0
         soldiers = state.soldiers
         if soldiers != w.soldiers:
-            mv[_SOLDIERS] = soldiers[seat] / 20
-            mv[_SOLDIERS + 1] = soldiers[op] / 20
             w.soldiers = soldiers[:]
+            mv[_SOLDIERS], mv[_SOLDIERS + 1] = soldiers[seat] / 20, soldiers[1 - seat] / 20
         reserve = state.reserve
         if reserve != w.reserve:
-            mv[_RESERVE] = reserve[seat] / ARMIES_PER_PLAYER
-            mv[_RESERVE + 1] = reserve[op] / ARMIES_PER_PLAYER
             w.reserve = reserve[:]
+            mv[_RESERVE], mv[_RESERVE + 1] = reserve[seat] / ARMIES_PER_PLAYER, reserve[1 - seat] / ARMIES_PER_PLAYER
         points = state.points
         scores = points != w.points
         if scores:
-            mv[_POINTS] = points[seat] / 40
-            mv[_POINTS + 1] = points[op] / 40
             w.points = points[:]
-        stopped = state.stopped
-        mv[_STOPPED] = 1.0 if stopped == seat else 0.0
-        mv[_STOPPED + 1] = 1.0 if stopped == op else 0.0
-        # the territories whose armies changed: the seat's armies and the other's, who controls it (a castle is
-        # always its owner's: its control was written with the array) and the territory points
+            mv[_POINTS], mv[_POINTS + 1] = points[seat] / 40, points[1 - seat] / 40
+        if state.stopped != w.stopped:
+            w.stopped = stopped = state.stopped
+            mv[_STOPPED], mv[_STOPPED + 1] = (1.0 if stopped == seat else 0.0,
+                                              1.0 if stopped == 1 - seat else 0.0)
+        # the counts of armies that changed; where a count became or stopped being zero, who controls the
+        # territory (a castle is always its owner's: its control was written with the array) and its points
         A = state.armies
         if A != w.armies:
             now = int.from_bytes(bytes(A), "little")
             diff = now ^ w.armies_bits
-            w.armies, w.armies_bits = A[:], now
-            at_t, low, vps, control, tvp = self._at_territory, self._below_territory, self._vp, w.control, w.tvp
-            AP = float(ARMIES_PER_PLAYER)
+            w.armies_bits = now
+            before, at, low, value = w.armies, w.army_at, self._below_byte, self._army_value
             while diff:
-                t = (diff.bit_length() - 1) >> 4
-                diff &= low[t]
-                a0, a1 = A[2 * t], A[2 * t + 1]
-                i = at_t[t]
-                if seat:
-                    mv[i], mv[i + 1] = a1 / AP, a0 / AP
-                else:
-                    mv[i], mv[i + 1] = a0 / AP, a1 / AP
-                c = 0 if a0 else 1 if a1 else -1
-                was = control[t]
-                if c != was:
-                    vp = vps[t]
+                e = (diff.bit_length() - 1) >> 3
+                diff &= low[e]
+                n = A[e]
+                mv[at[e]] = value[n]
+                if not n or not before[e]:
+                    t = e >> 1
+                    vp = self._vp[t]
                     if vp is not None:
-                        control[t] = c
-                        if was >= 0:
-                            tvp[was] -= vp[was]
-                        if c >= 0:
-                            tvp[c] += vp[c]
-                        mv[i + 2] = 1.0 if c == seat else 0.0
-                        mv[i + 3] = 1.0 if c == op else 0.0
-                        scores = True
+                        c = 0 if A[t + t] else 1 if A[t + t + 1] else -1
+                        control = w.control
+                        was = control[t]
+                        if c != was:
+                            control[t] = c
+                            tvp = w.tvp
+                            if was >= 0:
+                                tvp[was] -= vp[was]
+                            if c >= 0:
+                                tvp[c] += vp[c]
+                            i = self._at_territory[t] + 2
+                            mv[i], mv[i + 1] = (1.0 if c == seat else 0.0, 1.0 if c == 1 - seat else 0.0)
+                            scores = True
+                before[e] = n
         # the move under way: its destination and the armies sent from each territory
         to = state.move_to
-        moving = state.move_from if to >= 0 else ()
-        if to != w.move_to or moving != w.moving:
-            t0, AP = self._t0, float(ARMIES_PER_PLAYER)
+        if to != w.move_to or state.move_from is not w.move_from:
+            moving = state.move_from if to >= 0 else ()
+            t0 = self._t0
             if w.move_to >= 0:
                 mv[t0 + 8 * w.move_to + 6] = 0.0
             for t, _n in w.moving:
                 mv[t0 + 8 * t + 7] = 0.0
             if to >= 0:
                 mv[t0 + 8 * to + 6] = 1.0
+            value = self._army_value
             for t, n in moving:
-                mv[t0 + 8 * t + 7] = n / AP
-            w.move_to, w.moving = to, moving
+                mv[t0 + 8 * t + 7] = value[n]
+            w.move_to, w.move_from, w.moving = to, state.move_from, moving
         # the locations whose pawn changed: the seat's pawn and the other's, and the counts of effects and
         # production of the seats that lost or took it
         loc = state.loc
         if loc != w.loc:
             now = int.from_bytes(self._pack_locations(*loc), "little")
             diff = now ^ w.loc_bits
+            w.loc_bits = now
             before = w.loc
-            w.loc, w.loc_bits = loc[:], now
-            low, slots, scales, counts, at = self._below_location, self._slot, self._count_scale, w.counts, w.at
+            low, flags, at, q_of, counts, scale = (self._below_byte, w.loc_flags, w.count_at, self._count_q,
+                                                   w.counts, self._count_scale)
             l0 = self._l0
             while diff:
                 i = (diff.bit_length() - 1) >> 3
                 diff &= low[i]
                 o, was = loc[i], before[i]
-                j = l0 + 2 * i
-                mv[j] = 1.0 if o == seat else 0.0
-                mv[j + 1] = 1.0 if o == op else 0.0
-                k = slots[i]
+                before[i] = o
+                j = l0 + i + i
+                mv[j], mv[j + 1] = flags[o]
                 if was >= 0:
-                    c = counts[was]
-                    c[k] -= 1
-                    mv[at[was] + k] = c[k] / scales[k]
+                    q = q_of[i][was]
+                    counts[q] -= 1
+                    mv[at[q]] = counts[q] / scale[q]
                 if o >= 0:
-                    c = counts[o]
-                    c[k] += 1
-                    mv[at[o] + k] = c[k] / scales[k]
+                    q = q_of[i][o]
+                    counts[q] += 1
+                    mv[at[q]] = counts[q] / scale[q]
         # the tail: the task under way, each seat's territory points and score
         tasks = state.tasks
         if tasks is not w.tasks:
-            tail = self._tail
-            task = tasks[0][0] if tasks else None
-            mv[tail] = 1.0 if task == "vacate" else 0.0
-            mv[tail + 1] = 1.0 if task == "place" else 0.0
             w.tasks = tasks
+            task = tasks[0][0] if tasks else None
+            tail = self._tail
+            mv[tail], mv[tail + 1] = 1.0 if task == "vacate" else 0.0, 1.0 if task == "place" else 0.0
         if scores:
-            tvp, at = w.tvp, w.at
-            for p in (seat, op):
-                mv[at[p] + 10] = tvp[p] / 10
-                mv[at[p] + 11] = (points[p] + tvp[p]) / 50
+            tvp, at = w.tvp, w.score_at
+            a, b = tvp[seat], tvp[1 - seat]
+            mv[at[0]], mv[at[1]], mv[at[2]], mv[at[3]] = (a / 10, (points[seat] + a) / 50, b / 10,
+                                                          (points[1 - seat] + b) / 50)
         return w.buf
 
     def _written(self, seat: int) -> "_Written":
         """A seat's array as the numbers of an empty board (no armies, every location free, no move, no task,
         no points), with what never changes for the seat written: its castle and the other's, each always
-        controlled by its owner, and the production icons of the castles. Its head is written at the first
-        observation (the values it was written from are unknown)."""
-        b, t0 = self.board, self._t0
+        controlled by its owner, and the production icons of the castles; and where the seat's numbers are.
+        Its head is written at the first observation."""
+        b, t0, op = self.board, self._t0, 1 - seat
         w = _Written(self.size, 2 * b.territories, len(self.locations), self._pack_locations)
-        for owner, t in enumerate(b.castles):
-            i = t0 + 8 * t
-            w.buf[i + 2 + (owner != seat)] = 1.0
-            w.buf[i + 4 + (owner != seat)] = 1.0
+        buf = w.buf
         w.control = [-1] * b.territories
         for owner, t in enumerate(b.castles):
             w.control[t] = owner
-        w.at = [self._tail + 2 + 12 * (p != seat) for p in (0, 1)]
+            buf[t0 + 8 * t + 2 + (owner != seat)] = 1.0
+            buf[t0 + 8 * t + 4 + (owner != seat)] = 1.0
+        w.army_at = [t0 + 8 * (e >> 1) + ((e & 1) != seat) for e in range(2 * b.territories)]
+        # a location's two numbers by the seat on it (0, 1, or -1: the last)
+        w.loc_flags = [(1.0 if o == seat else 0.0, 1.0 if o == op else 0.0) for o in (0, 1)] + [(0.0, 0.0)]
+        counts = len(TOKENS) + len(PRODUCTION)
+        at = [self._tail + 2 + (len(TOKENS) + len(PRODUCTION) + 2) * (p != seat) for p in (0, 1)]
+        w.count_at = [at[p] + k for p in (0, 1) for k in range(counts)]
+        w.score_at = (at[seat] + counts, at[seat] + counts + 1, at[op] + counts, at[op] + counts + 1)
         for p in (0, 1):
             for icon in b.castle_icons[p]:
-                w.counts[p][len(TOKENS) + PRODUCTION.index(icon)] += 1
-            for k, n in enumerate(w.counts[p]):
-                w.buf[w.at[p] + k] = n / self._count_scale[k]
+                w.counts[counts * p + len(TOKENS) + PRODUCTION.index(icon)] += 1
+        for q, n in enumerate(w.counts):
+            buf[w.count_at[q]] = n / self._count_scale[q]
         return w
 
     def __getstate__(self) -> dict[str, Any]:
@@ -250,33 +255,41 @@ class KingdomEncoding(Encoding):
 
 
 class _Written:
-    """A seat's array, a writable view of it, and the engine values it was last written from."""
+    """A seat's array, a writable view of it, where the seat's numbers are in it, and the engine values it was
+    last written from."""
 
-    __slots__ = ("buf", "mv", "phase", "phase_at", "round", "soldiers", "reserve", "points", "armies",
-                 "armies_bits", "control", "tvp", "move_to", "moving", "loc", "loc_bits", "counts", "at", "tasks")
+    __slots__ = ("buf", "mv", "phase", "phase_at", "round", "first", "stopped", "soldiers", "reserve", "points",
+                 "armies", "armies_bits", "army_at", "control", "tvp", "move_to", "move_from", "moving", "loc",
+                 "loc_bits", "loc_flags", "counts", "count_at", "score_at", "tasks")
 
     def __init__(self, size: int, armies: int, locations: int, pack_locations: Any) -> None:
         self.buf = np.zeros(size, dtype=np.float32)
         self.mv = memoryview(self.buf)
         self.phase: str | None = None
-        self.phase_at = 1
-        self.round = -1
+        self.phase_at = _PHASE
+        self.round = self.first = -1
+        self.stopped: int | None = None
         self.soldiers: list[int] | None = None
         self.reserve: list[int] | None = None
         self.points: list[int] | None = None
         self.armies = [0] * armies
         self.armies_bits = 0
+        self.army_at: list[int] = []
+        """Where each count of armies (``armies[2 * territory + seat]``) is."""
         self.control: list[int] = []
         """Who controls each territory (-1: nobody), as written."""
         self.tvp = [0, 0]
         self.move_to = -1
+        self.move_from: Any = ()
         self.moving: Any = ()
         self.loc = [-1] * locations
         self.loc_bits = int.from_bytes(pack_locations(*self.loc), "little")
-        self.counts = [[0] * (len(TOKENS) + len(PRODUCTION)) for _ in (0, 1)]
-        """Each seat's effects and production (castle icons included), as written."""
-        self.at = [0, 0]
-        """Where each seat's counts start in the array (then its territory points and score)."""
+        self.loc_flags: list[tuple[float, float]] = []
+        self.counts = [0] * (2 * (len(TOKENS) + len(PRODUCTION)))
+        """Each seat's effects then production (castle icons included), as written: seat 0's, then seat 1's."""
+        self.count_at: list[int] = []
+        self.score_at: tuple[int, int, int, int] = (0, 0, 0, 0)
+        """Where the seat's territory points and score are, then the other's."""
         self.tasks: Any = ()
 
 
