@@ -11,7 +11,7 @@ import numpy as np
 from conquest.rl.encodings.base import Encoding, Features
 from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.notation import NOTATION
-from conquest.rulesets.kingdom.rules import ARMIES_PER_PLAYER, OVER, PHASES
+from conquest.rulesets.kingdom.rules import ARMIES_PER_PLAYER, OVER, PHASES, KingdomState
 
 # where the head's numbers are (see features)
 _PHASE = 1
@@ -19,6 +19,10 @@ _CURRENT = _PHASE + len(PHASES)
 _FIRST, _SOLDIERS, _RESERVE, _POINTS, _STOPPED = _CURRENT + 1, _CURRENT + 2, _CURRENT + 4, _CURRENT + 6, _CURRENT + 8
 TOKENS = ("trap", "spy", "destroy", "double_move", "krystallium")
 PRODUCTION = ("material", "energy", "science", "gold", "exploration")
+_COUNTS = len(TOKENS) + len(PRODUCTION)
+_SCALE = [3] * len(TOKENS) + [10] * len(PRODUCTION)
+"""A seat's counts of effects and production, and the scale of each."""
+_ARMIES = float(ARMIES_PER_PLAYER)
 
 
 class KingdomEncoding(Encoding):
@@ -30,27 +34,20 @@ class KingdomEncoding(Encoding):
         self.board = load_board(options["board"])
         self.territories = list(self.board.names)
         self.locations = list(self.board.loc_ids)
-        self._phase_hot = {ph: tuple(1.0 if ph == other else 0.0 for other in PHASES) for ph in PHASES}
         # where each part of the observation starts (see features): the head, the territories (8 numbers
         # each), the locations (2 each), then the task and the two seats' counts
         self._t0 = _STOPPED + 2
         self._l0 = self._t0 + 8 * self.board.territories
         self._tail = self._l0 + 2 * len(self.locations)
         self.size = self._tail + 2 + 2 * (len(TOKENS) + len(PRODUCTION) + 2)
-        # for observe: where each phase's flag and each territory's numbers are, the bits below each byte, a
-        # count of armies as a number, the locations' pawns packed as bytes (-1 free, 0, 1), each territory's
-        # points when controlled (None: a castle, always its owner's and worth none), each location's place among
-        # the seats' counts (seat 0's effects then production, then seat 1's) and each count's scale
+        # for observe: where each phase's flag is, the locations' pawns packed as bytes (-1 free, 0, 1) and each
+        # location's kind (its place among a seat's counts: the effects, then the production)
         self._rounds = options["rounds"]
         self._phase_at = {ph: _PHASE + i for i, ph in enumerate(PHASES)}
-        self._at_territory = [self._t0 + 8 * t for t in range(self.board.territories)]
-        self._below_byte = [(1 << 8 * i) - 1 for i in range(max(2 * self.board.territories, len(self.locations)))]
-        self._army_value = [n / ARMIES_PER_PLAYER for n in range(256)]
         self._pack_locations = struct.Struct(f"{len(self.locations)}b").pack
-        self._vp = [None if t in self.board.castles else self.board.vp[t] for t in range(self.board.territories)]
-        counts = len(TOKENS) + len(PRODUCTION)
-        self._count_q = [(k, counts + k) for k in ((TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind)]
-        self._count_scale = 2 * ([3] * len(TOKENS) + [10] * len(PRODUCTION))
+        self._kind = [(TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind]
+        self._start = KingdomState.setup(options)
+        """The state every game starts from: each seat's array is kept as it is there (``_restart``)."""
         self._seats: list[_Written | None] = [None, None]
 
     def strings(self) -> list[str]:
@@ -101,7 +98,7 @@ class KingdomEncoding(Encoding):
         before it is written again."""
         w = self._seats[seat]
         if w is None:
-            w = self._seats[seat] = self._written(seat)
+            w = self._written(seat)
         mv = w.mv
         # the head
         phase = state.phase
@@ -134,37 +131,34 @@ class KingdomEncoding(Encoding):
             w.stopped = stopped = state.stopped
             mv[_STOPPED], mv[_STOPPED + 1] = (1.0 if stopped == seat else 0.0,
                                               1.0 if stopped == 1 - seat else 0.0)
-        # the counts of armies that changed; where a count became or stopped being zero, who controls the
-        # territory (a castle is always its owner's: its control was written with the array) and its points
+        # the counts of armies that changed, and where a count became or stopped being zero, the control of the
+        # territory and its points: only one seat can have armies in a territory ("a move sends every enemy army
+        # home"), so a territory is a seat's when that seat has armies there, but for the castles, always their
+        # owner's (their control was written with the array)
         A = state.armies
         if A != w.armies:
-            now = int.from_bytes(bytes(A), "little")
-            diff = now ^ w.armies_bits
-            w.armies_bits = now
-            before, at, low, value = w.armies, w.army_at, self._below_byte, self._army_value
-            while diff:
-                e = (diff.bit_length() - 1) >> 3
-                diff &= low[e]
-                n = A[e]
-                mv[at[e]] = value[n]
-                if not n or not before[e]:
-                    t = e >> 1
-                    vp = self._vp[t]
-                    if vp is not None:
-                        c = 0 if A[t + t] else 1 if A[t + t + 1] else -1
-                        control = w.control
-                        was = control[t]
-                        if c != was:
-                            control[t] = c
-                            tvp = w.tvp
-                            if was >= 0:
-                                tvp[was] -= vp[was]
-                            if c >= 0:
-                                tvp[c] += vp[c]
-                            i = self._at_territory[t] + 2
-                            mv[i], mv[i + 1] = (1.0 if c == seat else 0.0, 1.0 if c == 1 - seat else 0.0)
+            if A == self._start.armies and state.loc == self._start.loc and w.start is not None:
+                # the board every game starts from (a new game): the seat's array as it was then
+                self._restart(w)
+                scores = True
+            else:
+                now = int.from_bytes(bytes(A), "little")
+                diff = now ^ w.armies_bits
+                w.armies_bits = now
+                before, at = w.armies, w.army_at
+                while diff:
+                    e = (diff.bit_length() - 1) >> 3
+                    diff &= (1 << (e << 3)) - 1
+                    n, was = A[e], before[e]
+                    before[e] = n
+                    mv[at[e]] = n / _ARMIES
+                    if not (n and was):
+                        k = w.control_at[e]
+                        if k:
+                            mv[k] = 1.0 if n else 0.0
+                            vp = w.vp[e]
+                            w.tvp[e & 1] += vp if n else -vp
                             scores = True
-                before[e] = n
         # the move under way: its destination and the armies sent from each territory
         to = state.move_to
         if to != w.move_to or state.move_from is not w.move_from:
@@ -176,9 +170,8 @@ class KingdomEncoding(Encoding):
                 mv[t0 + 8 * t + 7] = 0.0
             if to >= 0:
                 mv[t0 + 8 * to + 6] = 1.0
-            value = self._army_value
             for t, n in moving:
-                mv[t0 + 8 * t + 7] = value[n]
+                mv[t0 + 8 * t + 7] = n / _ARMIES
             w.move_to, w.move_from, w.moving = to, state.move_from, moving
         # the locations whose pawn changed: the seat's pawn and the other's, and the counts of effects and
         # production of the seats that lost or took it
@@ -187,25 +180,24 @@ class KingdomEncoding(Encoding):
             now = int.from_bytes(self._pack_locations(*loc), "little")
             diff = now ^ w.loc_bits
             w.loc_bits = now
-            before = w.loc
-            low, flags, at, q_of, counts, scale = (self._below_byte, w.loc_flags, w.count_at, self._count_q,
-                                                   w.counts, self._count_scale)
+            before, flags, kinds, counts, at = w.loc, w.loc_flags, self._kind, w.counts, w.count_at
             l0 = self._l0
             while diff:
                 i = (diff.bit_length() - 1) >> 3
-                diff &= low[i]
+                diff &= (1 << (i << 3)) - 1
                 o, was = loc[i], before[i]
                 before[i] = o
                 j = l0 + i + i
                 mv[j], mv[j + 1] = flags[o]
+                k = kinds[i]
                 if was >= 0:
-                    q = q_of[i][was]
+                    q = _COUNTS * was + k
                     counts[q] -= 1
-                    mv[at[q]] = counts[q] / scale[q]
+                    mv[at[q]] = counts[q] / _SCALE[k]
                 if o >= 0:
-                    q = q_of[i][o]
+                    q = _COUNTS * o + k
                     counts[q] += 1
-                    mv[at[q]] = counts[q] / scale[q]
+                    mv[at[q]] = counts[q] / _SCALE[k]
         # the tail: the task under way, each seat's territory points and score
         tasks = state.tasks
         if tasks is not w.tasks:
@@ -228,24 +220,38 @@ class KingdomEncoding(Encoding):
         b, t0, op = self.board, self._t0, 1 - seat
         w = _Written(self.size, 2 * b.territories, len(self.locations), self._pack_locations)
         buf = w.buf
-        w.control = [-1] * b.territories
         for owner, t in enumerate(b.castles):
-            w.control[t] = owner
             buf[t0 + 8 * t + 2 + (owner != seat)] = 1.0
             buf[t0 + 8 * t + 4 + (owner != seat)] = 1.0
+        # per count of armies (armies[2 * territory + seat]): where it is, where the flag of that seat's control
+        # of the territory is (0: none, a castle) and the points that control is worth
         w.army_at = [t0 + 8 * (e >> 1) + ((e & 1) != seat) for e in range(2 * b.territories)]
+        w.control_at = [0 if e >> 1 in b.castles else t0 + 8 * (e >> 1) + 2 + ((e & 1) != seat)
+                        for e in range(2 * b.territories)]
+        w.vp = [0 if e >> 1 in b.castles else b.vp[e >> 1][e & 1] for e in range(2 * b.territories)]
         # a location's two numbers by the seat on it (0, 1, or -1: the last)
         w.loc_flags = [(1.0 if o == seat else 0.0, 1.0 if o == op else 0.0) for o in (0, 1)] + [(0.0, 0.0)]
-        counts = len(TOKENS) + len(PRODUCTION)
-        at = [self._tail + 2 + (len(TOKENS) + len(PRODUCTION) + 2) * (p != seat) for p in (0, 1)]
-        w.count_at = [at[p] + k for p in (0, 1) for k in range(counts)]
-        w.score_at = (at[seat] + counts, at[seat] + counts + 1, at[op] + counts, at[op] + counts + 1)
+        at = [self._tail + 2 + (_COUNTS + 2) * (p != seat) for p in (0, 1)]
+        w.count_at = [at[p] + k for p in (0, 1) for k in range(_COUNTS)]
+        w.score_at = (at[seat] + _COUNTS, at[seat] + _COUNTS + 1, at[op] + _COUNTS, at[op] + _COUNTS + 1)
         for p in (0, 1):
             for icon in b.castle_icons[p]:
-                w.counts[counts * p + len(TOKENS) + PRODUCTION.index(icon)] += 1
+                w.counts[_COUNTS * p + len(TOKENS) + PRODUCTION.index(icon)] += 1
         for q, n in enumerate(w.counts):
-            buf[w.count_at[q]] = n / self._count_scale[q]
+            buf[w.count_at[q]] = n / _SCALE[q % _COUNTS]
+        # the array at the start of a game, and what it was written from
+        self._seats[seat] = w
+        self.observe(self._start, seat)
+        w.start = (memoryview(buf[t0:].copy()), w.armies[:], w.armies_bits, w.loc[:], w.loc_bits, w.tvp[:],
+                   w.counts[:])
         return w
+
+    def _restart(self, w: "_Written") -> None:
+        """The seat's array as it was at the start of a game (its board, counts and task: all but the head)."""
+        board, w.armies, w.armies_bits, w.loc, w.loc_bits, w.tvp, w.counts = w.start
+        w.mv[self._t0:] = board
+        w.armies, w.loc, w.tvp, w.counts = w.armies[:], w.loc[:], w.tvp[:], w.counts[:]
+        w.move_to, w.move_from, w.moving, w.tasks = self._start.move_to, self._start.move_from, (), self._start.tasks
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the seats' arrays (a memoryview cannot be pickled): a copy writes them afresh."""
@@ -259,8 +265,8 @@ class _Written:
     last written from."""
 
     __slots__ = ("buf", "mv", "phase", "phase_at", "round", "first", "stopped", "soldiers", "reserve", "points",
-                 "armies", "armies_bits", "army_at", "control", "tvp", "move_to", "move_from", "moving", "loc",
-                 "loc_bits", "loc_flags", "counts", "count_at", "score_at", "tasks")
+                 "armies", "armies_bits", "army_at", "control_at", "vp", "tvp", "move_to", "move_from", "moving",
+                 "loc", "loc_bits", "loc_flags", "counts", "count_at", "score_at", "tasks", "start")
 
     def __init__(self, size: int, armies: int, locations: int, pack_locations: Any) -> None:
         self.buf = np.zeros(size, dtype=np.float32)
@@ -275,22 +281,24 @@ class _Written:
         self.armies = [0] * armies
         self.armies_bits = 0
         self.army_at: list[int] = []
-        """Where each count of armies (``armies[2 * territory + seat]``) is."""
-        self.control: list[int] = []
-        """Who controls each territory (-1: nobody), as written."""
+        self.control_at: list[int] = []
+        self.vp: list[int] = []
         self.tvp = [0, 0]
+        """Each seat's territory points, as written."""
         self.move_to = -1
         self.move_from: Any = ()
         self.moving: Any = ()
         self.loc = [-1] * locations
         self.loc_bits = int.from_bytes(pack_locations(*self.loc), "little")
         self.loc_flags: list[tuple[float, float]] = []
-        self.counts = [0] * (2 * (len(TOKENS) + len(PRODUCTION)))
+        self.counts = [0] * (2 * _COUNTS)
         """Each seat's effects then production (castle icons included), as written: seat 0's, then seat 1's."""
         self.count_at: list[int] = []
         self.score_at: tuple[int, int, int, int] = (0, 0, 0, 0)
         """Where the seat's territory points and score are, then the other's."""
         self.tasks: Any = ()
+        self.start: Any = None
+        """The array's board part at the start of a game and what it was written from (``_restart``)."""
 
 
 ENCODING = KingdomEncoding
