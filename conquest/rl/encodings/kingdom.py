@@ -13,7 +13,8 @@ from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.notation import NOTATION
 from conquest.rulesets.kingdom.rules import ARMIES_PER_PLAYER, OVER, PHASES, KingdomState
 
-# where the head's numbers are (see features)
+# where the head's numbers are (see features), and the flag of the seat to move at the end (none)
+_NO_TURN = [0.0, 0.0, 0.0]
 _PHASE = 1
 _CURRENT = _PHASE + len(PHASES)
 _FIRST, _SOLDIERS, _RESERVE, _POINTS, _STOPPED = _CURRENT + 1, _CURRENT + 2, _CURRENT + 4, _CURRENT + 6, _CURRENT + 8
@@ -46,6 +47,7 @@ class KingdomEncoding(Encoding):
         self._phase_at = {ph: _PHASE + i for i, ph in enumerate(PHASES)}
         self._pack_locations = struct.Struct(f"{len(self.locations)}b").pack
         self._kind = [(TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind]
+        self._below = [(1 << 8 * i) - 1 for i in range(max(2 * self.board.territories, len(self.locations)))]
         self._start = KingdomState.setup(options)
         """The state every game starts from: each seat's array is kept as it is there (``_restart``)."""
         self._seats: list[_Written | None] = [None, None]
@@ -100,6 +102,7 @@ class KingdomEncoding(Encoding):
         if w is None:
             w = self._written(seat)
         mv = w.mv
+        op = 1 - seat
         # the head
         phase = state.phase
         if phase != w.phase:
@@ -107,30 +110,30 @@ class KingdomEncoding(Encoding):
             w.phase_at = at = self._phase_at[phase]
             mv[at] = 1.0
             w.phase = phase
+            w.turn = w.turns if phase != OVER else _NO_TURN
+        mv[_CURRENT] = w.turn[state.current]
         if state.round != w.round:
             w.round = state.round
             mv[0] = state.round / self._rounds
-        mv[_CURRENT] = 1.0 if state.current == seat and phase != OVER else 0.0
         if state.first != w.first:
             w.first = state.first
             mv[_FIRST] = 1.0 if state.first == seat else 0.0
         soldiers = state.soldiers
         if soldiers != w.soldiers:
             w.soldiers = soldiers[:]
-            mv[_SOLDIERS], mv[_SOLDIERS + 1] = soldiers[seat] / 20, soldiers[1 - seat] / 20
+            mv[_SOLDIERS], mv[_SOLDIERS + 1] = soldiers[seat] / 20, soldiers[op] / 20
         reserve = state.reserve
         if reserve != w.reserve:
             w.reserve = reserve[:]
-            mv[_RESERVE], mv[_RESERVE + 1] = reserve[seat] / ARMIES_PER_PLAYER, reserve[1 - seat] / ARMIES_PER_PLAYER
+            mv[_RESERVE], mv[_RESERVE + 1] = reserve[seat] / ARMIES_PER_PLAYER, reserve[op] / ARMIES_PER_PLAYER
         points = state.points
         scores = points != w.points
         if scores:
             w.points = points[:]
-            mv[_POINTS], mv[_POINTS + 1] = points[seat] / 40, points[1 - seat] / 40
+            mv[_POINTS], mv[_POINTS + 1] = points[seat] / 40, points[op] / 40
         if state.stopped != w.stopped:
             w.stopped = stopped = state.stopped
-            mv[_STOPPED], mv[_STOPPED + 1] = (1.0 if stopped == seat else 0.0,
-                                              1.0 if stopped == 1 - seat else 0.0)
+            mv[_STOPPED], mv[_STOPPED + 1] = 1.0 if stopped == seat else 0.0, 1.0 if stopped == op else 0.0
         # the counts of armies that changed, and where a count became or stopped being zero, the control of the
         # territory and its points: only one seat can have armies in a territory ("a move sends every enemy army
         # home"), so a territory is a seat's when that seat has armies there, but for the castles, always their
@@ -145,20 +148,23 @@ class KingdomEncoding(Encoding):
                 now = int.from_bytes(bytes(A), "little")
                 diff = now ^ w.armies_bits
                 w.armies_bits = now
-                before, at = w.armies, w.army_at
+                before, info, low, tvp = w.armies, w.army_info, self._below, w.tvp
                 while diff:
                     e = (diff.bit_length() - 1) >> 3
-                    diff &= (1 << (e << 3)) - 1
-                    n, was = A[e], before[e]
+                    diff &= low[e]
+                    n = A[e]
+                    was = before[e]
                     before[e] = n
-                    mv[at[e]] = n / _ARMIES
-                    if not (n and was):
-                        k = w.control_at[e]
-                        if k:
-                            mv[k] = 1.0 if n else 0.0
-                            vp = w.vp[e]
-                            w.tvp[e & 1] += vp if n else -vp
-                            scores = True
+                    at, k, vp = info[e]
+                    mv[at] = n / _ARMIES
+                    if k and not (n and was):
+                        if n:
+                            mv[k] = 1.0
+                            tvp[e & 1] += vp
+                        else:
+                            mv[k] = 0.0
+                            tvp[e & 1] -= vp
+                        scores = True
         # the move under way: its destination and the armies sent from each territory
         to = state.move_to
         if to != w.move_to or state.move_from is not w.move_from:
@@ -180,24 +186,25 @@ class KingdomEncoding(Encoding):
             now = int.from_bytes(self._pack_locations(*loc), "little")
             diff = now ^ w.loc_bits
             w.loc_bits = now
-            before, flags, kinds, counts, at = w.loc, w.loc_flags, self._kind, w.counts, w.count_at
-            l0 = self._l0
+            before, info, flags, low, counts = w.loc, w.loc_info, w.loc_flags, self._below, w.counts
             while diff:
                 i = (diff.bit_length() - 1) >> 3
-                diff &= (1 << (i << 3)) - 1
-                o, was = loc[i], before[i]
+                diff &= low[i]
+                o = loc[i]
+                was = before[i]
                 before[i] = o
-                j = l0 + i + i
+                j, of, scale = info[i]
                 mv[j], mv[j + 1] = flags[o]
-                k = kinds[i]
                 if was >= 0:
-                    q = _COUNTS * was + k
-                    counts[q] -= 1
-                    mv[at[q]] = counts[q] / _SCALE[k]
+                    at = of[was]
+                    n = counts[at] - 1
+                    counts[at] = n
+                    mv[at] = n / scale
                 if o >= 0:
-                    q = _COUNTS * o + k
-                    counts[q] += 1
-                    mv[at[q]] = counts[q] / _SCALE[k]
+                    at = of[o]
+                    n = counts[at] + 1
+                    counts[at] = n
+                    mv[at] = n / scale
         # the tail: the task under way, each seat's territory points and score
         tasks = state.tasks
         if tasks is not w.tasks:
@@ -206,10 +213,9 @@ class KingdomEncoding(Encoding):
             tail = self._tail
             mv[tail], mv[tail + 1] = 1.0 if task == "vacate" else 0.0, 1.0 if task == "place" else 0.0
         if scores:
-            tvp, at = w.tvp, w.score_at
-            a, b = tvp[seat], tvp[1 - seat]
-            mv[at[0]], mv[at[1]], mv[at[2]], mv[at[3]] = (a / 10, (points[seat] + a) / 50, b / 10,
-                                                          (points[1 - seat] + b) / 50)
+            at = w.score_at
+            a, b = w.tvp[seat], w.tvp[op]
+            mv[at[0]], mv[at[1]], mv[at[2]], mv[at[3]] = a / 10, (points[seat] + a) / 50, b / 10, (points[op] + b) / 50
         return w.buf
 
     def _written(self, seat: int) -> "_Written":
@@ -225,20 +231,23 @@ class KingdomEncoding(Encoding):
             buf[t0 + 8 * t + 4 + (owner != seat)] = 1.0
         # per count of armies (armies[2 * territory + seat]): where it is, where the flag of that seat's control
         # of the territory is (0: none, a castle) and the points that control is worth
-        w.army_at = [t0 + 8 * (e >> 1) + ((e & 1) != seat) for e in range(2 * b.territories)]
-        w.control_at = [0 if e >> 1 in b.castles else t0 + 8 * (e >> 1) + 2 + ((e & 1) != seat)
-                        for e in range(2 * b.territories)]
-        w.vp = [0 if e >> 1 in b.castles else b.vp[e >> 1][e & 1] for e in range(2 * b.territories)]
-        # a location's two numbers by the seat on it (0, 1, or -1: the last)
+        w.army_info = [(t0 + 8 * (e >> 1) + ((e & 1) != seat),
+                        0 if e >> 1 in b.castles else t0 + 8 * (e >> 1) + 2 + ((e & 1) != seat),
+                        0 if e >> 1 in b.castles else b.vp[e >> 1][e & 1]) for e in range(2 * b.territories)]
+        w.turns = [1.0 if p == seat else 0.0 for p in (0, 1)] + [0.0]
+        # a location's two numbers by the seat on it (0, 1, or -1: the last); per location, where they are, where
+        # the count of its kind is for each seat, and that count's scale; the counts (castle icons included) are
+        # kept where they are written
         w.loc_flags = [(1.0 if o == seat else 0.0, 1.0 if o == op else 0.0) for o in (0, 1)] + [(0.0, 0.0)]
         at = [self._tail + 2 + (_COUNTS + 2) * (p != seat) for p in (0, 1)]
-        w.count_at = [at[p] + k for p in (0, 1) for k in range(_COUNTS)]
+        w.loc_info = [(self._l0 + 2 * i, (at[0] + k, at[1] + k), _SCALE[k]) for i, k in enumerate(self._kind)]
         w.score_at = (at[seat] + _COUNTS, at[seat] + _COUNTS + 1, at[op] + _COUNTS, at[op] + _COUNTS + 1)
+        w.counts = [0] * self.size
         for p in (0, 1):
             for icon in b.castle_icons[p]:
-                w.counts[_COUNTS * p + len(TOKENS) + PRODUCTION.index(icon)] += 1
-        for q, n in enumerate(w.counts):
-            buf[w.count_at[q]] = n / _SCALE[q % _COUNTS]
+                w.counts[at[p] + len(TOKENS) + PRODUCTION.index(icon)] += 1
+            for k in range(_COUNTS):
+                buf[at[p] + k] = w.counts[at[p] + k] / _SCALE[k]
         # the array at the start of a game, and what it was written from
         self._seats[seat] = w
         self.observe(self._start, seat)
@@ -264,15 +273,18 @@ class _Written:
     """A seat's array, a writable view of it, where the seat's numbers are in it, and the engine values it was
     last written from."""
 
-    __slots__ = ("buf", "mv", "phase", "phase_at", "round", "first", "stopped", "soldiers", "reserve", "points",
-                 "armies", "armies_bits", "army_at", "control_at", "vp", "tvp", "move_to", "move_from", "moving",
-                 "loc", "loc_bits", "loc_flags", "counts", "count_at", "score_at", "tasks", "start")
+    __slots__ = ("buf", "mv", "phase", "phase_at", "turns", "turn", "round", "first", "stopped", "soldiers",
+                 "reserve", "points", "armies", "armies_bits", "army_info", "tvp", "move_to", "move_from", "moving",
+                 "loc", "loc_bits", "loc_flags", "loc_info", "counts", "score_at", "tasks", "start")
 
     def __init__(self, size: int, armies: int, locations: int, pack_locations: Any) -> None:
         self.buf = np.zeros(size, dtype=np.float32)
         self.mv = memoryview(self.buf)
         self.phase: str | None = None
         self.phase_at = _PHASE
+        self.turns: list[float] = []
+        """The flag of the seat to move, by the seat to move (-1: the last)."""
+        self.turn = _NO_TURN
         self.round = self.first = -1
         self.stopped: int | None = None
         self.soldiers: list[int] | None = None
@@ -280,9 +292,7 @@ class _Written:
         self.points: list[int] | None = None
         self.armies = [0] * armies
         self.armies_bits = 0
-        self.army_at: list[int] = []
-        self.control_at: list[int] = []
-        self.vp: list[int] = []
+        self.army_info: list[tuple[int, int, int]] = []
         self.tvp = [0, 0]
         """Each seat's territory points, as written."""
         self.move_to = -1
@@ -291,9 +301,9 @@ class _Written:
         self.loc = [-1] * locations
         self.loc_bits = int.from_bytes(pack_locations(*self.loc), "little")
         self.loc_flags: list[tuple[float, float]] = []
-        self.counts = [0] * (2 * _COUNTS)
-        """Each seat's effects then production (castle icons included), as written: seat 0's, then seat 1's."""
-        self.count_at: list[int] = []
+        self.loc_info: list[tuple[int, tuple[int, int], int]] = []
+        self.counts: list[int] = []
+        """Each seat's counts of effects and production (castle icons included), where they are written."""
         self.score_at: tuple[int, int, int, int] = (0, 0, 0, 0)
         """Where the seat's territory points and score are, then the other's."""
         self.tasks: Any = ()
