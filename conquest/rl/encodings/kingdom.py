@@ -45,12 +45,22 @@ class KingdomEncoding(Encoding):
         # location's kind (its place among a seat's counts: the effects, then the production)
         self._rounds = options["rounds"]
         self._phase_at = {ph: _PHASE + i for i, ph in enumerate(PHASES)}
-        self._pack_locations = struct.Struct(f"{len(self.locations)}b").pack
         self._kind = [(TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind]
-        self._below = [(1 << 8 * i) - 1 for i in range(max(2 * self.board.territories, len(self.locations)))]
+        # by the length in bits of the differences between two lists packed a byte an item: the highest item that
+        # differs and the bits below it
+        self._below = [(0, 0)] + [((n - 1) >> 3, (1 << ((n - 1) & -8)) - 1)
+                                  for n in range(1, 8 * max(2 * self.board.territories, len(self.locations)) + 1)]
         self._start = KingdomState.setup(options)
         """The state every game starts from: each seat's array is kept as it is there (``_restart``)."""
-        self._seats: list[_Written | None] = [None, None]
+        self._arrays()
+
+    def _arrays(self) -> None:
+        """The packer of the locations' pawns and each seat's array (made again in a copy: a struct and a
+        memoryview cannot be pickled)."""
+        self._pack_locations = struct.Struct(f"{len(self.locations)}b").pack
+        self._seats: list[_Written] = []
+        for seat in (0, 1):
+            self._written(seat)
 
     def strings(self) -> list[str]:
         return list(NOTATION.forms) + self.territories + self.locations
@@ -99,8 +109,6 @@ class KingdomEncoding(Encoding):
         those changes alone. The array returned is that seat's own: the caller copies it (``Match.observe``)
         before it is written again."""
         w = self._seats[seat]
-        if w is None:
-            w = self._written(seat)
         mv = w.mv
         op = 1 - seat
         # the head
@@ -150,8 +158,8 @@ class KingdomEncoding(Encoding):
                 w.armies_bits = now
                 before, info, low, tvp = w.armies, w.army_info, self._below, w.tvp
                 while diff:
-                    e = (diff.bit_length() - 1) >> 3
-                    diff &= low[e]
+                    e, below = low[diff.bit_length()]
+                    diff &= below
                     n = A[e]
                     was = before[e]
                     before[e] = n
@@ -188,8 +196,8 @@ class KingdomEncoding(Encoding):
             w.loc_bits = now
             before, info, flags, low, counts = w.loc, w.loc_info, w.loc_flags, self._below, w.counts
             while diff:
-                i = (diff.bit_length() - 1) >> 3
-                diff &= low[i]
+                i, below = low[diff.bit_length()]
+                diff &= below
                 o = loc[i]
                 was = before[i]
                 before[i] = o
@@ -249,7 +257,7 @@ class KingdomEncoding(Encoding):
             for k in range(_COUNTS):
                 buf[at[p] + k] = w.counts[at[p] + k] / _SCALE[k]
         # the array at the start of a game, and what it was written from
-        self._seats[seat] = w
+        self._seats.append(w)
         self.observe(self._start, seat)
         w.start = (memoryview(buf[t0:].copy()), w.armies[:], w.armies_bits, w.loc[:], w.loc_bits, w.tvp[:],
                    w.counts[:])
@@ -263,10 +271,15 @@ class KingdomEncoding(Encoding):
         w.move_to, w.move_from, w.moving, w.tasks = self._start.move_to, self._start.move_from, (), self._start.tasks
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the seats' arrays (a memoryview cannot be pickled): a copy writes them afresh."""
+        """Pickled without the seats' arrays and the packer of the locations (a memoryview and a struct cannot be
+        pickled): a copy makes them afresh."""
         state = self.__dict__.copy()
-        state["_seats"] = [None, None]
+        del state["_seats"], state["_pack_locations"]
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._arrays()
 
 
 class _Written:
