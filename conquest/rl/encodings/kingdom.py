@@ -194,14 +194,14 @@ class KingdomEncoding(Encoding):
             now = int.from_bytes(self._pack_locations(*loc), "little")
             diff = now ^ w.loc_bits
             w.loc_bits = now
-            before, info, flags, low, counts = w.loc, w.loc_info, w.loc_flags, self._below, w.counts
+            before, places, flags, low, counts = w.loc, w.loc_info, w.loc_flags, self._below, w.counts
             while diff:
                 i, below = low[diff.bit_length()]
                 diff &= below
                 o = loc[i]
                 was = before[i]
                 before[i] = o
-                j, of, scale = info[i]
+                j, of, scale = places[i]
                 mv[j], mv[j + 1] = flags[o]
                 if was >= 0:
                     at = of[was]
@@ -221,9 +221,9 @@ class KingdomEncoding(Encoding):
             tail = self._tail
             mv[tail], mv[tail + 1] = 1.0 if task == "vacate" else 0.0, 1.0 if task == "place" else 0.0
         if scores:
-            at = w.score_at
+            i0, i1, i2, i3 = w.score_at
             a, b = w.tvp[seat], w.tvp[op]
-            mv[at[0]], mv[at[1]], mv[at[2]], mv[at[3]] = a / 10, (points[seat] + a) / 50, b / 10, (points[op] + b) / 50
+            mv[i0], mv[i1], mv[i2], mv[i3] = a / 10, (points[seat] + a) / 50, b / 10, (points[op] + b) / 50
         return w.buf
 
     def _written(self, seat: int) -> "_Written":
@@ -259,7 +259,7 @@ class KingdomEncoding(Encoding):
         # the array at the start of a game, and what it was written from
         self._seats.append(w)
         self.observe(self._start, seat)
-        w.start = (memoryview(buf[t0:].copy()), w.armies[:], w.armies_bits, w.loc[:], w.loc_bits, w.tvp[:],
+        w.start = (buf[t0:].copy().data, w.armies[:], w.armies_bits, w.loc[:], w.loc_bits, w.tvp[:],
                    w.counts[:])
         return w
 
@@ -292,7 +292,8 @@ class _Written:
 
     def __init__(self, size: int, armies: int, locations: int, pack_locations: Any) -> None:
         self.buf = np.zeros(size, dtype=np.float32)
-        self.mv = memoryview(self.buf)
+        self.mv: Any = self.buf.data
+        """The array as a memoryview of floats (a number written there costs less than in the array)."""
         self.phase: str | None = None
         self.phase_at = _PHASE
         self.turns: list[float] = []
