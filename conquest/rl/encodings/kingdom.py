@@ -41,14 +41,14 @@ class KingdomEncoding(Encoding):
         self._l0 = self._t0 + 8 * self.board.territories
         self._tail = self._l0 + 2 * len(self.locations)
         self.size = self._tail + 2 + 2 * (len(TOKENS) + len(PRODUCTION) + 2)
-        # for observe: where each phase's flag is, the locations' pawns packed as bytes (-1 free, 0, 1) and each
-        # location's kind (its place among a seat's counts: the effects, then the production)
+        # for observe: where each phase's flag is and each location's kind (its place among a seat's counts: the
+        # effects, then the production)
         self._rounds = options["rounds"]
         self._phase_at = {ph: _PHASE + i for i, ph in enumerate(PHASES)}
         self._kind = [(TOKENS + PRODUCTION).index(kind) for kind in self.board.loc_kind]
         # by the length in bits of the differences between two lists packed a byte an item: the highest item that
         # differs and the bits below it
-        self._below = [(0, 0)] + [((n - 1) >> 3, (1 << ((n - 1) & -8)) - 1)
+        self._highest = [(0, 0)] + [((n - 1) >> 3, (1 << ((n - 1) & -8)) - 1)
                                   for n in range(1, 8 * max(2 * self.board.territories, len(self.locations)) + 1)]
         self._start = KingdomState.setup(options)
         """The state every game starts from: each seat's array is kept as it is there (``_restart``)."""
@@ -156,9 +156,9 @@ class KingdomEncoding(Encoding):
                 now = int.from_bytes(bytes(A), "little")
                 diff = now ^ w.armies_bits
                 w.armies_bits = now
-                before, info, low, tvp = w.armies, w.army_info, self._below, w.tvp
+                before, info, highest, tvp = w.armies, w.army_info, self._highest, w.tvp
                 while diff:
-                    e, below = low[diff.bit_length()]
+                    e, below = highest[diff.bit_length()]
                     diff &= below
                     n = A[e]
                     was = before[e]
@@ -194,9 +194,9 @@ class KingdomEncoding(Encoding):
             now = int.from_bytes(self._pack_locations(*loc), "little")
             diff = now ^ w.loc_bits
             w.loc_bits = now
-            before, places, flags, low, counts = w.loc, w.loc_info, w.loc_flags, self._below, w.counts
+            before, places, flags, highest, counts = w.loc, w.loc_info, w.loc_flags, self._highest, w.counts
             while diff:
-                i, below = low[diff.bit_length()]
+                i, below = highest[diff.bit_length()]
                 diff &= below
                 o = loc[i]
                 was = before[i]
