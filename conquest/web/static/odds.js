@@ -110,11 +110,11 @@ export function oddsPanel(data) {
   if (data.attacker_wins !== undefined) {
     const b = data.battle;
     if (b) box.append(el("p", { class: "help" }, `${pieceList(b.attacker)} against `,
-      b.allies ? realmList(b.allies) : b.kind === "dungeon" ? `the Guardians ${pieceList(b.defender)}` : pieceList(b.defender),
+      b.allies ? realmList(b.allies) : b.kind === "dungeon" ? `the Guardians (${pieceList(b.defender)})` : pieceList(b.defender),
       b.sea ? " at sea" : "", ` (casualties ${b.order}, pressing ${b.press})`));
     box.append(battleBars(data), battleFigures(data));
     if (b && b.kind === "dungeon" && data.reward_gold !== undefined)
-      box.append(el("p", { class: "help" }, `A won dungeon: a Treasure card and the Guardians' Rewards, ${+data.reward_gold.toFixed(2)} gold.`));
+      box.append(el("p", { class: "help" }, `A won dungeon: a Treasure card and the Guardians' Rewards, ${+data.reward_gold.toFixed(2)} gold${b.defender.includes("facedown") ? " on average" : ""}.`));
     // the calculator page states one defending realm on land or at sea
     if (b && !b.allies && b.kind !== "dungeon")
       box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
