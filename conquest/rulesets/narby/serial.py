@@ -264,6 +264,7 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
                     occ[q] = EMPTY  # a dragon may stand over the thief's chest (reading R33)
                 put(f"dragon_at/{i}", q, DRAGON0 + i)
     s.occ = occ
+    s.touched = (None, 0, object())  # a link of its own: what a reader saw of another position tells nothing
     cl = need("claims")
     if not isinstance(cl, dict):
         raise StateFormatError("claims", "an object {\"x,y\" or place_id: seat}")
