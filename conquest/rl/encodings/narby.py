@@ -29,7 +29,7 @@ EVENTS = ("attack", "steal", "destroy", "claim", "place", "upgrade", "place_powe
 # it holds a card, then its place in the turn order (one-hot)
 _COINS = len(T.dragon_ids)
 _KIND_CODES = np.array([[TOWN], [CITY], [RUIN]], dtype=np.uint8)  # the occupancy codes of KINDS, in order
-_KIND_AT = {TOWN: 0, CITY: B.SQUARES, RUIN: 2 * B.SQUARES}  # an occupancy code's plane (KINDS' order)
+_KIND_AT = (-1, 0, B.SQUARES, 2 * B.SQUARES)  # by occupancy code (TOWN, CITY, RUIN): where its plane starts
 _KINDS_ONLY = bytes(c if c in (TOWN, CITY, RUIN) else 0 for c in range(256))  # bytes.translate: settlements only
 _NO_SEAT = CHANCE_NODES | {"over"}  # the nodes whose view names no seat
 
@@ -67,7 +67,6 @@ class NarbyEncoding(Encoding):
         self._win = options["win"]
         self._used_bytes, self._used_bytes_end = 4 * self._used, 4 * (self._used + len(T.place_ids))
         self._used_bits: dict[int, bytes] = {}  # ``state.used`` -> its powers_used numbers, as bytes
-        self._two = n == 2
         self._seen = [_Seen(self, seat) for seat in range(n)]
 
     def strings(self) -> list[str]:
@@ -125,115 +124,56 @@ class NarbyEncoding(Encoding):
             f.one_hot(rel.get(who) if isinstance(who, int) else None, range(n))
         return np.concatenate([grid.ravel(), place_claims.ravel(), np.asarray(f.values, dtype=np.float32)])
 
-    def _follow(self, w: "_Seen", state: Any, log: tuple[Any, int, Any]) -> bool:
-        """The squares and places of power that ``state.touched`` names since the seat's last observation: their
-        settlement, claim and place written as the state has them. Whether the chain goes on from the link the
-        seat saw (if not, as in another game or a loaded position, what it names was written right but
-        something else may differ)."""
-        v, occ, claims, places = w.v, state.occ, state.claims, state.places
-        kinds, mine, mine_places = w.kinds, w.claims, w.places
-        seen, depth = w.log, w.depth
-        w.log, w.depth = log, log[1]
-        while log[1] > depth:
-            key = log[2]
-            log = log[0]
-            owner, before = claims.get(key, -1), mine.get(key, -1)
-            if key.__class__ is int:
-                c, old = _KINDS_ONLY[occ[key]], kinds[key]
-                if c != old:
-                    if old:
-                        v[_KIND_AT[old] + key] = 0.0
-                    if c:
-                        v[_KIND_AT[c] + key] = 1.0
-                    kinds[key] = c
-                if owner != before:
-                    if before >= 0:
-                        v[w.claim_plane[before] + key] = 0.0
-                    if owner >= 0:
-                        v[w.claim_plane[owner] + key] = 1.0
-            else:
-                if owner != before:
-                    if before >= 0:
-                        v[w.claim_row[before][key]] = 0.0
-                    if owner >= 0:
-                        v[w.claim_row[owner][key]] = 1.0
-                a, b = places.get(key, -1), mine_places.get(key, -1)
-                if a != b:
-                    self._place_moved(w, places, key, b, a)
-            if owner != before:
-                if owner >= 0:
-                    mine[key] = owner
-                else:
-                    del mine[key]
-        return log is seen
-
-    def _place_moved(self, w: "_Seen", places: dict[str, int], key: str, before: int, now: int) -> None:
-        """A place of power put at anchor ``now``, moved there from ``before`` or destroyed (-1: none); the old
-        anchor's number stays if another place stands there now."""
-        v, at = w.v, self._place_plane
-        if before >= 0 and before not in places.values():
-            v[at + before] = 0.0
-        if now >= 0:
-            v[at + now] = 1.0
-            w.places[key] = now
-        else:
-            del w.places[key]
-
-    def _board(self, w: "_Seen", state: Any) -> None:
-        """Settlements, places of power and claims written where they differ from the seat's last observation,
-        found by comparing them whole."""
-        kinds = state.occ.translate(_KINDS_ONLY)
-        if kinds != w.kinds:
-            np.equal(np.frombuffer(kinds, dtype=np.uint8), _KIND_CODES, out=w.kind_planes)
-            w.kinds[:] = kinds
-        places = state.places
-        if places != w.places:
-            v, at = w.v, self._place_plane
-            for a in w.places.values():
-                v[at + a] = 0.0
-            for a in places.values():  # a place of power's anchor square
-                v[at + a] = 1.0
-            w.places.clear()
-            w.places.update(places)
-        if state.claims != w.claims:
-            self._claims(w, state.claims)
-
-    @staticmethod
-    def _claims(w: "_Seen", claims: dict[int | str, int]) -> None:
-        """Every claim that differs from the seat's last observation: a claim is one number (its key's, from its
-        owner's side), set or cleared."""
-        v, planes, rows = w.v, w.claim_plane, w.claim_row
-        for key, owner in claims.items() ^ w.claims.items():
-            v[planes[owner] + key if key.__class__ is int else rows[owner][key]] = (
-                1.0 if claims.get(key, -1) == owner else 0.0)
-        w.claims.clear()
-        w.claims.update(claims)
-
-    def _powers_used(self, used: int) -> bytes:
-        """The numbers of the places' powers used this round (bit i of ``state.used``: place i), as bytes."""
-        got = self._used_bits.get(used)
-        if got is None:
-            bits = [float((used >> i) & 1) for i in range(len(T.place_ids))]
-            got = self._used_bits[used] = np.array(bits, dtype=np.float32).tobytes()
-        return got
-
     def observe(self, state: Any, seat: int) -> np.ndarray:
         """The numbers of ``features(state.view(seat), seat)``, exactly (tests/rl/test_envs.py holds them equal),
         read from the state's fields without building the view.
 
-        Each seat has its own array, written in place: ``_Seen`` keeps the state's values each part of it was
-        written from, and only the parts whose values differ are written again (their old numbers cleared, the
-        new ones set). The array returned is the seat's own: the caller copies it before asking again.
+        Each seat has an array of its own, written in place: ``_Seen`` keeps the values of the state each part
+        of it was written from, and a part is written again (its old numbers cleared, its new ones set) only
+        where they differ. The board's settlements, places of power and claims are found through the state's
+        chain of changed keys (``state.touched``, see conquest/rulesets/narby/state.py ``touch``): only the
+        keys it names since the seat's last observation are looked at, each written as the state has it; when
+        the chain does not go on from the link the seat saw (a new game, a loaded position) they are compared
+        whole. The array returned is the seat's own: the caller copies it before asking again.
 
         The only part ``view(seat)`` hides is the card in another seat's hand: of ``state.hand[s]`` for
         ``s != seat`` this reads only whether it is None, as the view's "hidden" tells."""
         w = self._seen[seat]
         v = w.v
-        # the board: settlements (planes 0-2), places of power and claims at the keys the state's chain of
-        # changes names since the seat's last observation (``_follow``), everything if it does not go on from it
+        # the board: the keys the chain names since the seat's last observation, newest first (each written
+        # from the state, so their order does not matter)
         log = state.touched
-        if log is not w.log and not self._follow(w, state, log):
-            self._board(w, state)
+        if log is not w.log:
+            seen, depth = w.log, w.depth
+            w.log, w.depth = log, log[1]
+            occ, claims, kinds, mine = state.occ, state.claims, w.kinds, w.claims
+            while log[1] > depth:
+                key = log[2]
+                log = log[0]
+                if key.__class__ is int:
+                    if key < 0:  # a settlement on square ~key
+                        key = ~key
+                        c, old = _KINDS_ONLY[occ[key]], kinds[key]
+                        if c != old:
+                            if old:
+                                v[_KIND_AT[old] + key] = 0.0
+                            if c:
+                                v[_KIND_AT[c] + key] = 1.0
+                            kinds[key] = c
+                        continue
+                    owner, before = claims.get(key, -1), mine.get(key, -1)
+                    if owner != before:
+                        if before >= 0:
+                            v[w.claim_plane[before] + key] = 0.0
+                        if owner >= 0:
+                            v[w.claim_plane[owner] + key] = 1.0
+                            mine[key] = owner
+                        else:
+                            del mine[key]
+                else:
+                    self._place_key(w, state, key)
+            if log is not seen:  # not the chain the seat saw: compare the whole board
+                self._board(w, state)
         x = state.dpos
         if x != w.dpos:
             _pieces(v, w.dragon_at, w.dpos, x)
@@ -316,7 +256,7 @@ class NarbyEncoding(Encoding):
             w.own = x
         # another seat's card: only whether it holds one. With two seats the count of empty hands and the
         # observer's own card tell it; with more, each hand is looked at
-        x = hand.count(None) if self._two else [h is None for h in hand]
+        x = hand.count(None) if w.two else [h is None for h in hand]
         if x != w.held or own_changed:
             for s, at in w.held_at:
                 v[at] = 0.0 if hand[s] is None else 1.0
@@ -354,6 +294,72 @@ class NarbyEncoding(Encoding):
             self._event(w, x)
         return w.buf
 
+    def _place_key(self, w: "_Seen", state: Any, key: str) -> None:
+        """A place of power named by ``state.touched``: its claim and its anchor written as the state has them."""
+        v, mine = w.v, w.claims
+        owner, before = state.claims.get(key, -1), mine.get(key, -1)
+        if owner != before:
+            if before >= 0:
+                v[w.claim_row[before][key]] = 0.0
+            if owner >= 0:
+                v[w.claim_row[owner][key]] = 1.0
+                mine[key] = owner
+            else:
+                del mine[key]
+        a, b = state.places.get(key, -1), w.places.get(key, -1)
+        if a != b:
+            self._place_moved(w, state.places, key, b, a)
+
+    def _place_moved(self, w: "_Seen", places: dict[str, int], key: str, before: int, now: int) -> None:
+        """A place of power put at anchor ``now``, moved there from ``before`` or destroyed (-1: none); the old
+        anchor's number stays if another place stands there now."""
+        v, at = w.v, self._place_plane
+        if before >= 0 and before not in places.values():
+            v[at + before] = 0.0
+        if now >= 0:
+            v[at + now] = 1.0
+            w.places[key] = now
+        else:
+            del w.places[key]
+
+    def _board(self, w: "_Seen", state: Any) -> None:
+        """Settlements, places of power and claims written where they differ from the seat's last observation,
+        found by comparing them whole."""
+        kinds = state.occ.translate(_KINDS_ONLY)
+        if kinds != w.kinds:
+            np.equal(np.frombuffer(kinds, dtype=np.uint8), _KIND_CODES, out=w.kind_planes)
+            w.kinds[:] = kinds
+        places = state.places
+        if places != w.places:
+            v, at = w.v, self._place_plane
+            for a in w.places.values():
+                v[at + a] = 0.0
+            for a in places.values():  # a place of power's anchor square
+                v[at + a] = 1.0
+            w.places.clear()
+            w.places.update(places)
+        if state.claims != w.claims:
+            self._claims(w, state.claims)
+
+    @staticmethod
+    def _claims(w: "_Seen", claims: dict[int | str, int]) -> None:
+        """Every claim that differs from the seat's last observation: a claim is one number (its key's, from its
+        owner's side), set or cleared."""
+        v, planes, rows = w.v, w.claim_plane, w.claim_row
+        for key, owner in claims.items() ^ w.claims.items():
+            v[planes[owner] + key if isinstance(key, int) else rows[owner][key]] = (
+                1.0 if claims.get(key, -1) == owner else 0.0)
+        w.claims.clear()
+        w.claims.update(claims)
+
+    def _powers_used(self, used: int) -> bytes:
+        """The numbers of the places' powers used this round (bit i of ``state.used``: place i), as bytes."""
+        got = self._used_bits.get(used)
+        if got is None:
+            bits = [float((used >> i) & 1) for i in range(len(T.place_ids))]
+            got = self._used_bits[used] = np.array(bits, dtype=np.float32).tobytes()
+        return got
+
     def _blocks_of(self, w: "_Seen", dragon: list[int], order: list[int]) -> None:
         """The seats' dragons and places in the turn order (one-hot, in each seat's block)."""
         v, n = w.v, self.players
@@ -385,9 +391,9 @@ class NarbyEncoding(Encoding):
         hot.clear()
         v[self._mod] = 0.0
         if ev is not None:
-            i = self._event_at.get(ev.get("type"))  # type: ignore[arg-type]
-            if i is not None:
-                hot.append(i)
+            at = self._event_at.get(ev.get("type", ""), -1)
+            if at >= 0:
+                hot.append(at)
             mod = ev.get("mod", 0)
             if mod is not None:
                 v[self._mod] = mod / 10
@@ -429,14 +435,15 @@ def _swap(v: Any, old: int, new: int) -> int:
 
 
 class _Seen:
-    """One observer's array and the state's values each part of it was written from. It starts as the values
-    that write nothing (every number 0), so a first observation writes every part that is not 0."""
+    """One observer's array, where its parts are, and the state's values each part was last written from. It
+    starts as the values that write nothing (every number 0: an empty board, the start of ``touched``), so a
+    first observation writes every part that is not 0."""
 
-    __slots__ = ("buf", "v", "b", "order_of", "seat_at", "claim_plane", "claim_row", "kind_planes", "dragon_at", "cave_at", "home_at",
-                 "held_at", "coins_at", "log", "depth", "occ", "kinds", "places", "chest", "claims", "dpos", "cave", "home",
-                 "round", "phase", "phase_i", "node", "node_i", "who", "seat_i", "k", "die", "die2",
-                 "chest_coins", "acts", "bonus", "used", "played", "own", "own_i", "held", "coins", "tok_sum",
-                 "tok_n", "rings_left", "dragon", "order", "turn", "turn_i", "ev", "ev_copy", "ev_at")
+    __slots__ = ("buf", "v", "b", "kind_planes", "order_of", "seat_at", "two", "claim_plane", "claim_row",
+                 "dragon_at", "cave_at", "home_at", "held_at", "coins_at", "log", "depth", "kinds", "places", "claims",
+                 "chest", "dpos", "cave", "home", "round", "phase", "phase_i", "node", "node_i", "who", "seat_i", "k",
+                 "die", "die2", "chest_coins", "acts", "bonus", "used", "played", "own", "own_i", "held", "coins",
+                 "tok_sum", "tok_n", "rings_left", "dragon", "order", "turn", "turn_i", "ev", "ev_copy", "ev_at")
 
     def __init__(self, enc: NarbyEncoding, seat: int) -> None:
         n, S = enc.players, B.SQUARES
@@ -447,6 +454,7 @@ class _Seen:
         # the seats in the observer's order, and each seat's place in it
         self.order_of = enc.others(seat)
         self.seat_at = {s: k for k, s in enumerate(self.order_of)}
+        self.two = n == 2
         rel = self.seat_at
         # per owner, where a claim sets its number: the owner's plane of claimed squares (a square's number is
         # the plane's start plus the square), its numbers of claimed places of power (by place id)
@@ -458,7 +466,6 @@ class _Seen:
         # per seat, its card flag and its coins (then its tokens, their count and its rings)
         self.held_at = [(s, enc._blocks[rel[s]] + _COINS + 4) for s in range(n)]
         self.coins_at = [(s, enc._blocks[rel[s]] + _COINS) for s in range(n)]
-        self.occ = bytearray(S)
         self.kinds = bytearray(S)  # the occupancy codes of the settlements only (0 elsewhere)
         self.log, self.depth = TOUCHED_AT_START, 0  # the link of ``state.touched`` last seen, its length
         self.places: dict[str, int] = {}
@@ -474,7 +481,8 @@ class _Seen:
         self.own: str | None = None
         self.held: Any = None  # what tells whether each seat holds a card (see ``observe``)
         self.coins, self.tok_sum, self.tok_n, self.rings_left = [0] * n, [0] * n, [0] * n, [0] * n
-        self.dragon, self.order = [-1] * n, []
+        self.dragon = [-1] * n
+        self.order: list[int] = []
         self.turn = -1
         self.ev: dict[str, Any] | None = None
         self.ev_copy: dict[str, Any] = {}

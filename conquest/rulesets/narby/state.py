@@ -31,8 +31,9 @@ TOUCHED_AT_START: tuple[Any, int, Any] = (None, 0, None)
 
 
 def touch(s: "NarbyData", key: int | str) -> None:
-    """Note that what is on ``key`` changed: the settlement or the claim ring on a square, the claim ring on a
-    place of power or where that place is (put, moved, destroyed).
+    """Note that something on ``key`` changed: the claim ring on a square (``key`` the square) or on a place
+    of power, or where that place is (put, moved, destroyed; ``key`` the place id), or the settlement on a
+    square (``key`` is ``~square``, a negative number: see ``settle``).
 
     ``s.touched`` is a chain of links ``(previous link, length, key)``, one per change since the game began
     (or since the position was loaded); a clone shares it and adds its own links. A reader that saw an earlier
@@ -45,7 +46,8 @@ def touch(s: "NarbyData", key: int | str) -> None:
 def settle(s: "NarbyData", q: int, code: int) -> None:
     """Square ``q`` now holds ``code`` (a town, a city or a ruin; EMPTY: its settlement is gone)."""
     s.occ[q] = code
-    touch(s, q)
+    t = s.touched
+    s.touched = (t, t[1] + 1, ~q)
 
 
 def count(s: "NarbyData", key: str, n: int = 1) -> None:
