@@ -7,6 +7,8 @@ and started again on the same encoding, and positions loaded from their JSON."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
@@ -45,9 +47,10 @@ def _chain_since(after: Any, before: Any) -> list[Any] | None:
 def test_the_chain_of_touched_keys_names_every_change_of_the_board(players: int | None,
                                                                     options: dict[str, Any]) -> None:
     """Every action, chance included: each square whose settlement changed is in the chain as ~square, each
-    claim that changed as its key, each place of power put, moved or destroyed as its id."""
+    claim that changed as its key, each place of power put, moved or destroyed as its id (unless the chain
+    started again, which the reader sees)."""
     rs = get_ruleset("narby")
-    changes = 0
+    changes = restarts = 0
     for seed in range(3):
         rng = random.Random(seed)
         st = rs.new_game(players, options, seed=seed)
@@ -61,7 +64,11 @@ def test_the_chain_of_touched_keys_names_every_change_of_the_board(players: int 
                 action = legal[rng.randrange(len(legal))]
             after = st.apply_unchecked(action)
             keys = _chain_since(after, st)
-            assert keys is not None, f"{action}: the chain does not go on from the one before"
+            if keys is None:  # the chain started again (TOUCHED_MOST): a reader compares the whole board
+                assert after.touched[1] < st.touched[1], f"{action}: the chain does not go on from the one before"
+                restarts += 1
+                st = after
+                continue
             named = set(keys)
             for q, (a, b) in enumerate(zip(st.occ, after.occ)):
                 if _kind(a) != _kind(b):
@@ -75,7 +82,7 @@ def test_the_chain_of_touched_keys_names_every_change_of_the_board(players: int 
                     assert pid in named, f"{action}: the place {pid} changed unnamed"
                     changes += 1
             st = after
-    assert changes > 100
+    assert changes > 100 and changes > 10 * restarts
 
 
 def _check(match: Match, seats: range | list[int], where: str) -> int:
@@ -129,3 +136,49 @@ def test_seats_that_look_seldom_across_cut_games_and_loaded_positions(players: i
             match.choose(opts[rng.randrange(len(opts))])
         compared += _check(match, range(match.players), f"game {game}, its last position")
     assert compared > 300
+
+
+def test_a_pickled_or_copied_match_observes_the_same_numbers() -> None:
+    """A match pickled mid-game (as vectorized environments do) or deep-copied goes on giving the view's
+    numbers, the chain of touched keys included; so does the original."""
+    match = Match("narby")
+    match.reset(21)
+    rng = random.Random(21)
+    for _ in range(400):
+        opts = sorted(match.decision.options())  # type: ignore[union-attr]
+        match.choose(opts[rng.randrange(len(opts))])
+        match.observe(0)
+    assert not match.over()
+    for twin in (pickle.loads(pickle.dumps(match)), copy.deepcopy(match), match):
+        _check(twin, range(twin.players), "after the copy")
+        for step in range(300):
+            if twin.over():
+                break
+            opts = sorted(twin.decision.options())  # type: ignore[union-attr]
+            twin.choose(opts[rng.randrange(len(opts))])
+            if twin.to_move is not None:
+                _check(twin, [twin.to_move], f"step {step} after the copy")
+
+
+def test_the_chain_stays_short_enough_to_copy() -> None:
+    """A long game's position still deep-copies and pickles: the chain starts again past ``TOUCHED_MOST``
+    links, and an observation across that restart is still the view's numbers."""
+    from conquest.rulesets.narby.state import TOUCHED_MOST
+    match = Match("narby", None, {"win": 100})
+    match.reset(4)
+    rng = random.Random(4)
+    longest = restarts = 0
+    for _ in range(6000):
+        if match.over():
+            break
+        before = match.state.touched
+        opts = sorted(match.decision.options())  # type: ignore[union-attr]
+        match.choose(opts[rng.randrange(len(opts))])
+        after = match.state.touched
+        longest = max(longest, after[1])
+        restarts += after[1] < before[1]
+        if match.to_move is not None:
+            _check(match, [match.to_move], "a long game")
+    assert longest <= TOUCHED_MOST and restarts > 0
+    copy.deepcopy(match.state)
+    pickle.loads(pickle.dumps(match.state))

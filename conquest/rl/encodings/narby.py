@@ -69,6 +69,17 @@ class NarbyEncoding(Encoding):
         self._used_bits: dict[int, bytes] = {}  # ``state.used`` -> its powers_used numbers, as bytes
         self._seen = [_Seen(self, seat) for seat in range(n)]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the seats' arrays (their memoryviews cannot be): a copy starts them again, so its
+        first observation of each seat writes everything."""
+        state = self.__dict__.copy()
+        del state["_seen"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._seen = [_Seen(self, seat) for seat in range(self.players)]
+
     def strings(self) -> list[str]:
         return VERBS + list(T.place_ids) + list(T.dragon_ids) + list(T.card_ids) + ["chest"] + list(SHIFTS)
 

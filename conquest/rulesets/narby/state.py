@@ -29,6 +29,15 @@ power prevented is not), bonus cards played, powers of places used, coins won at
 TOUCHED_AT_START: tuple[Any, int, Any] = (None, 0, None)
 """``touched`` of a new game: nothing changed yet on its empty board."""
 
+TOUCHED_MOST = 100
+"""The longest chain ``touched`` grows to before it starts again: a position with its chain stays a shallow
+object to copy and to pickle, and a reader simply compares the whole board once then."""
+
+
+def touched_anew() -> tuple[Any, int, Any]:
+    """The start of a chain that goes on from nothing any reader saw (a loaded position, a chain too long)."""
+    return (None, 0, object())
+
 
 def touch(s: "NarbyData", key: int | str) -> None:
     """Note that something on ``key`` changed: the claim ring on a square (``key`` the square) or on a place
@@ -36,18 +45,20 @@ def touch(s: "NarbyData", key: int | str) -> None:
     square (``key`` is ``~square``, a negative number: see ``settle``).
 
     ``s.touched`` is a chain of links ``(previous link, length, key)``, one per change since the game began
-    (or since the position was loaded); a clone shares it and adds its own links. A reader that saw an earlier
-    position of the same game finds what changed since by walking back to the link it saw (the
-    reinforcement-learning observation, conquest/rl/encodings/narby.py). No rule reads it."""
+    (or since the position was loaded, or since the chain last started again); a clone shares it and adds its
+    own links. A reader that saw an earlier position of the same game finds what changed since by walking
+    back to the link it saw (the reinforcement-learning observation, conquest/rl/encodings/narby.py); if the
+    link it saw is not in the chain, it compares the whole board. No rule reads it."""
     t = s.touched
+    if t[1] >= TOUCHED_MOST:
+        t = touched_anew()
     s.touched = (t, t[1] + 1, key)
 
 
 def settle(s: "NarbyData", q: int, code: int) -> None:
     """Square ``q`` now holds ``code`` (a town, a city or a ruin; EMPTY: its settlement is gone)."""
     s.occ[q] = code
-    t = s.touched
-    s.touched = (t, t[1] + 1, ~q)
+    touch(s, ~q)
 
 
 def count(s: "NarbyData", key: str, n: int = 1) -> None:
