@@ -29,7 +29,7 @@ power prevented is not), bonus cards played, powers of places used, coins won at
 TOUCHED_AT_START: tuple[Any, int, Any] = (None, 0, None)
 """``touched`` of a new game: nothing changed yet on its empty board."""
 
-TOUCHED_MOST = 100
+TOUCHED_MOST = 200
 """The longest chain ``touched`` grows to before it starts again: a position with its chain stays a shallow
 object to copy and to pickle, and a reader simply compares the whole board once then."""
 
