@@ -3,7 +3,8 @@ side its claims, dragon, cave and home), then the round, the node, coins, tokens
 Other seats' cards are "hidden" in the view: only whether they hold one is written.
 
 ``features(view, seat)`` is the definition; ``observe(state, seat)`` writes the same numbers straight from the
-state's fields (tests/rl/test_envs.py holds the two equal)."""
+state's fields, into an array of the seat's own where only what changed since its last observation is written
+again (tests/rl/test_envs.py and tests/rl/test_narby_observation.py hold the two equal)."""
 
 from __future__ import annotations
 
