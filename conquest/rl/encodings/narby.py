@@ -16,7 +16,6 @@ from conquest.rl.encodings.base import Encoding, Features
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import BONUS_KEYS, CHANCE_NODES, CITY, DECISION_NODES, PHASES, RUIN, TOWN
 from conquest.rulesets.narby.notation import KEY_WORDS, NO_ARG, SQ_WORDS
-from conquest.rulesets.narby.state import TOUCHED_AT_START
 from conquest.rulesets.narby.tables import TABLES as T
 
 SQ = {B.sq_text(s): s for s in range(B.SQUARES)}
@@ -142,50 +141,15 @@ class NarbyEncoding(Encoding):
 
         Each seat has an array of its own, written in place: ``_Seen`` keeps the values of the state each part
         of it was written from, and a part is written again (its old numbers cleared, its new ones set) only
-        where they differ. The board's settlements, places of power and claims are found through the state's
-        chain of changed keys (``state.touched``, see conquest/rulesets/narby/state.py ``touch``): only the
-        keys it names since the seat's last observation are looked at, each written as the state has it; when
-        the chain does not go on from the link the seat saw (a new game, a loaded position) they are compared
-        whole. The array returned is the seat's own: the caller copies it before asking again.
+        where they differ. The board's settlements, places of power and claims are compared whole (the
+        settlements as one bytes object), and only the squares and places that differ are written. The array
+        returned is the seat's own: the caller copies it before asking again.
 
         The only part ``view(seat)`` hides is the card in another seat's hand: of ``state.hand[s]`` for
         ``s != seat`` this reads only whether it is None, as the view's "hidden" tells."""
         w = self._seen[seat]
         v = w.v
-        # the board: the keys the chain names since the seat's last observation, newest first (each written
-        # from the state, so their order does not matter)
-        log = state.touched
-        if log is not w.log:
-            seen, depth = w.log, w.depth
-            w.log, w.depth = log, log[1]
-            occ, claims, kinds, mine = state.occ, state.claims, w.kinds, w.claims
-            while log[1] > depth:
-                key = log[2]
-                log = log[0]
-                if key.__class__ is int:
-                    if key < 0:  # a settlement on square ~key
-                        key = ~key
-                        c, old = _KINDS_ONLY[occ[key]], kinds[key]
-                        if c != old:
-                            if old:
-                                v[_KIND_AT[old] + key] = 0.0
-                            if c:
-                                v[_KIND_AT[c] + key] = 1.0
-                            kinds[key] = c
-                        continue
-                    owner, before = claims.get(key, -1), mine.get(key, -1)
-                    if owner != before:
-                        if before >= 0:
-                            v[w.claim_plane[before] + key] = 0.0
-                        if owner >= 0:
-                            v[w.claim_plane[owner] + key] = 1.0
-                            mine[key] = owner
-                        else:
-                            del mine[key]
-                else:
-                    self._place_key(w, state, key)
-            if log is not seen:  # not the chain the seat saw: compare the whole board
-                self._board(w, state)
+        self._board(w, state)
         x = state.dpos
         if x != w.dpos:
             _pieces(v, w.dragon_at, w.dpos, x)
@@ -306,34 +270,6 @@ class NarbyEncoding(Encoding):
             self._event(w, x)
         return w.buf
 
-    def _place_key(self, w: "_Seen", state: Any, key: str) -> None:
-        """A place of power named by ``state.touched``: its claim and its anchor written as the state has them."""
-        v, mine = w.v, w.claims
-        owner, before = state.claims.get(key, -1), mine.get(key, -1)
-        if owner != before:
-            if before >= 0:
-                v[w.claim_row[before][key]] = 0.0
-            if owner >= 0:
-                v[w.claim_row[owner][key]] = 1.0
-                mine[key] = owner
-            else:
-                del mine[key]
-        a, b = state.places.get(key, -1), w.places.get(key, -1)
-        if a != b:
-            self._place_moved(w, state.places, key, b, a)
-
-    def _place_moved(self, w: "_Seen", places: dict[str, int], key: str, before: int, now: int) -> None:
-        """A place of power put at anchor ``now``, moved there from ``before`` or destroyed (-1: none); the old
-        anchor's number stays if another place stands there now."""
-        v, at = w.v, self._place_plane
-        if before >= 0 and before not in places.values():
-            v[at + before] = 0.0
-        if now >= 0:
-            v[at + now] = 1.0
-            w.places[key] = now
-        else:
-            del w.places[key]
-
     def _board(self, w: "_Seen", state: Any) -> None:
         """Settlements, places of power and claims written where they differ from the seat's last observation,
         found by comparing them whole."""
@@ -448,11 +384,11 @@ def _swap(v: Any, old: int, new: int) -> int:
 
 class _Seen:
     """One observer's array, where its parts are, and the state's values each part was last written from. It
-    starts as the values that write nothing (every number 0: an empty board, the start of ``touched``), so a
+    starts as the values that write nothing (every number 0: an empty board), so a
     first observation writes every part that is not 0."""
 
     __slots__ = ("buf", "v", "b", "kind_planes", "order_of", "seat_at", "two", "claim_plane", "claim_row",
-                 "dragon_at", "cave_at", "home_at", "held_at", "coins_at", "log", "depth", "kinds", "places", "claims",
+                 "dragon_at", "cave_at", "home_at", "held_at", "coins_at", "kinds", "places", "claims",
                  "chest", "dpos", "cave", "home", "round", "phase", "phase_i", "node", "node_i", "who", "seat_i", "k",
                  "die", "die2", "chest_coins", "acts", "bonus", "used", "played", "own", "own_i", "held", "coins",
                  "tok_sum", "tok_n", "rings_left", "dragon", "order", "turn", "turn_i", "ev", "ev_copy", "ev_at")
@@ -479,7 +415,6 @@ class _Seen:
         self.held_at = [(s, enc._blocks[rel[s]] + _COINS + 4) for s in range(n)]
         self.coins_at = [(s, enc._blocks[rel[s]] + _COINS) for s in range(n)]
         self.kinds = bytearray(S)  # the occupancy codes of the settlements only (0 elsewhere)
-        self.log, self.depth = TOUCHED_AT_START, 0  # the link of ``state.touched`` last seen, its length
         self.places: dict[str, int] = {}
         self.chest = -1
         self.claims: dict[int | str, int] = {}

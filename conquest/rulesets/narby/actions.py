@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BABA, CAVE0, CHEST, DRAGON0, EMPTY, KIND_NAME, NO_DESTROY, PIDX,
                                           PLACE0, RESTING, RUIN, TOWN, UNDEAD, key_order, key_text)
-from conquest.rulesets.narby.state import NarbyData, count, move_dragon, remove_claim, seat_label, touch
+from conquest.rulesets.narby.state import NarbyData, count, move_dragon, remove_claim, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -154,7 +154,6 @@ def claim(s: NarbyData, seat: int, targets: Sequence[int | str]) -> None:
         if prev >= 0:
             s.rings_left[prev] += 1
         s.claims[key] = seat
-        touch(s, key)
         s.rings_left[seat] -= 1
         count(s, "claims")
         if prev >= 0 and prev != seat:

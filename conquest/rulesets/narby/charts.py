@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import EMPTY, KIND_NAME, RUIN
-from conquest.rulesets.narby.state import NarbyData, count, remove_claim, settle, touch
+from conquest.rulesets.narby.state import NarbyData, count, remove_claim
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -60,7 +60,7 @@ def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
             assert isinstance(key, int)
             if s.occ[key] != RUIN:
                 count(s, "settlements_ruined")  # a town or a city left in ruins
-            settle(s, key, RUIN)
+            s.occ[key] = RUIN
             s.coins[seat] += T.destroyed["ruin"][kind]
     elif res in ("destroyed", "destroyed_token", "destroyed_claimed"):
         remove_piece(s, key)
@@ -75,8 +75,7 @@ def remove_piece(s: NarbyData, key: int | str) -> None:
     remove_claim(s, key)
     count(s, "settlements_destroyed" if isinstance(key, int) else "places_destroyed")
     if isinstance(key, int):
-        settle(s, key, EMPTY)
+        s.occ[key] = EMPTY
     else:
         for q in B.FOOT[s.places.pop(key)]:
             s.occ[q] = EMPTY
-        touch(s, key)

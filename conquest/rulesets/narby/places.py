@@ -12,7 +12,7 @@ from typing import Any
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import BABA, PIDX, RUIN, TOWN
-from conquest.rulesets.narby.state import NarbyData, ask_place, count, seat_label, settle
+from conquest.rulesets.narby.state import NarbyData, ask_place, count, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -71,7 +71,7 @@ def use_power(s: NarbyData, seat: int, action: Any) -> None:
     elif pid == "chrysotas_chapel":
         s.bonus[2] += 2
     elif pid == "tower_of_unquenched_flame":
-        settle(s, action[2], TOWN)
+        s.occ[action[2]] = TOWN
     elif pid == BABA:
         # "Moves 3 spaces each turn for free": the walking Hut (default) or its dragon (option baba_yaga)
         if s.options["baba_yaga"] == "hut":

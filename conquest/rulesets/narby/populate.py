@@ -12,7 +12,7 @@ from typing import Any
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.action_phase import start_action_phase
 from conquest.rulesets.narby.base import CITY, EMPTY, PIDX, PLACE0, TOWN
-from conquest.rulesets.narby.state import NarbyData, remove_claim, set_chest, settle, touch
+from conquest.rulesets.narby.state import NarbyData, remove_claim, set_chest
 from conquest.rulesets.narby.tables import TABLES as T
 
 
@@ -57,15 +57,15 @@ def place_settlement(s: NarbyData) -> None:
     occ = s.occ
     c = occ[q]
     if c == TOWN:
-        settle(s, q, CITY)  # the claim on the town (same key) is now on the city
+        occ[q] = CITY  # the claim on the town (same key) is now on the city
     elif c == EMPTY:
         towns = [t for t in B.NB[s.adj][q] if occ[t] == TOWN]
         if not towns:
-            settle(s, q, TOWN)  # a claim ring on this blank square now claims the town
+            occ[q] = TOWN  # a claim ring on this blank square now claims the town
         elif s.options["city"] == "beside":
-            settle(s, q, CITY)
+            occ[q] = CITY
         elif len(towns) == 1:
-            settle(s, towns[0], CITY)
+            occ[towns[0]] = CITY
         else:
             s.node, s.who = "upgrade", s.k % s.players
             s.ev = {"type": "upgrade", "towns": tuple(towns)}
@@ -84,7 +84,7 @@ def upgrade_choices(s: NarbyData) -> list[Any]:
 
 
 def upgrade_town(s: NarbyData, q: int) -> None:
-    settle(s, q, CITY)
+    s.occ[q] = CITY
     s.ev = None
     after_settlement(s)
 
@@ -167,7 +167,6 @@ def place_place_of_power(s: NarbyData, a: int) -> None:
         if q in s.claims:
             remove_claim(s, q)
     s.places[pid] = a
-    touch(s, pid)
     s.ev = None
     chest_start(s)
 

@@ -13,7 +13,7 @@ from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BONUS_KEYS, CAVE0, CHANCE_NODES, CHEST, DECISION_NODES, DRAGON0, EMPTY,
                                           KIND_CODE, KIND_NAME, PHASES, PIDX, PLACE0, RUIN, TOWN, UNDEAD,
                                           key_order, key_parse, key_text)
-from conquest.rulesets.narby.state import STAT_KEYS, NarbyData, touched_anew
+from conquest.rulesets.narby.state import STAT_KEYS, NarbyData
 from conquest.rulesets.narby.tables import TABLES as T
 
 D = TypeVar("D", bound=NarbyData)
@@ -264,7 +264,6 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
                     occ[q] = EMPTY  # a dragon may stand over the thief's chest (reading R33)
                 put(f"dragon_at/{i}", q, DRAGON0 + i)
     s.occ = occ
-    s.touched = touched_anew()  # what a reader saw of another position tells nothing of this one
     cl = need("claims")
     if not isinstance(cl, dict):
         raise StateFormatError("claims", "an object {\"x,y\" or place_id: seat}")

@@ -26,41 +26,6 @@ settlements destroyed, settlements left in ruins, attacks, steals and destroys r
 power prevented is not), bonus cards played, powers of places used, coins won at tribute."""
 
 
-TOUCHED_AT_START: tuple[Any, int, Any] = (None, 0, None)
-"""``touched`` of a new game: nothing changed yet on its empty board."""
-
-TOUCHED_MOST = 200
-"""The longest chain ``touched`` grows to before it starts again: a position with its chain stays a shallow
-object to copy and to pickle, and a reader simply compares the whole board once then."""
-
-
-def touched_anew() -> tuple[Any, int, Any]:
-    """The start of a chain that goes on from nothing any reader saw (a loaded position, a chain too long)."""
-    return (None, 0, object())
-
-
-def touch(s: "NarbyData", key: int | str) -> None:
-    """Note that something on ``key`` changed: the claim ring on a square (``key`` the square) or on a place
-    of power, or where that place is (put, moved, destroyed; ``key`` the place id), or the settlement on a
-    square (``key`` is ``~square``, a negative number: see ``settle``).
-
-    ``s.touched`` is a chain of links ``(previous link, length, key)``, one per change since the game began
-    (or since the position was loaded, or since the chain last started again); a clone shares it and adds its
-    own links. A reader that saw an earlier position of the same game finds what changed since by walking
-    back to the link it saw (the reinforcement-learning observation, conquest/rl/encodings/narby.py); if the
-    link it saw is not in the chain, it compares the whole board. No rule reads it."""
-    t = s.touched
-    if t[1] >= TOUCHED_MOST:
-        t = touched_anew()
-    s.touched = (t, t[1] + 1, key)
-
-
-def settle(s: "NarbyData", q: int, code: int) -> None:
-    """Square ``q`` now holds ``code`` (a town, a city or a ruin; EMPTY: its settlement is gone)."""
-    s.occ[q] = code
-    touch(s, ~q)
-
-
 def count(s: "NarbyData", key: str, n: int = 1) -> None:
     """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``)."""
     s.stats[key] += n
@@ -70,7 +35,7 @@ class NarbyData(State):
     __slots__ = ("players", "options", "adj", "cblk", "node", "who", "k", "die", "die2", "round", "phase",
                  "dragon", "dpos", "cave", "home", "occ", "places", "claims", "chest", "chest_coins", "coins",
                  "tok_sum", "tok_n", "rings_left", "hand", "played", "used", "order", "turn", "acts",
-                 "bonus", "ev", "stats", "touched")
+                 "bonus", "ev", "stats")
     players: int
     options: dict[str, Any]
     adj: int                       # 8 or 4 (option adjacency)
@@ -104,7 +69,6 @@ class NarbyData(State):
     bonus: list[int]               # move (Speedster), attack, steal, destroy
     ev: dict[str, Any] | None
     stats: dict[str, int]          # counters for reports (``STAT_KEYS``); no rule reads them
-    touched: tuple[Any, int, Any]  # the keys whose settlement, claim or place changed (``touch``); no rule reads it
 
     # ================================================================== construction
     @classmethod
@@ -140,7 +104,6 @@ class NarbyData(State):
         s.bonus = [0, 0, 0, 0]
         s.ev = None
         s.stats = dict.fromkeys(STAT_KEYS, 0)
-        s.touched = TOUCHED_AT_START
         # Setup: "Randomly pick a dragon, roll a d20 and drop any leading digits or Select from the Dragon cards"
         if options["dragons"] == "roll":
             s.node, s.who = "dragon_roll", -1
@@ -183,7 +146,6 @@ class NarbyData(State):
         n.bonus = self.bonus[:]
         n.ev = self.ev.copy() if self.ev is not None else None
         n.stats = self.stats.copy()
-        n.touched = self.touched
         return n
 
     # ================================================================== who moves
@@ -352,7 +314,6 @@ def remove_claim(s: NarbyData, key: int | str) -> None:
     o = s.claims.pop(key, -1)
     if o >= 0:
         s.rings_left[o] += 1
-        touch(s, key)
 
 
 def put_piece(s: NarbyData, q: int) -> None:
@@ -373,7 +334,6 @@ def put_piece(s: NarbyData, q: int) -> None:
             if r in s.claims:  # a claim ring on a blank square under the hut goes home
                 remove_claim(s, r)
         s.places[BABA] = q
-        touch(s, BABA)
     else:
         set_chest(s, q)
     s.ev = None
