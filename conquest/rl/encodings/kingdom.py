@@ -13,11 +13,12 @@ from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.notation import NOTATION
 from conquest.rulesets.kingdom.rules import ARMIES_PER_PLAYER, OVER, PHASES, KingdomState
 
-# where the head's numbers are (see features), and the flag of the seat to move at the end (none)
-_NO_TURN = [0.0, 0.0, 0.0]
+# where the head's numbers are (see features)
 _PHASE = 1
 _CURRENT = _PHASE + len(PHASES)
 _FIRST, _SOLDIERS, _RESERVE, _POINTS, _STOPPED = _CURRENT + 1, _CURRENT + 2, _CURRENT + 4, _CURRENT + 6, _CURRENT + 8
+_NO_TURN = [0.0, 0.0, 0.0]
+"""The flag of the seat to move once the game is over, by the seat named: the view names none."""
 TOKENS = ("trap", "spy", "destroy", "double_move", "krystallium")
 PRODUCTION = ("material", "energy", "science", "gold", "exploration")
 _COUNTS = len(TOKENS) + len(PRODUCTION)
@@ -106,8 +107,8 @@ class KingdomEncoding(Encoding):
         values differ are written again: the counts of armies and the locations that changed are found from the
         bits that differ between the old and new lists read as integers (a byte each), and the control of the
         territories, their points and the seats' counts of effects and production are kept up to date from
-        those changes alone. The array returned is that seat's own: the caller copies it (``Match.observe``)
-        before it is written again."""
+        those changes alone; a new game puts back the array kept from the start of a game. The array returned is
+        that seat's own: the caller copies it (``Match.observe``) before it is written again."""
         w = self._seats[seat]
         mv = w.mv
         op = 1 - seat
