@@ -73,7 +73,14 @@ class SmallWorldEncoding(Encoding):
         for k in range(p):
             self.owner_slots += [(k,), (k, p)]
         self._observers: dict[int, _Observer] = {}
-        self._columns: dict[tuple, memoryview] = {}  # the column's numbers, by its content (shared by the seats)
+        # the numbers of a combo of the column with no coin on it, by race and power; of a place with no combo
+        combos = np.zeros((NR, NP, self.column_block), dtype=np.float32)
+        for r in range(NR):
+            combos[r, :, r] = 1.0
+        for power in range(NP):
+            combos[:, power, NR + power] = 1.0
+        self.combos = [[combos[r, power].data for power in range(NP)] for r in range(NR)]
+        self.no_combo = np.zeros(self.column_block, dtype=np.float32).data
 
     def strings(self) -> list[str]:
         return list(_USAGE) + list(RID) + RACES + POWERS
@@ -131,9 +138,9 @@ class SmallWorldEncoding(Encoding):
         decision of random games). The only hidden part of a Small World position is the other seats' coins
         ("kept face down"): this reads ``coins[seat]`` and no other seat's.
 
-        Each seat keeps its last numbers and the values of the state they were written from (``_Observer``); a call
-        compares the state's values with those and writes only the numbers that changed (most actions change a
-        region or two and a hand). A state is not changed once made (``apply`` makes a new one), so the lists of
+        Each seat keeps its last numbers and the values of the state they were written from (``_Observer``); a
+        call compares the state's values with those and writes only the numbers that changed (most actions change
+        a region or two and a hand). A state is not changed once made (``apply`` makes a new one), so the lists of
         the state last observed are kept as they are, not copied. The array returned is the seat's own: the
         caller copies it (``Match.observe``) before it is written again."""
         observer = self._observers.get(seat)
@@ -153,19 +160,20 @@ class _Observer:
     first nothing is written, as if the board were empty and no race in play: the values kept are -1 or -2 where
     a number must be written whatever the state's value is."""
 
-    __slots__ = ("buf", "mv", "n", "seat", "place", "columns", "o_coins", "o_column", "o_regions", "o_turn",
+    __slots__ = ("buf", "mv", "n", "seat", "place", "o_coins", "o_column", "o_regions", "o_turn",
                  "column_block", "race_starts", "rows", "tokens_at", "markers_at", "owner_slots", "head", "heads",
                  "coins", "turn", "turns", "slow", "hand", "code", "first", "hands", "rrace", "owners", "tok",
-                 "layout")
+                 "layout", "regions")
 
     def __init__(self, encoding: SmallWorldEncoding, seat: int, n: int) -> None:
         p, e = encoding.players, encoding
         self.buf = np.zeros(e.size, dtype=np.float32)
         self.mv: Any = self.buf.data  # its items are the float32 numbers (written with floats)
         self.n, self.seat, self.layout = n, seat, e
+        self.regions = range(n)
         self.place = [(s - seat) % p for s in range(p)]  # each seat's place from the observer's side
-        self.columns = e._columns
-        self.o_coins, self.o_turn, self.o_column, self.o_regions = e.o_coins, e.o_turn_state, e.o_column, e.o_regions
+        self.o_coins, self.o_turn = e.o_coins, e.o_turn_state
+        self.o_column, self.o_regions = e.o_column, e.o_regions
         self.column_block, self.race_starts, self.rows, self.owner_slots = (
             e.column_block, e.race_starts, e.rows, e.owner_slots)
         self.markers_at = e.o_markers       # in a region's row: its markers
@@ -189,11 +197,11 @@ class _Observer:
     def observe(self, state: SmallWorldState) -> np.ndarray:
         """The seat's numbers for ``state``: the last ones, with what changed since written again."""
         mv = self.mv
-        got: Any = (state.turn, state.phase, state.seat)
+        got: Any = (state.turn, state.turns, state.phase, state.seat)
         if got != self.head:
             numbers = self.heads.get(got)
             if numbers is None:
-                numbers = self.heads[got] = self._head(got, state.turns)
+                numbers = _keep(self.heads, got, self._head(got))
             mv[:self.o_coins] = numbers
             self.head = got
         got = state.coins[self.seat]  # the observer's coins: the others' are face down
@@ -205,9 +213,7 @@ class _Observer:
         if got != self.turn:
             numbers = self.turns.get(got)
             if numbers is None:
-                if len(self.turns) >= 4096:
-                    self.turns.clear()
-                numbers = self.turns[got] = self._turn(got)
+                numbers = _keep(self.turns, got, self._turn(got))
             mv[self.o_turn:] = numbers
             self.turn = got
         # the lists that change less often: the races (the regions of a race whose owner code changed are
@@ -222,33 +228,32 @@ class _Observer:
             for i, x in self.hands:
                 mv[i] = hand[x] / 10
             self.hand = hand
-        rows, R = self.rows, range(self.n)
-        rr, was_rr = state.rrace, self.rrace
-        if moved or rr != was_rr:  # the regions whose race or its owner changed
+        # the regions whose race (or its owner) or tokens changed
+        rows, R, at = self.rows, self.regions, self.tokens_at
+        rr, was_rr, tok, was_tok = state.rrace, self.rrace, state.tok, self.tok
+        if moved or rr != was_rr:
             code, owners, slots = self.code, self.owners, self.owner_slots
             for i in R:
-                if rr[i] != was_rr[i] or moved and rr[i] in moved:
-                    was, now = owners[i], code[rr[i]]
+                if rr[i] != was_rr[i] or tok[i] != was_tok[i] or moved and rr[i] in moved:
+                    r, was, now = rows[i], owners[i], code[rr[i]]
                     if was != now:
-                        r = rows[i]
                         for k in slots[was]:
                             mv[r + k] = 0.0
                         for k in slots[now]:
                             mv[r + k] = 1.0
                         owners[i] = now
-            self.rrace = rr
-        tok, was_tok = state.tok, self.tok
-        if tok != was_tok:  # the regions whose tokens changed
-            at = self.tokens_at
+                    mv[r + at] = tok[i] / 10
+            self.rrace, self.tok = rr, tok
+        elif tok != was_tok:
             for i in R:
                 if tok[i] != was_tok[i]:
                     mv[rows[i] + at] = tok[i] / 10
             self.tok = tok
         return self.buf
 
-    def _head(self, head: tuple[int, ...], turns: int) -> memoryview:
-        """The first numbers: the turn, the phase, the seat to play (from the observer's side)."""
-        turn, phase, to_play = head
+    def _head(self, head: tuple[int, ...]) -> memoryview:
+        """The first numbers: the turn (of so many), the phase, the seat to play (from the observer's side)."""
+        turn, turns, phase, to_play = head
         e = self.layout
         numbers = np.zeros(self.o_coins, dtype=np.float32)
         numbers[0] = turn / turns
@@ -262,7 +267,8 @@ class _Observer:
         conq_ne, bdie, debt, loose, defender = turn[flags:]
         numbers = np.zeros(self.layout.size - self.o_turn, dtype=np.float32)
         numbers[:flags] = [1.0 if v else 0.0 for v in turn[:flags]]
-        numbers[flags:flags + 4] = [x / scale for x, scale in zip((conq_ne, max(bdie, 0), debt, loose), _TURN_SCALES)]
+        counts = (conq_ne, max(bdie, 0), debt, loose)
+        numbers[flags:flags + 4] = [x / scale for x, scale in zip(counts, _TURN_SCALES)]
         if defender >= 0:
             numbers[flags + 4 + self.place[defender]] = 1.0
         return numbers.data
@@ -274,9 +280,9 @@ class _Observer:
         if slow[:3] != before[:3]:
             moved = self._races(slow[0], slow[1], slow[2], hand)
         if slow[3:6] != before[3:6]:
-            self.mv[self.o_column:self.o_regions] = self._column(slow[3], slow[4], slow[5])
+            self._column(slow[3], slow[4], slow[5])
         if slow[6:] != before[6:]:  # the markers that changed, region by region
-            mv, rows, R, at = self.mv, self.rows, range(self.n), self.markers_at - 6
+            mv, rows, R, at = self.mv, self.rows, self.regions, self.markers_at - 6
             for m in range(6, len(slow)):
                 now, then = slow[m], before[m]
                 if now != then:
@@ -333,23 +339,26 @@ class _Observer:
         self.hand = hand
         return moved
 
-    def _column(self, races: list[int], powers: list[int], coins: list[int]) -> memoryview:
-        """The numbers of the combo column (a race drawn and waiting for its power is not a combo yet), kept by
-        content (the column is the same from every seat)."""
-        key = (tuple(races), tuple(powers), tuple(coins))
-        got = self.columns.get(key)
-        if got is None:
-            numbers = np.zeros(self.o_regions - self.o_column, dtype=np.float32)
-            start = 0
-            for r, power, c in zip(races[:COLUMN], powers, coins):
-                numbers[start + r] = 1.0
-                numbers[start + NR + power] = 1.0
-                numbers[start + NR + NP] = c / 5
-                start += self.column_block
-            if len(self.columns) >= 4096:
-                self.columns.clear()
-            got = self.columns[key] = numbers.data
-        return got
+    def _column(self, races: list[int], powers: list[int], coins: list[int]) -> None:
+        """Writes the combo column again (a race drawn and waiting for its power is not a combo yet): each
+        combo's numbers, then its coins."""
+        mv, start, size, combos = self.mv, self.o_column, self.column_block, self.layout.combos
+        for r, power, c in zip(races[:COLUMN], powers, coins):
+            mv[start:start + size] = combos[r][power]
+            if c:
+                mv[start + NR + NP] = c / 5
+            start += size
+        while start < self.o_regions:
+            mv[start:start + size] = self.layout.no_combo
+            start += size
+
+
+def _keep(numbers_of: dict[tuple[int, ...], memoryview], key: tuple[int, ...], numbers: memoryview) -> memoryview:
+    """``numbers`` kept under ``key`` (a dictionary grown large is emptied first: its keys are few in play)."""
+    if len(numbers_of) >= 4096:
+        numbers_of.clear()
+    numbers_of[key] = numbers
+    return numbers
 
 
 ENCODING = SmallWorldEncoding
