@@ -7,7 +7,6 @@ state's fields (the environment's fast path: no JSON view is built)."""
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
 
 import numpy as np
@@ -22,10 +21,15 @@ POWERS = [p["id"] for p in D.POWERS]
 MARKERS = ("lost_tribe", "lair", "fortress", "encampments", "hole", "hero", "dragon")
 TURN_FLAGS = ("readied", "conquered", "picked", "declined", "dragon_used", "fortress_placed")
 COLUMN = 6
-# observe writes a region's numbers as bytes: a count c (owner flags, markers) as c, its tokens t as 128 + t
-# (TOKENS; a region never holds 128 tokens); REGION_NUMBERS reads them back as c and t / 10 (as features divides)
-TOKENS = bytes((128 + t) % 256 for t in range(256))
-REGION_NUMBERS = np.concatenate((np.arange(128, dtype=np.float64), np.arange(128) / 10)).astype(np.float32)
+# the turn under way as observe reads it: its flags (TURN_FLAGS, from the state's readied, acted, picked,
+# declined_now, dragon_used, fort_placed), then conq_ne, bdie (written only above 0: -1 is none), amazon_debt,
+# camps_loose (each divided by its scale) and the defender (one place per seat, from the observer's side)
+_TURN_SCALES = (5, 3, 4, 5)
+# in a place's races (a seat from the observer's side): its first active race, that race's power, its hand (at
+# _HAND_AT), its races in decline (from _DECLINED_AT)
+_HAND_AT, _DECLINED_AT = NR + NP, NR + NP + 1
+_RN = range(NR)
+assert OUT == 0  # a race's status read as "in play or not"
 
 
 class SmallWorldEncoding(Encoding):
@@ -59,11 +63,24 @@ class SmallWorldEncoding(Encoding):
         # region i of the state (r{i + 1}) is slot i: the standard board's regions are r1..rN in the view, and a
         # generated board has a slot for each of the ids r1..r128
         assert self.regions == list(RID[:len(self.regions)])
-        self._columns: dict[tuple, np.ndarray] = {}
-        # a region's owner code (0: nobody, 1 + 2 * seat from the observer's side + 1 if in decline) -> its
-        # numbers in each owner column (one per seat, then the declined flag)
-        self.owner_columns = [bytes(1 if c and (c - 1) // 2 == k else 0 for c in range(256)) for k in range(p)]
-        self.owner_columns.append(bytes(1 if c and c % 2 == 0 else 0 for c in range(256)))
+        self.slots = len(self.regions)
+        self.race_starts = [self.o_races + k * self.race_block for k in range(p)]  # where each place's races start
+        self.rows = [self.o_regions + i * self.region_block for i in range(self.slots)]  # where each row starts
+        self.o_markers = p + 2  # in a region's row: where its markers start (its tokens are just before)
+        # a region's owner code (0: nobody; 1 + 2 * the owner's place, + 1 if the race is in decline) -> the
+        # numbers of its row that are 1 (the owner's place, the declined flag)
+        self.owner_slots: list[tuple[int, ...]] = [()]
+        for k in range(p):
+            self.owner_slots += [(k,), (k, p)]
+        self._observers: dict[int, _Observer] = {}
+        # the numbers of a combo of the column with no coin on it, by race and power; of a place with no combo
+        combos = np.zeros((NR, NP, self.column_block), dtype=np.float32)
+        for r in range(NR):
+            combos[r, :, r] = 1.0
+        for power in range(NP):
+            combos[:, power, NR + power] = 1.0
+        self.combos = [[combos[r, power].data for power in range(NP)] for r in range(NR)]
+        self.no_combo = np.zeros(self.column_block, dtype=np.float32).data
 
     def strings(self) -> list[str]:
         return list(_USAGE) + list(RID) + RACES + POWERS
@@ -119,82 +136,229 @@ class SmallWorldEncoding(Encoding):
 
         It must give exactly the numbers of ``features`` (tests/rl/test_envs.py holds them equal at every
         decision of random games). The only hidden part of a Small World position is the other seats' coins
-        ("kept face down"): this reads ``coins[seat]`` and no other seat's."""
-        n = state.board.n
-        if n > len(self.regions):  # a board with more regions than slots: only the view's numbering knows
-            return super().observe(state, seat)
-        p = self.players
-        out = np.zeros(self.size, dtype=np.float32)
-        out[0] = state.turn / state.turns
-        out[self.o_phase + state.phase] = 1.0
-        out[self.o_seat + (state.seat - seat) % p] = 1.0
-        out[self.o_coins] = state.coins[seat] / 50
-        # the races in play: each seat's first active race, its power and hand, and its races in decline; and
-        # each race's owner code, for the regions: 0 (no race, or out of play), or 1 + 2 * its seat from the
-        # observer's side + 1 if in decline
-        rseat, block = state.rseat, self.race_block
-        code = bytearray(256)  # a race's byte -> its owner code
-        active = 0             # the seats (from the observer's side) whose active race is written, as bits
-        for x, st in enumerate(state.rstatus):
-            if st == OUT:
-                continue
-            k = (rseat[x] - seat) % p
-            base = self.o_races + k * block
-            if st == DECLINED:
-                code[x] = 2 + 2 * k
-                out[base + NR + NP + 1 + x] = 1.0
-            else:  # active
-                code[x] = 1 + 2 * k
-                if not active >> k & 1:
-                    active |= 1 << k
-                    out[base + x] = 1.0
-                    out[base + NR + state.rpower[x]] = 1.0
-                    out[base + NR + NP] = state.rhand[x] / 10
-        out[self.o_column:self.o_regions] = self._column(state)
-        # the regions, one row each, from one column of bytes per number: the owner columns (the race's byte,
-        # -1 being 255, translated to its owner code, then to each column), the tokens, the markers;
-        # REGION_NUMBERS turns the bytes into the numbers
-        owner = array("b", state.rrace).tobytes().translate(code)
-        columns = [owner.translate(t) for t in self.owner_columns]
-        columns.append(bytes(state.tok).translate(TOKENS))
-        columns += [bytes(state.lost), bytes(state.lair), bytes(state.fort), bytes(state.camp), bytes(state.hole),
-                    bytes(state.hero), bytes(state.dragon)]
-        codes = np.frombuffer(b"".join(columns), dtype=np.uint8).reshape(self.region_block, n).T
-        REGION_NUMBERS.take(codes, out=out[self.o_regions:self.o_regions + n * self.region_block]
-                            .reshape(n, self.region_block), mode="clip")
-        # the turn under way
-        base = self.o_turn_state
-        for k, v in enumerate((state.readied, state.acted, state.picked, state.declined_now, state.dragon_used,
-                               state.fort_placed)):
-            if v:
-                out[base + k] = 1.0
-        base += len(TURN_FLAGS)
-        out[base] = state.conq_ne / 5
-        if state.bdie > 0:
-            out[base + 1] = state.bdie / 3
-        out[base + 2] = state.amazon_debt / 4
-        out[base + 3] = state.camps_loose / 5
-        if state.defender >= 0:
-            out[base + 4 + (state.defender - seat) % p] = 1.0
-        return out
+        ("kept face down"): this reads ``coins[seat]`` and no other seat's.
 
-    def _column(self, state: SmallWorldState) -> np.ndarray:
-        """The numbers of the combo column (a race drawn and waiting for its power is not a combo yet), kept by
-        content: the column changes only when a combo is picked or drawn."""
-        key = (tuple(state.col_race), tuple(state.col_power), tuple(state.col_coins))
-        got = self._columns.get(key)
-        if got is None:
-            got = np.zeros(self.o_regions - self.o_column, dtype=np.float32)
-            base = 0
-            for r, pw, c in zip(state.col_race[:COLUMN], state.col_power, state.col_coins):
-                got[base + r] = 1.0
-                got[base + NR + pw] = 1.0
-                got[base + NR + NP] = c / 5
-                base += self.column_block
-            if len(self._columns) >= 4096:
-                self._columns.clear()
-            self._columns[key] = got
-        return got
+        Each seat keeps its last numbers and the values of the state they were written from (``_Observer``); a
+        call compares the state's values with those and writes only the numbers that changed (most actions change
+        a region or two and a hand). A state is not changed once made (``apply`` makes a new one), so the lists of
+        the state last observed are kept as they are, not copied. The array returned is the seat's own: the
+        caller copies it (``Match.observe``) before it is written again."""
+        observer = self._observers.get(seat)
+        if observer is None or observer.n != state.board.n:
+            if state.board.n > self.slots:  # a board with more regions than slots: only the view's numbering knows
+                return super().observe(state, seat)
+            observer = self._observers[seat] = _Observer(self, seat, state.board.n)
+        return observer.observe(state)
+
+
+class _Observer:
+    """One seat's observation kept up to date: its last numbers (``buf``, written through ``mv``), the values of
+    the state they were written from, and where each part is (the encoding's layout, kept here to be read fast).
+
+    The head (turn, phase, seat to play) and the turn under way are written from numbers kept by their values;
+    the lists (races, column, regions) are compared with the last ones and only what differs is written. At
+    first nothing is written, as if the board were empty and no race in play: the values kept are -1 or -2 where
+    a number must be written whatever the state's value is."""
+
+    __slots__ = ("buf", "mv", "n", "seat", "place", "o_coins", "o_column", "o_regions", "o_turn",
+                 "column_block", "race_starts", "rows", "tokens_at", "markers_at", "owner_slots", "head", "heads",
+                 "coins", "turn", "turns", "slow", "hand", "code", "first", "hands", "rrace", "owners", "tok",
+                 "layout", "regions")
+
+    def __init__(self, encoding: SmallWorldEncoding, seat: int, n: int) -> None:
+        p, e = encoding.players, encoding
+        self.buf = np.zeros(e.size, dtype=np.float32)
+        self.mv: Any = self.buf.data  # its items are the float32 numbers (written with floats)
+        self.n, self.seat, self.layout = n, seat, e
+        self.regions = range(n)
+        self.place = [(s - seat) % p for s in range(p)]  # each seat's place from the observer's side
+        self.o_coins, self.o_turn = e.o_coins, e.o_turn_state
+        self.o_column, self.o_regions = e.o_column, e.o_regions
+        self.column_block, self.race_starts, self.rows, self.owner_slots = (
+            e.column_block, e.race_starts, e.rows, e.owner_slots)
+        self.markers_at = e.o_markers       # in a region's row: its markers
+        self.tokens_at = e.o_markers - 1    # its tokens
+        self.head: tuple[int, ...] = (-1,)
+        self.heads: dict[tuple[int, ...], memoryview] = {}  # the head's numbers, by its values
+        self.coins = -1
+        self.turn: tuple[int, ...] = (-1,)
+        self.turns: dict[tuple[int, ...], memoryview] = {}  # the numbers of the turn under way, by its values
+        # the lists of the races, the column and the markers (as in observe)
+        self.slow: tuple[list[int], ...] = ([OUT] * NR, [-1] * NR, [-1] * NR, [], [], [],
+                                            *([-1] * n for _ in MARKERS))
+        self.hand = [-1] * NR
+        self.code = [0] * (NR + 1)           # each race's owner code (the last one: no race, -1)
+        self.first = [(-1, -1)] * p          # each place's first active race and its power (-1: none)
+        self.hands: list[tuple[int, int]] = []  # where each of those races' hand is written, the race
+        self.rrace = [-2] * n
+        self.owners = [0] * n                # each region's owner code (see SmallWorldEncoding.owner_slots)
+        self.tok = [-1] * n
+
+    def observe(self, state: SmallWorldState) -> np.ndarray:
+        """The seat's numbers for ``state``: the last ones, with what changed since written again."""
+        mv = self.mv
+        got: Any = (state.turn, state.turns, state.phase, state.seat)
+        if got != self.head:
+            numbers = self.heads.get(got)
+            if numbers is None:
+                numbers = _keep(self.heads, got, self._head(got))
+            mv[:self.o_coins] = numbers
+            self.head = got
+        got = state.coins[self.seat]  # the observer's coins: the others' are face down
+        if got != self.coins:
+            mv[self.o_coins] = got / 50
+            self.coins = got
+        got = (state.readied, state.acted, state.picked, state.declined_now, state.dragon_used, state.fort_placed,
+               state.conq_ne, state.bdie, state.amazon_debt, state.camps_loose, state.defender)
+        if got != self.turn:
+            numbers = self.turns.get(got)
+            if numbers is None:
+                numbers = _keep(self.turns, got, self._turn(got))
+            mv[self.o_turn:] = numbers
+            self.turn = got
+        # the lists that change less often: the races (the regions of a race whose owner code changed are
+        # written again below), the column, the markers
+        moved: list[int] = []
+        got = (state.rstatus, state.rseat, state.rpower, state.col_race, state.col_power, state.col_coins,
+               state.lost, state.lair, state.fort, state.camp, state.hole, state.hero, state.dragon)
+        if got != self.slow:
+            moved = self._slow(got, state.rhand)
+        hand = state.rhand
+        if hand != self.hand:
+            for i, x in self.hands:
+                mv[i] = hand[x] / 10
+            self.hand = hand
+        # the regions whose race (or its owner) or tokens changed
+        rows, R, at = self.rows, self.regions, self.tokens_at
+        rr, was_rr, tok, was_tok = state.rrace, self.rrace, state.tok, self.tok
+        if moved or rr != was_rr:
+            code, owners, slots = self.code, self.owners, self.owner_slots
+            for i in R:
+                if rr[i] != was_rr[i] or tok[i] != was_tok[i] or moved and rr[i] in moved:
+                    r, was, now = rows[i], owners[i], code[rr[i]]
+                    if was != now:
+                        for k in slots[was]:
+                            mv[r + k] = 0.0
+                        for k in slots[now]:
+                            mv[r + k] = 1.0
+                        owners[i] = now
+                    mv[r + at] = tok[i] / 10
+            self.rrace, self.tok = rr, tok
+        elif tok != was_tok:
+            for i in R:
+                if tok[i] != was_tok[i]:
+                    mv[rows[i] + at] = tok[i] / 10
+            self.tok = tok
+        return self.buf
+
+    def _head(self, head: tuple[int, ...]) -> memoryview:
+        """The first numbers: the turn (of so many), the phase, the seat to play (from the observer's side)."""
+        turn, turns, phase, to_play = head
+        e = self.layout
+        numbers = np.zeros(self.o_coins, dtype=np.float32)
+        numbers[0] = turn / turns
+        numbers[e.o_phase + phase] = 1.0
+        numbers[e.o_seat + self.place[to_play]] = 1.0
+        return numbers.data
+
+    def _turn(self, turn: tuple[int, ...]) -> memoryview:
+        """The last numbers: the turn under way's flags, its counts, the defender (from the observer's side)."""
+        flags = len(TURN_FLAGS)
+        conq_ne, bdie, debt, loose, defender = turn[flags:]
+        numbers = np.zeros(self.layout.size - self.o_turn, dtype=np.float32)
+        numbers[:flags] = [1.0 if v else 0.0 for v in turn[:flags]]
+        counts = (conq_ne, max(bdie, 0), debt, loose)
+        numbers[flags:flags + 4] = [x / scale for x, scale in zip(counts, _TURN_SCALES)]
+        if defender >= 0:
+            numbers[flags + 4 + self.place[defender]] = 1.0
+        return numbers.data
+
+    def _slow(self, slow: tuple[list[int], ...], hand: list[int]) -> list[int]:
+        """Writes what changed in the races, the column and the markers; returns the races whose regions' owner
+        numbers change (see ``_races``)."""
+        before, moved = self.slow, []
+        if slow[:3] != before[:3]:
+            moved = self._races(slow[0], slow[1], slow[2], hand)
+        if slow[3:6] != before[3:6]:
+            self._column(slow[3], slow[4], slow[5])
+        if slow[6:] != before[6:]:  # the markers that changed, region by region
+            mv, rows, R, at = self.mv, self.rows, self.regions, self.markers_at - 6
+            for m in range(6, len(slow)):
+                now, then = slow[m], before[m]
+                if now != then:
+                    for i in R:
+                        if now[i] != then[i]:
+                            mv[rows[i] + at + m] = now[i]
+        self.slow = slow
+        return moved
+
+    def _races(self, rstatus: list[int], rseat: list[int], rpower: list[int], hand: list[int]) -> list[int]:
+        """Writes the races whose status, seat or power changed: the declined ones' flags, and each place's first
+        active race, its power and its hand. Keeps each race's owner code for the regions (0: not in play;
+        1 + 2 * its place, + 1 if in decline) and returns the races whose code changed from another code than 0
+        (their regions are written again; a race out of play holds no region)."""
+        mv, place, starts, code = self.mv, self.place, self.race_starts, self.code
+        was_status, was_seat, was_power = self.slow[0], self.slow[1], self.slow[2]
+        places = set()  # the places whose first active race is found again
+        moved = []
+        for x in ([x for x in _RN if rstatus[x] != was_status[x]] if rseat == was_seat and rpower == was_power else
+                  [x for x in _RN if rstatus[x] != was_status[x] or rseat[x] != was_seat[x]
+                   or rpower[x] != was_power[x]]):
+            c = 2 * place[rseat[x]] + (2 if rstatus[x] == DECLINED else 1) if rstatus[x] else 0
+            was = code[x]
+            if c != was:
+                if was & 1:
+                    places.add(was >> 1)
+                elif was:
+                    mv[starts[(was >> 1) - 1] + _DECLINED_AT + x] = 0.0
+                if c and not c & 1:
+                    mv[starts[(c >> 1) - 1] + _DECLINED_AT + x] = 1.0
+                if was:
+                    moved.append(x)
+                code[x] = c
+            if c & 1:
+                places.add(c >> 1)
+        first = self.first
+        for k in places:
+            x = code.index(1 + 2 * k) if 1 + 2 * k in code else -1
+            now = (x, rpower[x] if x >= 0 else -1)
+            if now != first[k]:
+                start, (y, power) = starts[k], first[k]
+                if y >= 0:
+                    mv[start + y] = 0.0
+                    mv[start + NR + power] = 0.0
+                if x >= 0:
+                    mv[start + x] = 1.0
+                    mv[start + NR + now[1]] = 1.0
+                else:
+                    mv[start + _HAND_AT] = 0.0
+                first[k] = now
+        self.hands = [(starts[k] + _HAND_AT, x) for k, (x, _power) in enumerate(first) if x >= 0]
+        for i, x in self.hands:
+            mv[i] = hand[x] / 10
+        self.hand = hand
+        return moved
+
+    def _column(self, races: list[int], powers: list[int], coins: list[int]) -> None:
+        """Writes the combo column again (a race drawn and waiting for its power is not a combo yet): each
+        combo's numbers, then its coins."""
+        mv, start, size, combos = self.mv, self.o_column, self.column_block, self.layout.combos
+        for r, power, c in zip(races[:COLUMN], powers, coins):
+            mv[start:start + size] = combos[r][power]
+            if c:
+                mv[start + NR + NP] = c / 5
+            start += size
+        while start < self.o_regions:
+            mv[start:start + size] = self.layout.no_combo
+            start += size
+
+
+def _keep(numbers_of: dict[tuple[int, ...], memoryview], key: tuple[int, ...], numbers: memoryview) -> memoryview:
+    """``numbers`` kept under ``key`` (a dictionary grown large is emptied first: its keys are few in play)."""
+    if len(numbers_of) >= 4096:
+        numbers_of.clear()
+    numbers_of[key] = numbers
+    return numbers
 
 
 ENCODING = SmallWorldEncoding
