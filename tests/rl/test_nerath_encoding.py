@@ -37,7 +37,7 @@ def test_a_state_changed_in_place_after_it_was_observed_is_read_again() -> None:
     _played(match, 40)
     st: Any = match.state
     assert _same(match, st, 0)
-    before = match.encoding.observe(st, 0)
+    before = match.encoding.observe(st, 0).copy()   # the encoding's own array: the caller copies it
     # the same objects, edited: pieces, control and a Castle, Guardians turned face up, pieces free to move
     land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0 and not st.castle[s])
     st.n[(land * R + 2) * T + COUNTED.index("monster")] += 3
@@ -67,7 +67,7 @@ def test_a_loaded_state_with_more_than_255_pieces_in_a_space_is_read() -> None:
 def test_the_encoding_pickled_observes_the_same_numbers() -> None:
     match = Match("nerath")
     _played(match, 60)
-    before = match.encoding.observe(match.state, 1)
+    before = match.encoding.observe(match.state, 1).copy()
     copy = pickle.loads(pickle.dumps(match))
     assert np.array_equal(copy.encoding.observe(copy.state, 1), before)
     _played(copy, 80)

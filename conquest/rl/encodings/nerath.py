@@ -10,14 +10,13 @@ part is equal to the one they were read from."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from conquest.rl.encodings.base import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, tables
+from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, R, T, tables
 from conquest.rulesets.nerath.notation import WORDS
 from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, SPACE
 from conquest.rulesets.nerath.turn import NerathState
@@ -31,20 +30,6 @@ SPACE_COLUMNS = len(REALMS) + 6   # control by realm, Castle, built, placed, mov
 
 def _count(x: Any) -> float:
     return float(len(x)) if isinstance(x, list) else float(x or 0)
-
-
-def _copy_lists(lists: tuple[list[Any], ...]) -> tuple[list[Any], ...]:
-    return tuple(x[:] for x in lists)
-
-
-def _copy_records(records: dict[int, list[Any]]) -> dict[int, list[Any]]:
-    """A copy of records by key (the Warships)."""
-    return {k: v[:] for k, v in records.items()}
-
-
-def _copy_groups(groups: dict[int, list[list[Any]]]) -> dict[int, list[list[Any]]]:
-    """A copy of lists of records by key (the Guardians of each entrance)."""
-    return {k: [x[:] for x in v] for k, v in groups.items()}
 
 
 class NerathEncoding(Encoding):
@@ -144,6 +129,7 @@ class NerathEncoding(Encoding):
         self._seat0 = o + R
         self._money0 = o + 2 * R        # gold, victory points, then per realm: Event hand, Treasure hand, Event deck
         o += 4 * R + 3 * R
+        self._money_end = o
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
@@ -163,142 +149,259 @@ class NerathEncoding(Encoding):
         self._size = o + len(REACTIONS)
         # every piece count a cell can hold as ``features`` writes it (n / 5.0, as float32)
         self._fifths = np.array([c / 5.0 for c in range(256)], dtype=np.float32)
-        # per seat: all zeros but the flags of the observer's realms; and those realms
-        self._blank = []
-        self._mine = []
-        for seat in range(self.players):
-            blank = np.zeros(self._size, dtype=np.float32)
-            mine = [r for r in range(R) if self.seat_of[r] == seat]
-            blank[[self._seat0 + r for r in mine]] = 1.0
-            self._blank.append(blank)
-            self._mine.append(mine)
-        # the parts of the board that most actions leave as they were: their numbers are kept with a copy of
-        # the state's part they were read from (every clone copies these lists, so only equality tells)
-        self._kept: dict[str, tuple[Any, Any, np.ndarray]] = {}
-        self._parts = (
-            ("pieces", attrgetter("n"), self._read_pieces, list.copy),
-            ("lands", attrgetter("ctrl", "castle"), self._read_lands, _copy_lists),
-            ("guardians", attrgetter("guardians"), self._read_guardians, _copy_groups),
-            ("ships", attrgetter("ships"), self._read_ships, _copy_records),
-            ("movable", attrgetter("movable"), self._read_movable, dict.copy))
-
-    def _part(self, name: str, part: Any, read: Any, copy: Any) -> tuple[Any, np.ndarray]:
-        """(positions, numbers) of one part of the board, read again only when the part is not equal to the one
-        last read (a thread sharing the encoding sees a consistent triple: it is stored at once)."""
-        kept = self._kept.get(name)
-        if kept is None or kept[0] != part:
-            at, values = read(part)
-            kept = self._kept[name] = (copy(part), at, values)
-        return kept[1], kept[2]
-
-    def _read_pieces(self, n: list[int]) -> tuple[slice, np.ndarray]:
-        try:
-            values = self._fifths.take(np.frombuffer(bytearray(n), dtype=np.uint8))
-        except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
-            values = (np.asarray(n, dtype=np.float64) / 5.0).astype(np.float32)
-        return slice(0, self._pieces_end), values
-
-    def _read_lands(self, part: tuple[list[int], list[int]]) -> tuple[np.ndarray, np.ndarray]:
-        ctrl, castle = part
-        at = []
-        for s in LANDS:
-            base = self._space0 + s * SPACE_COLUMNS
-            at.append(base + ctrl[s] % len(REALMS))    # the view names REALMS[ctrl]
-            if castle[s]:
-                at.append(base + 4)
-        return np.array(at, dtype=np.intp), np.ones(len(at), dtype=np.float32)
-
-    def _read_guardians(self, guardians: dict[int, list[list[Any]]]) -> tuple[np.ndarray, np.ndarray]:
-        at: list[int] = []
-        values: list[float] = []
-        for s, tiles in guardians.items():
-            base = self._space0 + s * SPACE_COLUMNS
-            at += (base + 8, base + 9)
-            values += (len(tiles) / 3.0, sum(1 for t in tiles if t[1]) / 3.0)   # t[1]: face up
-        return np.array(at, dtype=np.intp), np.array(values, dtype=np.float32)
-
-    def _read_ships(self, ships: dict[int, list[int]]) -> tuple[np.ndarray, np.ndarray]:
-        acc: dict[int, float] = {}
-        for sh in ships.values():
-            i = self._ships0 + (sh[SPACE] * len(REALMS) + sh[OWNER]) * 2
-            acc[i] = acc.get(i, 0.0) + 0.5
-            acc[i + 1] = acc.get(i + 1, 0.0) + ((sh[C1] >= 0) + (sh[C2] >= 0)) / 4.0   # quarters: exact sums
-        return np.array(list(acc), dtype=np.intp), np.array(list(acc.values()), dtype=np.float32)
-
-    def _read_movable(self, movable: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        by_space: dict[int, int] = {}   # pieces still free to move, by space (keys: space * pieces + piece)
-        for key, c in movable.items():
-            at = self._space0 + key // len(COUNTED) * SPACE_COLUMNS + 7
-            by_space[at] = by_space.get(at, 0) + c
-        return np.array(list(by_space), dtype=np.intp), np.array([c / 5.0 for c in by_space.values()], np.float32)
+        self._fifth = self._fifths.tolist()
+        # per seat: its realms and the flags that say so
+        self._mine = [tuple(r for r in range(R) if self.seat_of[r] == seat) for seat in range(self.players)]
+        self._flags = [[self._seat0 + r for r in mine] for mine in self._mine]
+        # each seat's numbers; the common ones (all but the seat's own) are up to date in the last seat's,
+        # written from the copies of the state's values kept in ``_seen``
+        self._seats = [_Seat(self._size) for _ in range(self.players)]
+        self._last: _Seat | None = None
+        self._seen = _Seen(S)
 
     def observe(self, state: NerathState, seat: int) -> np.ndarray:
         """``features(state.view(seat), seat)`` read straight from the state, without building the view: it
         must give exactly the view's numbers (tests/rl/test_envs.py holds the two equal as float32 at every
         decision of random games, and checks that another seat's hidden cards leave it as it was).
 
+        Each seat has its own array, returned (the caller copies it before it is written again). The numbers
+        every seat sees alike are kept with copies of the state's values they were written from (compared by
+        value: a clone copies them, and a state may be changed in place), in the array of the seat observed
+        last: another seat's array takes them from it first. Then only the numbers whose values differ from
+        the ones kept are written, and the seat's own ones (which realms are its, the cards of its hands, the
+        card window open to it) when they changed.
+
         Hidden from ``seat`` and deliberately not read: the cards of other seats' Event and Treasure hands
         (only how many), the cards of every Event deck and of the Treasure deck (only how many), the Event
         discards, and the tiles and dice of Guardians (only how many stand on an entrance and how many are
         face up)."""
         st = state
-        out = self._blank[seat].copy()
-        for name, part_of, read, copy in self._parts:
-            where, numbers = self._part(name, part_of(st), read, copy)
-            out[where] = numbers
-        # what changes with most actions: positions and their numbers, written at once at the end
-        at: list[int] = []
-        values: list[float] = []
-        C, s0 = SPACE_COLUMNS, self._space0
-        for s in st.built:
-            at.append(s0 + s * C + 5)
-            values.append(1.0)
-        for s, c in st.placed.items():
-            at.append(s0 + s * C + 6)
-            values.append(c / 5.0)
-        ph = self._phase.get(st.phase)
-        if ph is not None:
-            at.append(ph)
-            values.append(1.0)
-        at += (self._round, self._realm0 + st.realm)
-        values += (st.round / self.rounds, 1.0)
-        hands, treasures, decks = st.hands, st.treasures, st.decks
-        for r in self._mine[seat]:
-            for card in hands[r]:
-                if card in self._event:
-                    at.append(self._event[card])
-                    values.append(1.0)
-            for card in treasures[r]:
-                if card in self._treasure:
-                    at.append(self._treasure[card])
-                    values.append(1.0)
+        k = self._seen
+        me = self._seats[seat]
+        buf = me.buf
+        last = self._last
+        if last is not me:
+            if last is not None:
+                buf[:] = last.buf
+                buf[last.hot] = 0.0
+                buf[me.hot] = 1.0
+            self._last = me
+        n = st.n
+        if n != k.n:
+            self._pieces(buf, n)
+        ctrl, castle = st.ctrl, st.castle
+        if ctrl != k.ctrl or castle != k.castle:
+            self._lands(buf, ctrl, castle)
+        guardians = st.guardians
+        if guardians != k.guardians:
+            k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
+            k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
+        ships = st.ships
+        if ships != k.ships:
+            self._ships(buf, ships)
+        movable = st.movable
+        if movable != k.movable:
+            self._movable(buf, movable)
+        built, placed = st.built, st.placed
+        if built != k.built or placed != k.placed:
+            k.bp = _swap(buf, k.bp, self._built(built, placed))
+            k.built, k.placed = built[:], placed.copy()
+        hands, treasures = st.hands, st.treasures
         gold, vp = st.gold, st.vp
-        counts = [g / 50 for g in gold] + [v / 20 for v in vp]
-        for r in range(len(REALMS)):
-            counts += (len(hands[r]) / 5, len(treasures[r]) / 5, len(decks[r]) / 15)
-        out[self._money0:self._money0 + len(counts)] = counts
+        held = list(map(len, hands + treasures + st.decks))   # how many cards, never which
+        if held != k.held or gold != k.gold or vp != k.vp:
+            self._money(buf, gold, vp, held)
+            k.gold, k.vp, k.held = gold[:], vp[:], held
+        # the round, phase and realm to play, the Treasure deck, the battles declared and the one under way
+        x = st.round
+        if x != k.round:
+            buf[self._round] = x / self.rounds
+            k.round = x
+        x = st.phase
+        if x != k.phase:
+            at = self._phase.get(k.phase)
+            if at is not None:
+                buf[at] = 0.0
+            at = self._phase.get(x)
+            if at is not None:
+                buf[at] = 1.0
+            k.phase = x
+        x = st.realm
+        if x != k.realm:
+            if k.realm is not None:
+                buf[self._realm0 + k.realm] = 0.0
+            buf[self._realm0 + x] = 1.0
+            k.realm = x
+        x = len(st.treasure_deck)
+        if x != k.treasure_deck:
+            buf[self._tail0] = x / 40
+            k.treasure_deck = x
+        x = len(st.pending)
+        if x != k.pending:
+            buf[self._tail0 + 1] = x / 5
+            k.pending = x
         bt = st.bt
-        t = self._tail0
-        at += (t, t + 1)
-        values += (len(st.treasure_deck) / 40, len(st.pending) / 5)
-        if bt is not None:
-            b = self._bt_counts0
-            at += (t + 2, self._bt_space0 + bt["space"], self._bt_att0 + bt["att"], b, b + 1, b + 2)
-            values += (1.0, 1.0, 1.0, bt["round"] / 5, bt["ha"] / 5, bt["hd"] / 5)
-            for d in bt["defs"]:
-                at.append(self._bt_defs0 + d)
-                values.append(1.0)
-            step = self._bt_step.get(bt["step"])
-            if step is not None:
-                at.append(step)
-                values.append(1.0)
+        if bt is not None or k.bt is not None:
+            b = None if bt is None else (bt["space"], bt["att"], tuple(bt["defs"]), bt["step"], bt["round"],
+                                         bt["ha"], bt["hd"])
+            if b != k.bt:
+                k.battle = _swap(buf, k.battle, self._battle(b))
+                k.bt = b
+        # the seat's own numbers
+        mine = self._mine[seat]
+        if len(mine) == 1:
+            r = mine[0]
+            cards: tuple[list[str], ...] = (hands[r], treasures[r])
+        else:
+            cards = tuple([hands[r] for r in mine] + [treasures[r] for r in mine])
         react = st.react
-        window = _window(react["kind"], react["mover"] in self._mine[seat]) if react is not None else None
-        if window is not None:
-            at.append(self._react[window])
-            values.append(1.0)
-        out[at] = values
+        window = _window(react["kind"], react["mover"] in mine) if react is not None else None
+        if window != me.window or cards != me.cards:
+            buf[me.hot] = 0.0
+            me.hot = self._hot(seat, cards, window)
+            buf[me.hot] = 1.0
+            me.window, me.cards = window, tuple(c[:] for c in cards)
+        return buf
+
+    # ---- the parts of the common numbers -------------------------------------------------------------------
+    def _pieces(self, buf: np.ndarray, n: list[int]) -> None:
+        """The piece counts: where they differ from the kept ones (found on bytes, all counts being 0..255),
+        else all of them."""
+        k = self._seen
+        try:
+            now = np.frombuffer(bytearray(n), dtype=np.uint8)
+        except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
+            buf[:self._pieces_end] = np.asarray(n, dtype=np.float64) / 5.0
+            k.n, k.n_bytes = n[:], None
+            return
+        kept = k.n
+        if k.n_bytes is None or kept is None:
+            self._fifths.take(now, out=buf[:self._pieces_end])
+            k.n = n[:]
+        else:
+            fifth = self._fifth
+            for i in (now != k.n_bytes).nonzero()[0].tolist():
+                kept[i] = c = n[i]
+                buf[i] = fifth[c]
+        k.n_bytes = now
+
+    def _lands(self, buf: np.ndarray, ctrl: list[int], castle: list[int]) -> None:
+        """Control and Castles of the land spaces that changed."""
+        k = self._seen
+        kc, kk = k.ctrl, k.castle
+        R = len(REALMS)
+        for s in LANDS:
+            c, a = ctrl[s], castle[s]
+            if c != kc[s] or a != kk[s]:
+                base = self._space0 + s * SPACE_COLUMNS
+                if kc[s] is not None:
+                    buf[base + kc[s] % R] = 0.0
+                buf[base + c % R] = 1.0    # the view names REALMS[ctrl]
+                buf[base + 4] = 1.0 if a else 0.0
+        k.ctrl, k.castle = ctrl[:], castle[:]
+
+    def _guardians(self, guardians: dict[int, list[list[Any]]]) -> dict[int, float]:
+        out = {}
+        for s, tiles in guardians.items():
+            base = self._space0 + s * SPACE_COLUMNS
+            out[base + 8] = len(tiles) / 3.0
+            out[base + 9] = sum(1 for t in tiles if t[1]) / 3.0   # t[1]: face up
         return out
+
+    def _ships(self, buf: np.ndarray, ships: dict[int, list[int]]) -> None:
+        """Warships and their cargo by sea space and realm: each Warship that changed taken out of its old
+        cell and put in its new one."""
+        kept = self._seen.ships
+        for i, sh in ships.items():
+            old = kept.get(i)
+            if old != sh:
+                if old is not None:
+                    self._board_ship(buf, old, -1)
+                self._board_ship(buf, sh, 1)
+                kept[i] = sh[:]
+        if len(kept) != len(ships):
+            for i in [i for i in kept if i not in ships]:
+                self._board_ship(buf, kept.pop(i), -1)
+
+    def _board_ship(self, buf: np.ndarray, ship: list[int], sign: int) -> None:
+        """Add (``sign`` 1) or take out (-1) a Warship and its cargo in its cell (sea space and realm)."""
+        fleet = self._seen.fleet
+        cell = ship[SPACE] * R + ship[OWNER]
+        boats, cargo = fleet.get(cell, (0, 0))
+        boats += sign
+        cargo += sign * ((ship[C1] >= 0) + (ship[C2] >= 0))
+        fleet[cell] = (boats, cargo)
+        at = self._ships0 + cell * 2
+        buf[at] = boats * 0.5
+        buf[at + 1] = cargo / 4.0     # quarters: the view's sums are exact
+
+    def _movable(self, buf: np.ndarray, movable: dict[int, int]) -> None:
+        """Pieces still free to move, by space (keys: space * pieces + piece): the sums of the spaces whose
+        entries changed."""
+        k = self._seen
+        kept, sums = k.movable, k.free
+        s0, C = self._space0 + 7, SPACE_COLUMNS
+        for key, c in kept.items() ^ movable.items():
+            s = key // T
+            sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
+            buf[s0 + s * C] = sums[s] / 5.0
+        k.movable = movable.copy()
+
+    def _built(self, built: list[int], placed: dict[int, int]) -> dict[int, float]:
+        C, s0 = SPACE_COLUMNS, self._space0
+        out = {s0 + s * C + 5: 1.0 for s in built}
+        for s, c in placed.items():
+            out[s0 + s * C + 6] = c / 5.0
+        return out
+
+    def _money(self, buf: np.ndarray, gold: list[int], vp: list[int], held: list[int]) -> None:
+        """Gold, victory points, then per realm how many cards its Event hand, Treasure hand and Event deck
+        hold (``held``: the hands' sizes, the Treasure hands', the decks')."""
+        R = len(REALMS)
+        counts = [g / 50 for g in gold] + [v / 20 for v in vp]
+        for r in range(R):
+            counts += (held[r] / 5, held[R + r] / 5, held[2 * R + r] / 15)
+        buf[self._money0:self._money_end] = counts
+
+    def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:
+        """The battle under way: (space, attacker, defenders, step, round, hits on each side), or none."""
+        if bt is None:
+            return {}
+        space, att, defs, step, b_round, ha, hd = bt
+        b = self._bt_counts0
+        out = {self._tail0 + 2: 1.0, self._bt_space0 + space: 1.0, self._bt_att0 + att: 1.0, b: b_round / 5,
+               b + 1: ha / 5, b + 2: hd / 5}
+        for d in defs:
+            out[self._bt_defs0 + d] = 1.0
+        at = self._bt_step.get(step)
+        if at is not None:
+            out[at] = 1.0
+        return out
+
+    def _hot(self, seat: int, cards: tuple[list[str], ...], window: str | None) -> np.ndarray:
+        """Where the seat's own ones stand: its realms, the cards of its hands (``cards``: the Event hands of
+        its realms, then their Treasure hands), the card window open to it."""
+        hot = list(self._flags[seat])
+        half = len(cards) // 2
+        for hand in cards[:half]:
+            hot += [self._event[c] for c in hand if c in self._event]
+        for hand in cards[half:]:
+            hot += [self._treasure[c] for c in hand if c in self._treasure]
+        if window is not None:
+            hot.append(self._react[window])
+        return np.array(hot, dtype=np.intp)
+
+
+def _swap(buf: np.ndarray, before: dict[int, float], after: dict[int, float]) -> dict[int, float]:
+    """Write a part's numbers ``after`` (by position) over the ones it wrote ``before`` (those left out become
+    zero)."""
+    for i in before:
+        if i not in after:
+            buf[i] = 0.0
+    for i, v in after.items():
+        if before.get(i) != v:
+            buf[i] = v
+    return after
 
 
 def _window(kind: str | None, mover_is_mine: bool) -> str | None:
@@ -309,6 +412,45 @@ def _window(kind: str | None, mover_is_mine: bool) -> str | None:
     if kind == "move":
         return "enemy_move"
     return None
+
+
+class _Seen:
+    """Copies of the state's values the common numbers were last written from, and what some parts wrote."""
+
+    def __init__(self, spaces: int) -> None:
+        self.n: list[int] | None = None
+        self.n_bytes: np.ndarray | None = None   # the same counts as bytes
+        self.ctrl: list[int | None] = [None] * spaces
+        self.castle: list[int | None] = [None] * spaces
+        self.guardians: dict[int, list[list[Any]]] | None = None
+        self.ships: dict[int, list[int]] = {}
+        self.fleet: dict[int, tuple[int, int]] = {}   # Warships and their cargo by sea space and realm
+        self.movable: dict[int, int] = {}
+        self.free = [0] * spaces          # pieces free to move by space
+        self.built: list[int] | None = None
+        self.placed: dict[int, int] | None = None
+        self.gold: list[int] | None = None
+        self.vp: list[int] | None = None
+        self.held: list[int] = []
+        self.round: int | None = None
+        self.phase: str | None = None
+        self.realm: int | None = None
+        self.treasure_deck: int | None = None
+        self.pending: int | None = None
+        self.bt: tuple[Any, ...] | None = None
+        self.gdn: dict[int, float] = {}
+        self.bp: dict[int, float] = {}
+        self.battle: dict[int, float] = {}
+
+
+class _Seat:
+    """A seat's numbers, and what its own ones were written from."""
+
+    def __init__(self, size: int) -> None:
+        self.buf = np.zeros(size, dtype=np.float32)
+        self.hot = np.zeros(0, dtype=np.intp)   # where its own ones stand
+        self.cards: tuple[list[str], ...] | None = None
+        self.window: str | None = None
 
 
 ENCODING = NerathEncoding
