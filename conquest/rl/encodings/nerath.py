@@ -10,6 +10,7 @@ part is equal to the one they were read from."""
 
 from __future__ import annotations
 
+from operator import itemgetter, truediv
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ from conquest.rl.encodings.base import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, R, T, tables
 from conquest.rulesets.nerath.notation import WORDS
-from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, SPACE
+from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, RS, SPACE
 from conquest.rulesets.nerath.turn import NerathState
 
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
@@ -123,13 +124,17 @@ class NerathEncoding(Encoding):
         self._ships0 = self._space0 + S * C
         o = self._ships0 + S * R * 2
         self._round = o
-        self._phase = {p: o + 1 + i for i, p in enumerate(PHASES)}
+        self._phase: dict[str | None, int] = {p: o + 1 + i for i, p in enumerate(PHASES)}
         o += 1 + len(PHASES)
         self._realm0 = o
         self._seat0 = o + R
         self._money0 = o + 2 * R        # gold, victory points, then per realm: Event hand, Treasure hand, Event deck
         o += 4 * R + 3 * R
         self._money_end = o
+        # gold, victory points, then per realm its Event hand, Treasure hand and Event deck, from the list of
+        # gold, victory points, the Event hands' sizes, the Treasure hands', the Event decks'; and their scales
+        self._money_order = itemgetter(*range(2 * R), *[2 * R + j * R + r for r in range(R) for j in range(3)])
+        self._money_scale = [50] * R + [20] * R + [5, 5, 15] * R
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
@@ -155,7 +160,9 @@ class NerathEncoding(Encoding):
         self._flags = [[self._seat0 + r for r in mine] for mine in self._mine]
         # each seat's numbers; the common ones (all but the seat's own) are up to date in the last seat's,
         # written from the copies of the state's values kept in ``_seen``
-        self._seats = [_Seat(self._size) for _ in range(self.players)]
+        self._seats = [_Seat(seat, self._size) for seat in range(self.players)]
+        for me in self._seats:
+            me.buf[self._flags[me.seat]] = 1.0
         self._last: _Seat | None = None
         self._seen = _Seen(S)
 
@@ -183,12 +190,11 @@ class NerathEncoding(Encoding):
         if last is not me:
             if last is not None:
                 buf[:] = last.buf
-                buf[last.hot] = 0.0
-                buf[me.hot] = 1.0
+                for i in self._own(last):
+                    buf[i] = 0.0
+                for i in self._own(me):
+                    buf[i] = 1.0
             self._last = me
-        n = st.n
-        if n != k.n:
-            self._pieces(buf, n)
         ctrl, castle = st.ctrl, st.castle
         if ctrl != k.ctrl or castle != k.castle:
             self._lands(buf, ctrl, castle)
@@ -196,50 +202,62 @@ class NerathEncoding(Encoding):
         if guardians != k.guardians:
             k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
             k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
+        # where piece counts may have changed: the columns (realm and kind) of the pieces that moved, were
+        # loaded or unloaded, the rows of the spaces where pieces were placed or a battle is fought
+        cols: set[int] = set()
+        rows: list[int] = []
         ships = st.ships
         if ships != k.ships:
-            self._ships(buf, ships)
+            self._ships(buf, ships, cols)
         movable = st.movable
         if movable != k.movable:
-            self._movable(buf, movable)
+            self._movable(buf, movable, st.realm, cols)
         built, placed = st.built, st.placed
         if built != k.built or placed != k.placed:
+            if k.placed is not None:
+                rows = [s for s, _ in placed.items() ^ k.placed.items()]
             k.bp = _swap(buf, k.bp, self._built(built, placed))
             k.built, k.placed = built[:], placed.copy()
+        n = st.n
+        if n != k.n:
+            if st.bt is not None:
+                rows.append(st.bt["space"])
+            self._pieces(buf, n, cols, rows)
         hands, treasures = st.hands, st.treasures
         gold, vp = st.gold, st.vp
         held = list(map(len, hands + treasures + st.decks))   # how many cards, never which
         if held != k.held or gold != k.gold or vp != k.vp:
-            self._money(buf, gold, vp, held)
+            buf[self._money0:self._money_end] = list(map(truediv, self._money_order(gold + vp + held),
+                                                         self._money_scale))
             k.gold, k.vp, k.held = gold[:], vp[:], held
         # the round, phase and realm to play, the Treasure deck, the battles declared and the one under way
-        x = st.round
-        if x != k.round:
-            buf[self._round] = x / self.rounds
-            k.round = x
-        x = st.phase
-        if x != k.phase:
+        rnd = st.round
+        if rnd != k.round:
+            buf[self._round] = rnd / self.rounds
+            k.round = rnd
+        phase = st.phase
+        if phase != k.phase:
             at = self._phase.get(k.phase)
             if at is not None:
                 buf[at] = 0.0
-            at = self._phase.get(x)
+            at = self._phase.get(phase)
             if at is not None:
                 buf[at] = 1.0
-            k.phase = x
-        x = st.realm
-        if x != k.realm:
+            k.phase = phase
+        realm = st.realm
+        if realm != k.realm:
             if k.realm is not None:
                 buf[self._realm0 + k.realm] = 0.0
-            buf[self._realm0 + x] = 1.0
-            k.realm = x
-        x = len(st.treasure_deck)
-        if x != k.treasure_deck:
-            buf[self._tail0] = x / 40
-            k.treasure_deck = x
-        x = len(st.pending)
-        if x != k.pending:
-            buf[self._tail0 + 1] = x / 5
-            k.pending = x
+            buf[self._realm0 + realm] = 1.0
+            k.realm = realm
+        count = len(st.treasure_deck)
+        if count != k.treasure_deck:
+            buf[self._tail0] = count / 40
+            k.treasure_deck = count
+        count = len(st.pending)
+        if count != k.pending:
+            buf[self._tail0 + 1] = count / 5
+            k.pending = count
         bt = st.bt
         if bt is not None or k.bt is not None:
             b = None if bt is None else (bt["space"], bt["att"], tuple(bt["defs"]), bt["step"], bt["round"],
@@ -254,33 +272,66 @@ class NerathEncoding(Encoding):
             cards: tuple[list[str], ...] = (hands[r], treasures[r])
         else:
             cards = tuple([hands[r] for r in mine] + [treasures[r] for r in mine])
+        if cards != me.cards:
+            for i in me.held:
+                buf[i] = 0.0
+            me.held = self._held(cards)
+            for i in me.held:
+                buf[i] = 1.0
+            me.cards = tuple([c[:] for c in cards])
         react = st.react
         window = _window(react["kind"], react["mover"] in mine) if react is not None else None
-        if window != me.window or cards != me.cards:
-            buf[me.hot] = 0.0
-            me.hot = self._hot(seat, cards, window)
-            buf[me.hot] = 1.0
-            me.window, me.cards = window, tuple(c[:] for c in cards)
+        if window != me.window:
+            if me.window is not None:
+                buf[self._react[me.window]] = 0.0
+            if window is not None:
+                buf[self._react[window]] = 1.0
+            me.window = window
         return buf
 
     # ---- the parts of the common numbers -------------------------------------------------------------------
-    def _pieces(self, buf: np.ndarray, n: list[int]) -> None:
-        """The piece counts: where they differ from the kept ones (found on bytes, all counts being 0..255),
-        else all of them."""
+    def _pieces(self, buf: np.ndarray, n: list[int], cols: set[int], rows: list[int]) -> None:
+        """The piece counts where they differ from the kept ones: first in the columns (realm and kind) and
+        rows (spaces) given, then, if the counts still differ, anywhere (found on bytes, all counts being
+        0..255), else all of them."""
         k = self._seen
+        kept, kept_bytes = k.n, k.n_bytes
+        if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 4:
+            fifth = self._fifth
+            lines = [(c, RS, n[c::RS], kept_bytes[c::RS]) for c in cols]
+            lines += [(a, 1, n[a:a + RS], kept_bytes[a:a + RS]) for a in [s * RS for s in rows]]
+            try:
+                for start, step, line, old in lines:
+                    new = bytearray(line)
+                    if new == old:
+                        continue
+                    x = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
+                    j = start
+                    while x:     # the bytes that differ, lowest first
+                        low = ((x & -x).bit_length() - 1) >> 3
+                        j += low * step
+                        kept[j] = kept_bytes[j] = c = n[j]
+                        buf[j] = fifth[c]
+                        x >>= (low + 1) << 3
+                        j += step
+            except ValueError:   # a count outside 0..255
+                pass
+            else:
+                if n == kept:
+                    return
         try:
-            now = np.frombuffer(bytearray(n), dtype=np.uint8)
+            now = bytearray(n)
         except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
             buf[:self._pieces_end] = np.asarray(n, dtype=np.float64) / 5.0
             k.n, k.n_bytes = n[:], None
             return
-        kept = k.n
-        if k.n_bytes is None or kept is None:
-            self._fifths.take(now, out=buf[:self._pieces_end])
+        if kept is None or kept_bytes is None:
+            self._fifths.take(np.frombuffer(now, dtype=np.uint8), out=buf[:self._pieces_end])
             k.n = n[:]
         else:
             fifth = self._fifth
-            for i in (now != k.n_bytes).nonzero()[0].tolist():
+            for i in (np.frombuffer(now, dtype=np.uint8) != np.frombuffer(kept_bytes, dtype=np.uint8)
+                      ).nonzero()[0].tolist():
                 kept[i] = c = n[i]
                 buf[i] = fifth[c]
         k.n_bytes = now
@@ -308,16 +359,23 @@ class NerathEncoding(Encoding):
             out[base + 9] = sum(1 for t in tiles if t[1]) / 3.0   # t[1]: face up
         return out
 
-    def _ships(self, buf: np.ndarray, ships: dict[int, list[int]]) -> None:
-        """Warships and their cargo by sea space and realm: each Warship that changed taken out of its old
-        cell and put in its new one."""
+    def _ships(self, buf: np.ndarray, ships: dict[int, list[int]], cols: set[int]) -> None:
+        """Warships and their cargo by sea space and realm: each Warship that moved, changed hands or cargo
+        taken out of its old cell and put in its new one. Adds to ``cols`` the columns of the piece counts
+        (realm and kind) of the cargo loaded or unloaded."""
         kept = self._seen.ships
         for i, sh in ships.items():
             old = kept.get(i)
             if old != sh:
-                if old is not None:
+                if old is None:
+                    self._board_ship(buf, sh, 1)
+                elif (old[SPACE] != sh[SPACE] or old[OWNER] != sh[OWNER] or old[C1] != sh[C1]
+                      or old[C2] != sh[C2]):
                     self._board_ship(buf, old, -1)
-                self._board_ship(buf, sh, 1)
+                    self._board_ship(buf, sh, 1)
+                    if old[C1] != sh[C1] or old[C2] != sh[C2]:
+                        base = sh[OWNER] * T
+                        cols.update([base + t for t in (old[C1], old[C2], sh[C1], sh[C2]) if t >= 0])
                 kept[i] = sh[:]
         if len(kept) != len(ships):
             for i in [i for i in kept if i not in ships]:
@@ -335,16 +393,25 @@ class NerathEncoding(Encoding):
         buf[at] = boats * 0.5
         buf[at + 1] = cargo / 4.0     # quarters: the view's sums are exact
 
-    def _movable(self, buf: np.ndarray, movable: dict[int, int]) -> None:
+    def _movable(self, buf: np.ndarray, movable: dict[int, int], realm: int, cols: set[int]) -> None:
         """Pieces still free to move, by space (keys: space * pieces + piece): the sums of the spaces whose
-        entries changed."""
+        entries changed. Adds to ``cols`` the columns of the piece counts (``realm``'s kinds) whose entries
+        changed."""
         k = self._seen
         kept, sums = k.movable, k.free
+        base = realm * T
+        if not movable:    # none left (a phase ends): all zero
+            buf[self._space0 + 7:self._ships0:SPACE_COLUMNS] = 0.0
+            k.free = [0] * len(sums)
+            k.movable = {}
+            cols.update([base + key % T for key in kept])
+            return
         s0, C = self._space0 + 7, SPACE_COLUMNS
         for key, c in kept.items() ^ movable.items():
             s = key // T
             sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
             buf[s0 + s * C] = sums[s] / 5.0
+            cols.add(base + key % T)
         k.movable = movable.copy()
 
     def _built(self, built: list[int], placed: dict[int, int]) -> dict[int, float]:
@@ -353,15 +420,6 @@ class NerathEncoding(Encoding):
         for s, c in placed.items():
             out[s0 + s * C + 6] = c / 5.0
         return out
-
-    def _money(self, buf: np.ndarray, gold: list[int], vp: list[int], held: list[int]) -> None:
-        """Gold, victory points, then per realm how many cards its Event hand, Treasure hand and Event deck
-        hold (``held``: the hands' sizes, the Treasure hands', the decks')."""
-        R = len(REALMS)
-        counts = [g / 50 for g in gold] + [v / 20 for v in vp]
-        for r in range(R):
-            counts += (held[r] / 5, held[R + r] / 5, held[2 * R + r] / 15)
-        buf[self._money0:self._money_end] = counts
 
     def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:
         """The battle under way: (space, attacker, defenders, step, round, hits on each side), or none."""
@@ -378,18 +436,22 @@ class NerathEncoding(Encoding):
             out[at] = 1.0
         return out
 
-    def _hot(self, seat: int, cards: tuple[list[str], ...], window: str | None) -> np.ndarray:
-        """Where the seat's own ones stand: its realms, the cards of its hands (``cards``: the Event hands of
-        its realms, then their Treasure hands), the card window open to it."""
-        hot = list(self._flags[seat])
+    def _held(self, cards: tuple[list[str], ...]) -> list[int]:
+        """Where the ones of the cards in the seat's hands stand (``cards``: the Event hands of its realms, then
+        their Treasure hands)."""
+        at: list[int] = []
         half = len(cards) // 2
-        for hand in cards[:half]:
-            hot += [self._event[c] for c in hand if c in self._event]
-        for hand in cards[half:]:
-            hot += [self._treasure[c] for c in hand if c in self._treasure]
-        if window is not None:
-            hot.append(self._react[window])
-        return np.array(hot, dtype=np.intp)
+        for j, hand in enumerate(cards):
+            where = self._event if j < half else self._treasure
+            for c in hand:
+                i = where.get(c)
+                if i is not None:
+                    at.append(i)
+        return at
+
+    def _own(self, me: _Seat) -> list[int]:
+        """Where a seat's own ones stand: its realms, the cards of its hands, the card window open to it."""
+        return self._flags[me.seat] + me.held + ([self._react[me.window]] if me.window is not None else [])
 
 
 def _swap(buf: np.ndarray, before: dict[int, float], after: dict[int, float]) -> dict[int, float]:
@@ -419,9 +481,9 @@ class _Seen:
 
     def __init__(self, spaces: int) -> None:
         self.n: list[int] | None = None
-        self.n_bytes: np.ndarray | None = None   # the same counts as bytes
-        self.ctrl: list[int | None] = [None] * spaces
-        self.castle: list[int | None] = [None] * spaces
+        self.n_bytes: bytearray | None = None   # the same counts as bytes
+        self.ctrl: list[Any] = [None] * spaces     # none yet: every space is written
+        self.castle: list[Any] = [None] * spaces
         self.guardians: dict[int, list[list[Any]]] | None = None
         self.ships: dict[int, list[int]] = {}
         self.fleet: dict[int, tuple[int, int]] = {}   # Warships and their cargo by sea space and realm
@@ -446,10 +508,11 @@ class _Seen:
 class _Seat:
     """A seat's numbers, and what its own ones were written from."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, seat: int, size: int) -> None:
+        self.seat = seat
         self.buf = np.zeros(size, dtype=np.float32)
-        self.hot = np.zeros(0, dtype=np.intp)   # where its own ones stand
         self.cards: tuple[list[str], ...] | None = None
+        self.held: list[int] = []          # where the ones of its cards stand
         self.window: str | None = None
 
 
