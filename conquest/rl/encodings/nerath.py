@@ -4,9 +4,8 @@ written as counts); the battle under way. Realms are in the rules' order; which 
 written beside them.
 
 ``features(view, seat)`` defines the numbers; ``observe(state, seat)`` writes the same numbers straight from the
-engine's flat state (the environments' fast path: no view is built), keeping the numbers of the board parts most
-actions leave alone (pieces, control and Castles, Guardians, Warships, pieces free to move) while the next state's
-part is equal to the one they were read from."""
+engine's flat state (the environments' fast path: no view is built), into each seat's own array, writing again
+only the numbers whose values in the state differ from the copies they were last written from."""
 
 from __future__ import annotations
 
@@ -176,12 +175,14 @@ class NerathEncoding(Encoding):
         value: a clone copies them, and a state may be changed in place), in the array of the seat observed
         last: another seat's array takes them from it first. Then only the numbers whose values differ from
         the ones kept are written, and the seat's own ones (which realms are its, the cards of its hands, the
-        card window open to it) when they changed.
+        card window open to it) when they changed. Piece counts (1,960 of them) are looked for first where
+        the other parts say pieces went (the kinds that moved or were loaded, the spaces where pieces were
+        placed or fight), then, if the counts still differ, everywhere.
 
-        Hidden from ``seat`` and deliberately not read: the cards of other seats' Event and Treasure hands
+        Hidden from ``seat`` and never written from: the cards of other seats' Event and Treasure hands
         (only how many), the cards of every Event deck and of the Treasure deck (only how many), the Event
         discards, and the tiles and dice of Guardians (only how many stand on an entrance and how many are
-        face up)."""
+        face up; the Guardians are compared whole, which only decides when they are counted again)."""
         st = state
         k = self._seen
         me = self._seats[seat]
