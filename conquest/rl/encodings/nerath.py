@@ -300,7 +300,9 @@ class NerathEncoding(Encoding):
         if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 4:
             fifth = self._fifth
             lines = [(c, RS, n[c::RS], kept_bytes[c::RS]) for c in cols]
-            lines += [(a, 1, n[a:a + RS], kept_bytes[a:a + RS]) for a in [s * RS for s in rows]]
+            for s in rows:
+                a = s * RS
+                lines.append((a, 1, n[a:a + RS], kept_bytes[a:a + RS]))
             try:
                 for start, step, line, old in lines:
                     new = bytearray(line)
@@ -365,6 +367,7 @@ class NerathEncoding(Encoding):
         taken out of its old cell and put in its new one. Adds to ``cols`` the columns of the piece counts
         (realm and kind) of the cargo loaded or unloaded."""
         kept = self._seen.ships
+        same = ships.keys() == kept.keys()
         for i, sh in ships.items():
             old = kept.get(i)
             if old != sh:
@@ -378,7 +381,7 @@ class NerathEncoding(Encoding):
                         base = sh[OWNER] * T
                         cols.update([base + t for t in (old[C1], old[C2], sh[C1], sh[C2]) if t >= 0])
                 kept[i] = sh[:]
-        if len(kept) != len(ships):
+        if not same:
             for i in [i for i in kept if i not in ships]:
                 self._board_ship(buf, kept.pop(i), -1)
 
@@ -401,18 +404,23 @@ class NerathEncoding(Encoding):
         k = self._seen
         kept, sums = k.movable, k.free
         base = realm * T
-        if not movable:    # none left (a phase ends): all zero
-            buf[self._space0 + 7:self._ships0:SPACE_COLUMNS] = 0.0
-            k.free = [0] * len(sums)
-            k.movable = {}
-            cols.update([base + key % T for key in kept])
-            return
         s0, C = self._space0 + 7, SPACE_COLUMNS
-        for key, c in kept.items() ^ movable.items():
-            s = key // T
-            sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
-            buf[s0 + s * C] = sums[s] / 5.0
-            cols.add(base + key % T)
+        if not movable:    # none left (a phase ends): all zero
+            buf[s0:self._ships0:C] = 0.0
+            k.free = [0] * len(sums)
+            cols.update([base + key % T for key in kept])
+        elif not kept:     # a phase begins
+            for key, c in movable.items():
+                sums[key // T] += c
+            for s in {key // T for key in movable}:
+                buf[s0 + s * C] = sums[s] / 5.0
+            cols.update([base + key % T for key in movable])
+        else:
+            for key, c in kept.items() ^ movable.items():
+                s = key // T
+                sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
+                buf[s0 + s * C] = sums[s] / 5.0
+                cols.add(base + key % T)
         k.movable = movable.copy()
 
     def _built(self, built: list[int], placed: dict[int, int]) -> dict[int, float]:
