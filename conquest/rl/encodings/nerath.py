@@ -9,7 +9,6 @@ only the numbers whose values in the state differ from the copies they were last
 
 from __future__ import annotations
 
-from operator import itemgetter, truediv
 from typing import Any
 
 import numpy as np
@@ -129,11 +128,12 @@ class NerathEncoding(Encoding):
         self._seat0 = o + R
         self._money0 = o + 2 * R        # gold, victory points, then per realm: Event hand, Treasure hand, Event deck
         o += 4 * R + 3 * R
-        self._money_end = o
-        # gold, victory points, then per realm its Event hand, Treasure hand and Event deck, from the list of
-        # gold, victory points, the Event hands' sizes, the Treasure hands', the Event decks'; and their scales
-        self._money_order = itemgetter(*range(2 * R), *[2 * R + j * R + r for r in range(R) for j in range(3)])
-        self._money_scale = [50] * R + [20] * R + [5, 5, 15] * R
+        # where gold, victory points and the numbers of cards held (the Event hands, the Treasure hands, the
+        # Event decks) are written, and their scales
+        m = self._money0
+        self._money_at = [[m + r for r in range(R)], [m + R + r for r in range(R)],
+                          [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)]]
+        self._money_scale = [[50] * R, [20] * R, [5] * (2 * R) + [15] * R]
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
@@ -205,32 +205,50 @@ class NerathEncoding(Encoding):
             k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
         # where piece counts may have changed: the columns (realm and kind) of the pieces that moved, were
         # loaded or unloaded, the rows of the spaces where pieces were placed or a battle is fought
+        # (and the counts the pieces that moved left: if one differs, the counts changed)
         cols: set[int] = set()
         rows: list[int] = []
+        left: list[int] = []
         ships = st.ships
         if ships != k.ships:
             self._ships(buf, ships, cols)
         movable = st.movable
         if movable != k.movable:
-            self._movable(buf, movable, st.realm, cols)
-        built, placed = st.built, st.placed
-        if built != k.built or placed != k.placed:
-            if k.placed is not None:
-                rows = [s for s, _ in placed.items() ^ k.placed.items()]
-            k.bp = _swap(buf, k.bp, self._built(built, placed))
-            k.built, k.placed = built[:], placed.copy()
-        n = st.n
-        if n != k.n:
+            self._movable(buf, movable, st.realm, cols, left)
+        C, s0 = SPACE_COLUMNS, self._space0
+        built = st.built
+        if built != k.built:
+            for s in k.built:
+                buf[s0 + s * C + 5] = 0.0
+            for s in built:
+                buf[s0 + s * C + 5] = 1.0
+            k.built = built[:]
+        placed = st.placed
+        if placed != k.placed:
+            rows = list({s for s, _ in placed.items() ^ k.placed.items()})
+            for s in rows:
+                buf[s0 + s * C + 6] = placed.get(s, 0) / 5.0
+            k.placed = placed.copy()
+        n, kept = st.n, k.n
+        sure = False
+        if left and kept is not None:
+            for i in left:
+                if n[i] != kept[i]:
+                    sure = True
+                    break
+        if sure or n != kept:
             if st.bt is not None:
                 rows.append(st.bt["space"])
             self._pieces(buf, n, cols, rows)
         hands, treasures = st.hands, st.treasures
         gold, vp = st.gold, st.vp
+        if gold != k.gold:
+            self._money(buf, gold, k.gold, 0)
+        if vp != k.vp:
+            self._money(buf, vp, k.vp, 1)
         held = list(map(len, hands + treasures + st.decks))   # how many cards, never which
-        if held != k.held or gold != k.gold or vp != k.vp:
-            buf[self._money0:self._money_end] = list(map(truediv, self._money_order(gold + vp + held),
-                                                         self._money_scale))
-            k.gold, k.vp, k.held = gold[:], vp[:], held
+        if held != k.held:
+            self._money(buf, held, k.held, 2)
         # the round, phase and realm to play, the Treasure deck, the battles declared and the one under way
         rnd = st.round
         if rnd != k.round:
@@ -322,6 +340,8 @@ class NerathEncoding(Encoding):
             else:
                 if n == kept:
                     return
+        elif n == kept:
+            return
         try:
             now = bytearray(n)
         except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
@@ -397,10 +417,11 @@ class NerathEncoding(Encoding):
         buf[at] = boats * 0.5
         buf[at + 1] = cargo / 4.0     # quarters: the view's sums are exact
 
-    def _movable(self, buf: np.ndarray, movable: dict[int, int], realm: int, cols: set[int]) -> None:
+    def _movable(self, buf: np.ndarray, movable: dict[int, int], realm: int, cols: set[int],
+                 left: list[int]) -> None:
         """Pieces still free to move, by space (keys: space * pieces + piece): the sums of the spaces whose
         entries changed. Adds to ``cols`` the columns of the piece counts (``realm``'s kinds) whose entries
-        changed."""
+        changed, to ``left`` the counts they stand for (unless a phase begins or ends)."""
         k = self._seen
         kept, sums = k.movable, k.free
         base = realm * T
@@ -421,14 +442,17 @@ class NerathEncoding(Encoding):
                 sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
                 buf[s0 + s * C] = sums[s] / 5.0
                 cols.add(base + key % T)
+                left.append(s * RS + base + key % T)
         k.movable = movable.copy()
 
-    def _built(self, built: list[int], placed: dict[int, int]) -> dict[int, float]:
-        C, s0 = SPACE_COLUMNS, self._space0
-        out = {s0 + s * C + 5: 1.0 for s in built}
-        for s, c in placed.items():
-            out[s0 + s * C + 6] = c / 5.0
-        return out
+    def _money(self, buf: np.ndarray, now: list[int], kept: list[int], part: int) -> None:
+        """Gold (``part`` 0), victory points (1) or the numbers of cards held (2: the Event hands, the Treasure
+        hands, the Event decks): those that changed."""
+        at, scale = self._money_at[part], self._money_scale[part]
+        for i, x in enumerate(now):
+            if x != kept[i]:
+                buf[at[i]] = x / scale[i]
+                kept[i] = x
 
     def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:
         """The battle under way: (space, attacker, defenders, step, round, hits on each side), or none."""
@@ -498,11 +522,11 @@ class _Seen:
         self.fleet: dict[int, tuple[int, int]] = {}   # Warships and their cargo by sea space and realm
         self.movable: dict[int, int] = {}
         self.free = [0] * spaces          # pieces free to move by space
-        self.built: list[int] | None = None
-        self.placed: dict[int, int] | None = None
-        self.gold: list[int] | None = None
-        self.vp: list[int] | None = None
-        self.held: list[int] = []
+        self.built: list[int] = []
+        self.placed: dict[int, int] = {}
+        self.gold: list[Any] = [None] * R     # none yet: each is written
+        self.vp: list[Any] = [None] * R
+        self.held: list[Any] = [None] * (3 * R)
         self.round: int | None = None
         self.phase: str | None = None
         self.realm: int | None = None
@@ -510,7 +534,6 @@ class _Seen:
         self.pending: int | None = None
         self.bt: tuple[Any, ...] | None = None
         self.gdn: dict[int, float] = {}
-        self.bp: dict[int, float] = {}
         self.battle: dict[int, float] = {}
 
 
