@@ -212,9 +212,10 @@ class NerathEncoding(Encoding):
         ships = st.ships
         if ships != k.ships:
             self._ships(buf, ships, cols)
+        many = False      # so many changed that looking for the counts everywhere costs less
         movable = st.movable
         if movable != k.movable:
-            self._movable(buf, movable, st.realm, cols, left)
+            many = self._movable(buf, movable, st.realm, cols, left)
         C, s0 = SPACE_COLUMNS, self._space0
         built = st.built
         if built != k.built:
@@ -239,7 +240,7 @@ class NerathEncoding(Encoding):
         if sure or n != kept:
             if st.bt is not None:
                 rows.append(st.bt["space"])
-            self._pieces(buf, n, cols, rows)
+            self._pieces(buf, n, () if many else cols, rows)
         hands, treasures = st.hands, st.treasures
         gold, vp = st.gold, st.vp
         if gold != k.gold:
@@ -309,13 +310,13 @@ class NerathEncoding(Encoding):
         return buf
 
     # ---- the parts of the common numbers -------------------------------------------------------------------
-    def _pieces(self, buf: np.ndarray, n: list[int], cols: set[int], rows: list[int]) -> None:
+    def _pieces(self, buf: np.ndarray, n: list[int], cols: Any, rows: list[int]) -> None:
         """The piece counts where they differ from the kept ones: first in the columns (realm and kind) and
         rows (spaces) given, then, if the counts still differ, anywhere (found on bytes, all counts being
         0..255), else all of them."""
         k = self._seen
         kept, kept_bytes = k.n, k.n_bytes
-        if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 4:
+        if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 3:
             fifth = self._fifth
             lines = [(c, RS, n[c::RS], kept_bytes[c::RS]) for c in cols]
             for s in rows:
@@ -418,32 +419,37 @@ class NerathEncoding(Encoding):
         buf[at + 1] = cargo / 4.0     # quarters: the view's sums are exact
 
     def _movable(self, buf: np.ndarray, movable: dict[int, int], realm: int, cols: set[int],
-                 left: list[int]) -> None:
+                 left: list[int]) -> bool:
         """Pieces still free to move, by space (keys: space * pieces + piece): the sums of the spaces whose
         entries changed. Adds to ``cols`` the columns of the piece counts (``realm``'s kinds) whose entries
-        changed, to ``left`` the counts they stand for (unless a phase begins or ends)."""
+        changed and to ``left`` the counts they stand for; or, when many changed (a phase begins), says so."""
         k = self._seen
         kept, sums = k.movable, k.free
-        base = realm * T
         s0, C = self._space0 + 7, SPACE_COLUMNS
-        if not movable:    # none left (a phase ends): all zero
+        base = realm * T
+        k.movable = movable.copy()
+        if not movable:    # a phase ends: all zero
             buf[s0:self._ships0:C] = 0.0
             k.free = [0] * len(sums)
-            cols.update([base + key % T for key in kept])
-        elif not kept:     # a phase begins
+            cols.update({base + key % T for key in kept})
+            return False
+        changed = kept.items() ^ movable.items()
+        if len(changed) > 4:   # summed again
+            now = [0] * len(sums)
             for key, c in movable.items():
-                sums[key // T] += c
-            for s in {key // T for key in movable}:
-                buf[s0 + s * C] = sums[s] / 5.0
-            cols.update([base + key % T for key in movable])
-        else:
-            for key, c in kept.items() ^ movable.items():
-                s = key // T
-                sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
-                buf[s0 + s * C] = sums[s] / 5.0
-                cols.add(base + key % T)
-                left.append(s * RS + base + key % T)
-        k.movable = movable.copy()
+                now[key // T] += c
+            for s in {key // T for key in kept.keys() | movable.keys()}:
+                if now[s] != sums[s]:
+                    buf[s0 + s * C] = now[s] / 5.0
+            k.free = now
+            return True
+        for key, c in changed:
+            s = key // T
+            sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
+            buf[s0 + s * C] = sums[s] / 5.0
+            cols.add(base + key % T)
+            left.append(s * RS + base + key % T)
+        return False
 
     def _money(self, buf: np.ndarray, now: list[int], kept: list[int], part: int) -> None:
         """Gold (``part`` 0), victory points (1) or the numbers of cards held (2: the Event hands, the Treasure
