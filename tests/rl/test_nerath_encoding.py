@@ -37,7 +37,7 @@ def test_a_state_changed_in_place_after_it_was_observed_is_read_again() -> None:
     _played(match, 40)
     st: Any = match.state
     assert _same(match, st, 0)
-    before = match.encoding.observe(st, 0)
+    before = match.encoding.observe(st, 0).copy()   # the encoding's own array: the caller copies it
     # the same objects, edited: pieces, control and a Castle, Guardians turned face up, pieces free to move
     land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0 and not st.castle[s])
     st.n[(land * R + 2) * T + COUNTED.index("monster")] += 3
@@ -67,7 +67,7 @@ def test_a_loaded_state_with_more_than_255_pieces_in_a_space_is_read() -> None:
 def test_the_encoding_pickled_observes_the_same_numbers() -> None:
     match = Match("nerath")
     _played(match, 60)
-    before = match.encoding.observe(match.state, 1)
+    before = match.encoding.observe(match.state, 1).copy()
     copy = pickle.loads(pickle.dumps(match))
     assert np.array_equal(copy.encoding.observe(copy.state, 1), before)
     _played(copy, 80)
@@ -83,3 +83,56 @@ def test_a_game_without_a_round_limit_is_observed() -> None:
     enc: Any = match.encoding
     st: Any = match.state
     assert enc.observe(st, 0)[enc._round] == np.float32(st.round / 60)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_seat_to_move_sees_its_view_through_games_in_a_row_and_resets(players: int) -> None:
+    """As an environment asks: mostly the seat to move, now and then another one, games played one after the
+    other on the same match and one of them cut short by a reset. Each array returned stays as it was until its
+    seat is observed again (the caller may keep it until then)."""
+    match = Match("nerath", players)
+    enc: Any = match.encoding
+    rng = random.Random(21)
+    handed: dict[int, tuple[Any, Any]] = {}   # seat: (the array returned, a copy of it)
+    checked = 0
+    for game, cut in ((0, 250), (1, 90), (2, 250)):   # the second game is reset in the middle
+        match.reset(40 + game)
+        for _ in range(cut):
+            if match.over():
+                break
+            st: Any = match.state
+            seats = [match.to_move]
+            if rng.random() < 0.2:
+                seats.append(rng.randrange(players))
+            for seat in seats:
+                if seat is None or seat < 0:
+                    continue
+                for other, (array, copy) in handed.items():
+                    assert np.array_equal(array, copy), f"seat {other}'s array changed while seat {seat} was seen"
+                got = enc.observe(st, seat)
+                assert np.array_equal(got, np.asarray(enc.features(st.view(seat), seat), dtype=np.float32))
+                handed[seat] = (got, got.copy())
+                checked += 1
+            opts = sorted(match.decision.options())  # type: ignore[union-attr]
+            match.choose(opts[rng.randrange(len(opts))])
+    assert checked > 300
+
+
+def test_a_count_changed_in_place_beyond_a_byte_and_back_is_read() -> None:
+    match = Match("nerath")
+    _played(match, 40)
+    st: Any = match.state
+    assert _same(match, st, 1)
+    land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0)
+    cell = (land * R + st.realm) * T
+    was = st.n[cell]
+    # a count no byte holds, in a column the pieces free to move point at
+    st.n[cell] = 300
+    st.movable[land * T] = st.movable.get(land * T, 0) + 1
+    assert _same(match, st, 1)
+    assert match.encoding.observe(st, 1)[cell] == np.float32(300 / 5.0)
+    st.n[cell] = was
+    assert _same(match, st, 1)
+    _played(match, 20)
+    for seat in range(match.players):
+        assert _same(match, match.state, seat)

@@ -4,22 +4,20 @@ written as counts); the battle under way. Realms are in the rules' order; which 
 written beside them.
 
 ``features(view, seat)`` defines the numbers; ``observe(state, seat)`` writes the same numbers straight from the
-engine's flat state (the environments' fast path: no view is built), keeping the numbers of the board parts most
-actions leave alone (pieces, control and Castles, Guardians, Warships, pieces free to move) while the next state's
-part is equal to the one they were read from."""
+engine's flat state (the environments' fast path: no view is built), into each seat's own array, writing again
+only the numbers whose values in the state differ from the copies they were last written from."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from conquest.rl.encodings.base import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, tables
+from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, R, T, tables
 from conquest.rulesets.nerath.notation import WORDS
-from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, SPACE
+from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, RS, SPACE
 from conquest.rulesets.nerath.turn import NerathState
 
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
@@ -31,20 +29,6 @@ SPACE_COLUMNS = len(REALMS) + 6   # control by realm, Castle, built, placed, mov
 
 def _count(x: Any) -> float:
     return float(len(x)) if isinstance(x, list) else float(x or 0)
-
-
-def _copy_lists(lists: tuple[list[Any], ...]) -> tuple[list[Any], ...]:
-    return tuple(x[:] for x in lists)
-
-
-def _copy_records(records: dict[int, list[Any]]) -> dict[int, list[Any]]:
-    """A copy of records by key (the Warships)."""
-    return {k: v[:] for k, v in records.items()}
-
-
-def _copy_groups(groups: dict[int, list[list[Any]]]) -> dict[int, list[list[Any]]]:
-    """A copy of lists of records by key (the Guardians of each entrance)."""
-    return {k: [x[:] for x in v] for k, v in groups.items()}
 
 
 class NerathEncoding(Encoding):
@@ -138,12 +122,18 @@ class NerathEncoding(Encoding):
         self._ships0 = self._space0 + S * C
         o = self._ships0 + S * R * 2
         self._round = o
-        self._phase = {p: o + 1 + i for i, p in enumerate(PHASES)}
+        self._phase: dict[str | None, int] = {p: o + 1 + i for i, p in enumerate(PHASES)}
         o += 1 + len(PHASES)
         self._realm0 = o
         self._seat0 = o + R
         self._money0 = o + 2 * R        # gold, victory points, then per realm: Event hand, Treasure hand, Event deck
         o += 4 * R + 3 * R
+        # where gold, victory points and the numbers of cards held (the Event hands, the Treasure hands, the
+        # Event decks) are written, and their scales
+        m = self._money0
+        self._money_at = [[m + r for r in range(R)], [m + R + r for r in range(R)],
+                          [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)]]
+        self._money_scale = [[50] * R, [20] * R, [5] * (2 * R) + [15] * R]
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
@@ -163,142 +153,356 @@ class NerathEncoding(Encoding):
         self._size = o + len(REACTIONS)
         # every piece count a cell can hold as ``features`` writes it (n / 5.0, as float32)
         self._fifths = np.array([c / 5.0 for c in range(256)], dtype=np.float32)
-        # per seat: all zeros but the flags of the observer's realms; and those realms
-        self._blank = []
-        self._mine = []
-        for seat in range(self.players):
-            blank = np.zeros(self._size, dtype=np.float32)
-            mine = [r for r in range(R) if self.seat_of[r] == seat]
-            blank[[self._seat0 + r for r in mine]] = 1.0
-            self._blank.append(blank)
-            self._mine.append(mine)
-        # the parts of the board that most actions leave as they were: their numbers are kept with a copy of
-        # the state's part they were read from (every clone copies these lists, so only equality tells)
-        self._kept: dict[str, tuple[Any, Any, np.ndarray]] = {}
-        self._parts = (
-            ("pieces", attrgetter("n"), self._read_pieces, list.copy),
-            ("lands", attrgetter("ctrl", "castle"), self._read_lands, _copy_lists),
-            ("guardians", attrgetter("guardians"), self._read_guardians, _copy_groups),
-            ("ships", attrgetter("ships"), self._read_ships, _copy_records),
-            ("movable", attrgetter("movable"), self._read_movable, dict.copy))
-
-    def _part(self, name: str, part: Any, read: Any, copy: Any) -> tuple[Any, np.ndarray]:
-        """(positions, numbers) of one part of the board, read again only when the part is not equal to the one
-        last read (a thread sharing the encoding sees a consistent triple: it is stored at once)."""
-        kept = self._kept.get(name)
-        if kept is None or kept[0] != part:
-            at, values = read(part)
-            kept = self._kept[name] = (copy(part), at, values)
-        return kept[1], kept[2]
-
-    def _read_pieces(self, n: list[int]) -> tuple[slice, np.ndarray]:
-        try:
-            values = self._fifths.take(np.frombuffer(bytearray(n), dtype=np.uint8))
-        except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
-            values = (np.asarray(n, dtype=np.float64) / 5.0).astype(np.float32)
-        return slice(0, self._pieces_end), values
-
-    def _read_lands(self, part: tuple[list[int], list[int]]) -> tuple[np.ndarray, np.ndarray]:
-        ctrl, castle = part
-        at = []
-        for s in LANDS:
-            base = self._space0 + s * SPACE_COLUMNS
-            at.append(base + ctrl[s] % len(REALMS))    # the view names REALMS[ctrl]
-            if castle[s]:
-                at.append(base + 4)
-        return np.array(at, dtype=np.intp), np.ones(len(at), dtype=np.float32)
-
-    def _read_guardians(self, guardians: dict[int, list[list[Any]]]) -> tuple[np.ndarray, np.ndarray]:
-        at: list[int] = []
-        values: list[float] = []
-        for s, tiles in guardians.items():
-            base = self._space0 + s * SPACE_COLUMNS
-            at += (base + 8, base + 9)
-            values += (len(tiles) / 3.0, sum(1 for t in tiles if t[1]) / 3.0)   # t[1]: face up
-        return np.array(at, dtype=np.intp), np.array(values, dtype=np.float32)
-
-    def _read_ships(self, ships: dict[int, list[int]]) -> tuple[np.ndarray, np.ndarray]:
-        acc: dict[int, float] = {}
-        for sh in ships.values():
-            i = self._ships0 + (sh[SPACE] * len(REALMS) + sh[OWNER]) * 2
-            acc[i] = acc.get(i, 0.0) + 0.5
-            acc[i + 1] = acc.get(i + 1, 0.0) + ((sh[C1] >= 0) + (sh[C2] >= 0)) / 4.0   # quarters: exact sums
-        return np.array(list(acc), dtype=np.intp), np.array(list(acc.values()), dtype=np.float32)
-
-    def _read_movable(self, movable: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        by_space: dict[int, int] = {}   # pieces still free to move, by space (keys: space * pieces + piece)
-        for key, c in movable.items():
-            at = self._space0 + key // len(COUNTED) * SPACE_COLUMNS + 7
-            by_space[at] = by_space.get(at, 0) + c
-        return np.array(list(by_space), dtype=np.intp), np.array([c / 5.0 for c in by_space.values()], np.float32)
+        self._fifth = self._fifths.tolist()
+        # per seat: its realms and the flags that say so
+        self._mine = [tuple(r for r in range(R) if self.seat_of[r] == seat) for seat in range(self.players)]
+        self._flags = [[self._seat0 + r for r in mine] for mine in self._mine]
+        # each seat's numbers; the common ones (all but the seat's own) are up to date in the last seat's,
+        # written from the copies of the state's values kept in ``_seen``
+        self._seats = [_Seat(seat, self._size) for seat in range(self.players)]
+        for me in self._seats:
+            me.buf[self._flags[me.seat]] = 1.0
+        self._last: _Seat | None = None
+        self._seen = _Seen(S)
 
     def observe(self, state: NerathState, seat: int) -> np.ndarray:
         """``features(state.view(seat), seat)`` read straight from the state, without building the view: it
         must give exactly the view's numbers (tests/rl/test_envs.py holds the two equal as float32 at every
         decision of random games, and checks that another seat's hidden cards leave it as it was).
 
-        Hidden from ``seat`` and deliberately not read: the cards of other seats' Event and Treasure hands
+        Each seat has its own array, returned (the caller copies it before it is written again). The numbers
+        every seat sees alike are kept with copies of the state's values they were written from (compared by
+        value: a clone copies them, and a state may be changed in place), in the array of the seat observed
+        last: another seat's array takes them from it first. Then only the numbers whose values differ from
+        the ones kept are written, and the seat's own ones (which realms are its, the cards of its hands, the
+        card window open to it) when they changed. Piece counts (1,960 of them) are looked for first where
+        the other parts say pieces went (the kinds that moved or were loaded, the spaces where pieces were
+        placed or fight), then, if the counts still differ, everywhere.
+
+        Hidden from ``seat`` and never written from: the cards of other seats' Event and Treasure hands
         (only how many), the cards of every Event deck and of the Treasure deck (only how many), the Event
         discards, and the tiles and dice of Guardians (only how many stand on an entrance and how many are
-        face up)."""
+        face up; the Guardians are compared whole, which only decides when they are counted again)."""
         st = state
-        out = self._blank[seat].copy()
-        for name, part_of, read, copy in self._parts:
-            where, numbers = self._part(name, part_of(st), read, copy)
-            out[where] = numbers
-        # what changes with most actions: positions and their numbers, written at once at the end
-        at: list[int] = []
-        values: list[float] = []
+        k = self._seen
+        me = self._seats[seat]
+        buf = me.buf
+        last = self._last
+        if last is not me:
+            if last is not None:
+                buf[:] = last.buf
+                for i in self._own(last):
+                    buf[i] = 0.0
+                for i in self._own(me):
+                    buf[i] = 1.0
+            self._last = me
+        ctrl, castle = st.ctrl, st.castle
+        if ctrl != k.ctrl or castle != k.castle:
+            self._lands(buf, ctrl, castle)
+        guardians = st.guardians
+        if guardians != k.guardians:
+            k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
+            k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
+        # where piece counts may have changed: the columns (realm and kind) of the pieces that moved, were
+        # loaded or unloaded, the rows of the spaces where pieces were placed or a battle is fought
+        # (and the counts the pieces that moved left: if one differs, the counts changed)
+        cols: set[int] = set()
+        rows: list[int] = []
+        left: list[int] = []
+        ships = st.ships
+        if ships != k.ships:
+            self._ships(buf, ships, cols)
+        many = False      # so many changed that looking for the counts everywhere costs less
+        movable = st.movable
+        if movable != k.movable:
+            many = self._movable(buf, movable, st.realm, cols, left)
         C, s0 = SPACE_COLUMNS, self._space0
-        for s in st.built:
-            at.append(s0 + s * C + 5)
-            values.append(1.0)
-        for s, c in st.placed.items():
-            at.append(s0 + s * C + 6)
-            values.append(c / 5.0)
-        ph = self._phase.get(st.phase)
-        if ph is not None:
-            at.append(ph)
-            values.append(1.0)
-        at += (self._round, self._realm0 + st.realm)
-        values += (st.round / self.rounds, 1.0)
-        hands, treasures, decks = st.hands, st.treasures, st.decks
-        for r in self._mine[seat]:
-            for card in hands[r]:
-                if card in self._event:
-                    at.append(self._event[card])
-                    values.append(1.0)
-            for card in treasures[r]:
-                if card in self._treasure:
-                    at.append(self._treasure[card])
-                    values.append(1.0)
+        built = st.built
+        if built != k.built:
+            for s in k.built:
+                buf[s0 + s * C + 5] = 0.0
+            for s in built:
+                buf[s0 + s * C + 5] = 1.0
+            k.built = built[:]
+        placed = st.placed
+        if placed != k.placed:
+            rows = list({s for s, _ in placed.items() ^ k.placed.items()})
+            for s in rows:
+                buf[s0 + s * C + 6] = placed.get(s, 0) / 5.0
+            k.placed = placed.copy()
+        n, kept = st.n, k.n
+        sure = False
+        if left and kept is not None:
+            for i in left:
+                if n[i] != kept[i]:
+                    sure = True
+                    break
+        if sure or n != kept:
+            if st.bt is not None:
+                rows.append(st.bt["space"])
+            self._pieces(buf, n, () if many else cols, rows)
+        hands, treasures = st.hands, st.treasures
         gold, vp = st.gold, st.vp
-        counts = [g / 50 for g in gold] + [v / 20 for v in vp]
-        for r in range(len(REALMS)):
-            counts += (len(hands[r]) / 5, len(treasures[r]) / 5, len(decks[r]) / 15)
-        out[self._money0:self._money0 + len(counts)] = counts
+        if gold != k.gold:
+            self._money(buf, gold, k.gold, 0)
+        if vp != k.vp:
+            self._money(buf, vp, k.vp, 1)
+        held = list(map(len, hands + treasures + st.decks))   # how many cards, never which
+        if held != k.held:
+            self._money(buf, held, k.held, 2)
+        # the round, phase and realm to play, the Treasure deck, the battles declared and the one under way
+        rnd = st.round
+        if rnd != k.round:
+            buf[self._round] = rnd / self.rounds
+            k.round = rnd
+        phase = st.phase
+        if phase != k.phase:
+            at = self._phase.get(k.phase)
+            if at is not None:
+                buf[at] = 0.0
+            at = self._phase.get(phase)
+            if at is not None:
+                buf[at] = 1.0
+            k.phase = phase
+        realm = st.realm
+        if realm != k.realm:
+            if k.realm is not None:
+                buf[self._realm0 + k.realm] = 0.0
+            buf[self._realm0 + realm] = 1.0
+            k.realm = realm
+        count = len(st.treasure_deck)
+        if count != k.treasure_deck:
+            buf[self._tail0] = count / 40
+            k.treasure_deck = count
+        count = len(st.pending)
+        if count != k.pending:
+            buf[self._tail0 + 1] = count / 5
+            k.pending = count
         bt = st.bt
-        t = self._tail0
-        at += (t, t + 1)
-        values += (len(st.treasure_deck) / 40, len(st.pending) / 5)
-        if bt is not None:
-            b = self._bt_counts0
-            at += (t + 2, self._bt_space0 + bt["space"], self._bt_att0 + bt["att"], b, b + 1, b + 2)
-            values += (1.0, 1.0, 1.0, bt["round"] / 5, bt["ha"] / 5, bt["hd"] / 5)
-            for d in bt["defs"]:
-                at.append(self._bt_defs0 + d)
-                values.append(1.0)
-            step = self._bt_step.get(bt["step"])
-            if step is not None:
-                at.append(step)
-                values.append(1.0)
+        if bt is not None or k.bt is not None:
+            b = None if bt is None else (bt["space"], bt["att"], tuple(bt["defs"]), bt["step"], bt["round"],
+                                         bt["ha"], bt["hd"])
+            if b != k.bt:
+                k.battle = _swap(buf, k.battle, self._battle(b))
+                k.bt = b
+        # the seat's own numbers
+        mine = self._mine[seat]
+        if len(mine) == 1:
+            r = mine[0]
+            cards: tuple[list[str], ...] = (hands[r], treasures[r])
+        else:
+            cards = tuple([hands[r] for r in mine] + [treasures[r] for r in mine])
+        if cards != me.cards:
+            for i in me.held:
+                buf[i] = 0.0
+            me.held = self._held(cards)
+            for i in me.held:
+                buf[i] = 1.0
+            me.cards = tuple([c[:] for c in cards])
         react = st.react
-        window = _window(react["kind"], react["mover"] in self._mine[seat]) if react is not None else None
-        if window is not None:
-            at.append(self._react[window])
-            values.append(1.0)
-        out[at] = values
+        window = _window(react["kind"], react["mover"] in mine) if react is not None else None
+        if window != me.window:
+            if me.window is not None:
+                buf[self._react[me.window]] = 0.0
+            if window is not None:
+                buf[self._react[window]] = 1.0
+            me.window = window
+        return buf
+
+    # ---- the parts of the common numbers -------------------------------------------------------------------
+    def _pieces(self, buf: np.ndarray, n: list[int], cols: Any, rows: list[int]) -> None:
+        """The piece counts where they differ from the kept ones: first in the columns (realm and kind) and
+        rows (spaces) given, then, if the counts still differ, anywhere (found on bytes, all counts being
+        0..255), else all of them."""
+        k = self._seen
+        kept, kept_bytes = k.n, k.n_bytes
+        if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 3:
+            fifth = self._fifth
+            lines = [(c, RS, n[c::RS], kept_bytes[c::RS]) for c in cols]
+            for s in rows:
+                a = s * RS
+                lines.append((a, 1, n[a:a + RS], kept_bytes[a:a + RS]))
+            try:
+                for start, step, line, old in lines:
+                    new = bytearray(line)
+                    if new == old:
+                        continue
+                    x = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
+                    j = start
+                    while x:     # the bytes that differ, lowest first
+                        low = ((x & -x).bit_length() - 1) >> 3
+                        j += low * step
+                        kept[j] = kept_bytes[j] = c = n[j]
+                        buf[j] = fifth[c]
+                        x >>= (low + 1) << 3
+                        j += step
+            except ValueError:   # a count outside 0..255
+                pass
+            else:
+                if n == kept:
+                    return
+        elif n == kept:
+            return
+        try:
+            now = bytearray(n)
+        except (ValueError, TypeError):   # a count outside 0..255, from a loaded state
+            buf[:self._pieces_end] = np.asarray(n, dtype=np.float64) / 5.0
+            k.n, k.n_bytes = n[:], None
+            return
+        if kept is None or kept_bytes is None:
+            self._fifths.take(np.frombuffer(now, dtype=np.uint8), out=buf[:self._pieces_end])
+            k.n = n[:]
+        else:
+            fifth = self._fifth
+            for i in (np.frombuffer(now, dtype=np.uint8) != np.frombuffer(kept_bytes, dtype=np.uint8)
+                      ).nonzero()[0].tolist():
+                kept[i] = c = n[i]
+                buf[i] = fifth[c]
+        k.n_bytes = now
+
+    def _lands(self, buf: np.ndarray, ctrl: list[int], castle: list[int]) -> None:
+        """Control and Castles of the land spaces that changed."""
+        k = self._seen
+        kc, kk = k.ctrl, k.castle
+        R = len(REALMS)
+        for s in LANDS:
+            c, a = ctrl[s], castle[s]
+            if c != kc[s] or a != kk[s]:
+                base = self._space0 + s * SPACE_COLUMNS
+                if kc[s] is not None:
+                    buf[base + kc[s] % R] = 0.0
+                buf[base + c % R] = 1.0    # the view names REALMS[ctrl]
+                buf[base + 4] = 1.0 if a else 0.0
+        k.ctrl, k.castle = ctrl[:], castle[:]
+
+    def _guardians(self, guardians: dict[int, list[list[Any]]]) -> dict[int, float]:
+        out = {}
+        for s, tiles in guardians.items():
+            base = self._space0 + s * SPACE_COLUMNS
+            out[base + 8] = len(tiles) / 3.0
+            out[base + 9] = sum(1 for t in tiles if t[1]) / 3.0   # t[1]: face up
         return out
+
+    def _ships(self, buf: np.ndarray, ships: dict[int, list[int]], cols: set[int]) -> None:
+        """Warships and their cargo by sea space and realm: each Warship that moved, changed hands or cargo
+        taken out of its old cell and put in its new one. Adds to ``cols`` the columns of the piece counts
+        (realm and kind) of the cargo loaded or unloaded."""
+        kept = self._seen.ships
+        same = ships.keys() == kept.keys()
+        for i, sh in ships.items():
+            old = kept.get(i)
+            if old != sh:
+                if old is None:
+                    self._board_ship(buf, sh, 1)
+                elif (old[SPACE] != sh[SPACE] or old[OWNER] != sh[OWNER] or old[C1] != sh[C1]
+                      or old[C2] != sh[C2]):
+                    self._board_ship(buf, old, -1)
+                    self._board_ship(buf, sh, 1)
+                    if old[C1] != sh[C1] or old[C2] != sh[C2]:
+                        base = sh[OWNER] * T
+                        cols.update([base + t for t in (old[C1], old[C2], sh[C1], sh[C2]) if t >= 0])
+                kept[i] = sh[:]
+        if not same:
+            for i in [i for i in kept if i not in ships]:
+                self._board_ship(buf, kept.pop(i), -1)
+
+    def _board_ship(self, buf: np.ndarray, ship: list[int], sign: int) -> None:
+        """Add (``sign`` 1) or take out (-1) a Warship and its cargo in its cell (sea space and realm)."""
+        fleet = self._seen.fleet
+        cell = ship[SPACE] * R + ship[OWNER]
+        boats, cargo = fleet.get(cell, (0, 0))
+        boats += sign
+        cargo += sign * ((ship[C1] >= 0) + (ship[C2] >= 0))
+        fleet[cell] = (boats, cargo)
+        at = self._ships0 + cell * 2
+        buf[at] = boats * 0.5
+        buf[at + 1] = cargo / 4.0     # quarters: the view's sums are exact
+
+    def _movable(self, buf: np.ndarray, movable: dict[int, int], realm: int, cols: set[int],
+                 left: list[int]) -> bool:
+        """Pieces still free to move, by space (keys: space * pieces + piece): the sums of the spaces whose
+        entries changed. Adds to ``cols`` the columns of the piece counts (``realm``'s kinds) whose entries
+        changed and to ``left`` the counts they stand for; or, when many changed (a phase begins), says so."""
+        k = self._seen
+        kept, sums = k.movable, k.free
+        s0, C = self._space0 + 7, SPACE_COLUMNS
+        base = realm * T
+        k.movable = movable.copy()
+        if not movable:    # a phase ends: all zero
+            buf[s0:self._ships0:C] = 0.0
+            k.free = [0] * len(sums)
+            cols.update({base + key % T for key in kept})
+            return False
+        changed = kept.items() ^ movable.items()
+        if len(changed) > 4:   # summed again
+            now = [0] * len(sums)
+            for key, c in movable.items():
+                now[key // T] += c
+            for s in {key // T for key in kept.keys() | movable.keys()}:
+                if now[s] != sums[s]:
+                    buf[s0 + s * C] = now[s] / 5.0
+            k.free = now
+            return True
+        for key, c in changed:
+            s = key // T
+            sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
+            buf[s0 + s * C] = sums[s] / 5.0
+            cols.add(base + key % T)
+            left.append(s * RS + base + key % T)
+        return False
+
+    def _money(self, buf: np.ndarray, now: list[int], kept: list[int], part: int) -> None:
+        """Gold (``part`` 0), victory points (1) or the numbers of cards held (2: the Event hands, the Treasure
+        hands, the Event decks): those that changed."""
+        at, scale = self._money_at[part], self._money_scale[part]
+        for i, x in enumerate(now):
+            if x != kept[i]:
+                buf[at[i]] = x / scale[i]
+                kept[i] = x
+
+    def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:
+        """The battle under way: (space, attacker, defenders, step, round, hits on each side), or none."""
+        if bt is None:
+            return {}
+        space, att, defs, step, b_round, ha, hd = bt
+        b = self._bt_counts0
+        out = {self._tail0 + 2: 1.0, self._bt_space0 + space: 1.0, self._bt_att0 + att: 1.0, b: b_round / 5,
+               b + 1: ha / 5, b + 2: hd / 5}
+        for d in defs:
+            out[self._bt_defs0 + d] = 1.0
+        at = self._bt_step.get(step)
+        if at is not None:
+            out[at] = 1.0
+        return out
+
+    def _held(self, cards: tuple[list[str], ...]) -> list[int]:
+        """Where the ones of the cards in the seat's hands stand (``cards``: the Event hands of its realms, then
+        their Treasure hands)."""
+        at: list[int] = []
+        half = len(cards) // 2
+        for j, hand in enumerate(cards):
+            where = self._event if j < half else self._treasure
+            for c in hand:
+                i = where.get(c)
+                if i is not None:
+                    at.append(i)
+        return at
+
+    def _own(self, me: _Seat) -> list[int]:
+        """Where a seat's own ones stand: its realms, the cards of its hands, the card window open to it."""
+        return self._flags[me.seat] + me.held + ([self._react[me.window]] if me.window is not None else [])
+
+
+def _swap(buf: np.ndarray, before: dict[int, float], after: dict[int, float]) -> dict[int, float]:
+    """Write a part's numbers ``after`` (by position) over the ones it wrote ``before`` (those left out become
+    zero)."""
+    for i in before:
+        if i not in after:
+            buf[i] = 0.0
+    for i, v in after.items():
+        if before.get(i) != v:
+            buf[i] = v
+    return after
 
 
 def _window(kind: str | None, mover_is_mine: bool) -> str | None:
@@ -309,6 +513,45 @@ def _window(kind: str | None, mover_is_mine: bool) -> str | None:
     if kind == "move":
         return "enemy_move"
     return None
+
+
+class _Seen:
+    """Copies of the state's values the common numbers were last written from, and what some parts wrote."""
+
+    def __init__(self, spaces: int) -> None:
+        self.n: list[int] | None = None
+        self.n_bytes: bytearray | None = None   # the same counts as bytes
+        self.ctrl: list[Any] = [None] * spaces     # none yet: every space is written
+        self.castle: list[Any] = [None] * spaces
+        self.guardians: dict[int, list[list[Any]]] | None = None
+        self.ships: dict[int, list[int]] = {}
+        self.fleet: dict[int, tuple[int, int]] = {}   # Warships and their cargo by sea space and realm
+        self.movable: dict[int, int] = {}
+        self.free = [0] * spaces          # pieces free to move by space
+        self.built: list[int] = []
+        self.placed: dict[int, int] = {}
+        self.gold: list[Any] = [None] * R     # none yet: each is written
+        self.vp: list[Any] = [None] * R
+        self.held: list[Any] = [None] * (3 * R)
+        self.round: int | None = None
+        self.phase: str | None = None
+        self.realm: int | None = None
+        self.treasure_deck: int | None = None
+        self.pending: int | None = None
+        self.bt: tuple[Any, ...] | None = None
+        self.gdn: dict[int, float] = {}
+        self.battle: dict[int, float] = {}
+
+
+class _Seat:
+    """A seat's numbers, and what its own ones were written from."""
+
+    def __init__(self, seat: int, size: int) -> None:
+        self.seat = seat
+        self.buf = np.zeros(size, dtype=np.float32)
+        self.cards: tuple[list[str], ...] | None = None
+        self.held: list[int] = []          # where the ones of its cards stand
+        self.window: str | None = None
 
 
 ENCODING = NerathEncoding
