@@ -124,3 +124,16 @@ def test_the_encoding_pickled_observes_the_same_numbers() -> None:
         assert _same(copy, copy.state, seat)
     copy.reset(2)
     assert _same(copy, copy.state, 0)
+
+
+@pytest.mark.parametrize("options", [{"board": "b"}, {"mode": "companion", "first_player": 1},
+                                     {"soldier_die": 0, "keep_soldiers": False, "rounds": 2}])
+def test_the_other_board_and_modes_are_observed(options: dict[str, Any]) -> None:
+    # side B's territories and locations, Soldier tokens entered by the players, income without a die
+    match = Match("kingdom", None, options)
+    rng = random.Random(6)
+    for game in range(2):
+        match.reset(90 + game)
+        for st in _play(match, rng, 10_000):
+            assert _same(match, st, rng.randrange(2))
+        assert match.over()
