@@ -131,9 +131,8 @@ class NerathEncoding(Encoding):
         # where gold, victory points and the numbers of cards held (the Event hands, the Treasure hands, the
         # Event decks) are written, and their scales
         m = self._money0
-        self._money_at = [[m + r for r in range(R)], [m + R + r for r in range(R)],
-                          [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)]]
-        self._money_scale = [[50] * R, [20] * R, [5] * (2 * R) + [15] * R]
+        self._money_at = ([m + r for r in range(2 * R)] + [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)])
+        self._money_scale = [50] * R + [20] * R + [5] * (2 * R) + [15] * R
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
@@ -242,14 +241,15 @@ class NerathEncoding(Encoding):
                 rows.append(st.bt["space"])
             self._pieces(buf, n, () if many else cols, rows)
         hands, treasures = st.hands, st.treasures
-        gold, vp = st.gold, st.vp
-        if gold != k.gold:
-            self._money(buf, gold, k.gold, 0)
-        if vp != k.vp:
-            self._money(buf, vp, k.vp, 1)
-        held = list(map(len, hands + treasures + st.decks))   # how many cards, never which
-        if held != k.held:
-            self._money(buf, held, k.held, 2)
+        # gold, victory points, how many cards each hand and deck holds (never which)
+        money = st.gold + st.vp + list(map(len, hands + treasures + st.decks))
+        kept_money = k.money
+        if money != kept_money:
+            where, scale = self._money_at, self._money_scale
+            for i, x in enumerate(money):
+                if x != kept_money[i]:
+                    buf[where[i]] = x / scale[i]
+                    kept_money[i] = x
         # the round, phase and realm to play, the Treasure deck, the battles declared and the one under way
         rnd = st.round
         if rnd != k.round:
@@ -300,13 +300,14 @@ class NerathEncoding(Encoding):
                 buf[i] = 1.0
             me.cards = tuple([c[:] for c in cards])
         react = st.react
-        window = _window(react["kind"], react["mover"] in mine) if react is not None else None
-        if window != me.window:
-            if me.window is not None:
-                buf[self._react[me.window]] = 0.0
-            if window is not None:
-                buf[self._react[window]] = 1.0
-            me.window = window
+        if react is not None or me.window is not None:
+            window = _window(react["kind"], react["mover"] in mine) if react is not None else None
+            if window != me.window:
+                if me.window is not None:
+                    buf[self._react[me.window]] = 0.0
+                if window is not None:
+                    buf[self._react[window]] = 1.0
+                me.window = window
         return buf
 
     # ---- the parts of the common numbers -------------------------------------------------------------------
@@ -318,13 +319,15 @@ class NerathEncoding(Encoding):
         kept, kept_bytes = k.n, k.n_bytes
         if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 3:
             fifth = self._fifth
-            lines = [(c, RS, n[c::RS], kept_bytes[c::RS]) for c in cols]
+            lines: list[tuple[int, int | None, int]] = []     # (start, stop, step): a column or a space's row
+            for c in cols:
+                lines.append((c, None, RS))
             for s in rows:
-                a = s * RS
-                lines.append((a, 1, n[a:a + RS], kept_bytes[a:a + RS]))
+                lines.append((s * RS, s * RS + RS, 1))
             try:
-                for start, step, line, old in lines:
-                    new = bytearray(line)
+                for start, stop, step in lines:
+                    new = bytearray(n[start:stop:step])
+                    old = kept_bytes[start:stop:step]
                     if new == old:
                         continue
                     x = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
@@ -451,15 +454,6 @@ class NerathEncoding(Encoding):
             left.append(s * RS + base + key % T)
         return False
 
-    def _money(self, buf: np.ndarray, now: list[int], kept: list[int], part: int) -> None:
-        """Gold (``part`` 0), victory points (1) or the numbers of cards held (2: the Event hands, the Treasure
-        hands, the Event decks): those that changed."""
-        at, scale = self._money_at[part], self._money_scale[part]
-        for i, x in enumerate(now):
-            if x != kept[i]:
-                buf[at[i]] = x / scale[i]
-                kept[i] = x
-
     def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:
         """The battle under way: (space, attacker, defenders, step, round, hits on each side), or none."""
         if bt is None:
@@ -530,9 +524,7 @@ class _Seen:
         self.free = [0] * spaces          # pieces free to move by space
         self.built: list[int] = []
         self.placed: dict[int, int] = {}
-        self.gold: list[Any] = [None] * R     # none yet: each is written
-        self.vp: list[Any] = [None] * R
-        self.held: list[Any] = [None] * (3 * R)
+        self.money: list[Any] = [None] * (5 * R)     # none yet: each is written
         self.round: int | None = None
         self.phase: str | None = None
         self.realm: int | None = None
