@@ -512,6 +512,9 @@ def _window(kind: str | None, mover_is_mine: bool) -> str | None:
 class _Seen:
     """Copies of the state's values the common numbers were last written from, and what some parts wrote."""
 
+    __slots__ = ("n", "n_bytes", "ctrl", "castle", "guardians", "ships", "fleet", "movable", "free", "built",
+                 "placed", "money", "round", "phase", "realm", "treasure_deck", "pending", "bt", "gdn", "battle")
+
     def __init__(self, spaces: int) -> None:
         self.n: list[int] | None = None
         self.n_bytes: bytearray | None = None   # the same counts as bytes
@@ -537,6 +540,8 @@ class _Seen:
 
 class _Seat:
     """A seat's numbers, and what its own ones were written from."""
+
+    __slots__ = ("seat", "buf", "cards", "held", "window")
 
     def __init__(self, seat: int, size: int) -> None:
         self.seat = seat
