@@ -436,6 +436,12 @@ class NerathEncoding(Encoding):
             k.free = [0] * len(sums)
             cols.update({base + key % T for key in kept})
             return False
+        if not kept:       # a phase begins
+            for key, c in movable.items():
+                sums[key // T] += c
+            for s in {key // T for key in movable}:
+                buf[s0 + s * C] = sums[s] / 5.0
+            return True
         changed = kept.items() ^ movable.items()
         if len(changed) > 4:   # summed again
             now = [0] * len(sums)
