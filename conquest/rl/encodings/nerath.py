@@ -131,7 +131,7 @@ class NerathEncoding(Encoding):
         # where gold, victory points and the numbers of cards held (the Event hands, the Treasure hands, the
         # Event decks) are written, and their scales
         m = self._money0
-        self._money_at = ([m + r for r in range(2 * R)] + [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)])
+        self._money_at = [m + r for r in range(2 * R)] + [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)]
         self._money_scale = [50] * R + [20] * R + [5] * (2 * R) + [15] * R
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
