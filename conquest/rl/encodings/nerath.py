@@ -198,16 +198,18 @@ class NerathEncoding(Encoding):
         ctrl, castle = st.ctrl, st.castle
         if ctrl != k.ctrl or castle != k.castle:
             self._lands(buf, ctrl, castle)
-        guardians = st.guardians
-        if guardians != k.guardians:
-            k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
-            k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
         # where piece counts may have changed: the columns (realm and kind) of the pieces that moved, were
-        # loaded or unloaded, the rows of the spaces where pieces were placed or a battle is fought
-        # (and the counts the pieces that moved left: if one differs, the counts changed)
+        # loaded or unloaded, the rows of the spaces where pieces were placed, a battle is or was fought or
+        # Guardians changed (and the counts the pieces that moved left: if one differs, the counts changed)
         cols: set[int] = set()
         rows: list[int] = []
         left: list[int] = []
+        guardians = st.guardians
+        if guardians != k.guardians:
+            if k.guardians is not None:
+                rows = [d for d, tiles in guardians.items() if tiles != k.guardians.get(d)]
+            k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
+            k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
         ships = st.ships
         if ships != k.ships:
             self._ships(buf, ships, cols)
@@ -225,9 +227,9 @@ class NerathEncoding(Encoding):
             k.built = built[:]
         placed = st.placed
         if placed != k.placed:
-            rows = list({s for s, _ in placed.items() ^ k.placed.items()})
-            for s in rows:
+            for s in {s for s, _ in placed.items() ^ k.placed.items()}:
                 buf[s0 + s * C + 6] = placed.get(s, 0) / 5.0
+                rows.append(s)
             k.placed = placed.copy()
         n, kept = st.n, k.n
         sure = False
@@ -239,6 +241,8 @@ class NerathEncoding(Encoding):
         if sure or n != kept:
             if st.bt is not None:
                 rows.append(st.bt["space"])
+            if k.bt is not None and (st.bt is None or k.bt[0] != st.bt["space"]):
+                rows.append(k.bt[0])
             self._pieces(buf, n, () if many else cols, rows)
         hands, treasures = st.hands, st.treasures
         # gold, victory points, how many cards each hand and deck holds (never which)
