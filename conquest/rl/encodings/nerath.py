@@ -131,9 +131,8 @@ class NerathEncoding(Encoding):
         # where gold, victory points and the numbers of cards held (the Event hands, the Treasure hands, the
         # Event decks) are written, and their scales
         m = self._money0
-        self._money_at = [[m + r for r in range(R)], [m + R + r for r in range(R)],
-                          [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)]]
-        self._money_scale = [[50] * R, [20] * R, [5] * (2 * R) + [15] * R]
+        self._money_at = [m + r for r in range(2 * R)] + [m + 2 * R + 3 * r + j for j in range(3) for r in range(R)]
+        self._money_scale = [50] * R + [20] * R + [5] * (2 * R) + [15] * R
         self._event = {c: o + i for i, c in enumerate(self.events)}
         o += len(self.events)
         self._treasure = {c: o + i for i, c in enumerate(self.treasures)}
@@ -199,16 +198,18 @@ class NerathEncoding(Encoding):
         ctrl, castle = st.ctrl, st.castle
         if ctrl != k.ctrl or castle != k.castle:
             self._lands(buf, ctrl, castle)
-        guardians = st.guardians
-        if guardians != k.guardians:
-            k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
-            k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
         # where piece counts may have changed: the columns (realm and kind) of the pieces that moved, were
-        # loaded or unloaded, the rows of the spaces where pieces were placed or a battle is fought
-        # (and the counts the pieces that moved left: if one differs, the counts changed)
+        # loaded or unloaded, the rows of the spaces where pieces were placed, a battle is or was fought or
+        # Guardians changed (and the counts the pieces that moved left: if one differs, the counts changed)
         cols: set[int] = set()
         rows: list[int] = []
         left: list[int] = []
+        guardians = st.guardians
+        if guardians != k.guardians:
+            if k.guardians is not None:
+                rows = [d for d, tiles in guardians.items() if tiles != k.guardians.get(d)]
+            k.gdn = _swap(buf, k.gdn, self._guardians(guardians))
+            k.guardians = {d: [t[:] for t in tiles] for d, tiles in guardians.items()}
         ships = st.ships
         if ships != k.ships:
             self._ships(buf, ships, cols)
@@ -226,9 +227,9 @@ class NerathEncoding(Encoding):
             k.built = built[:]
         placed = st.placed
         if placed != k.placed:
-            rows = list({s for s, _ in placed.items() ^ k.placed.items()})
-            for s in rows:
+            for s in {s for s, _ in placed.items() ^ k.placed.items()}:
                 buf[s0 + s * C + 6] = placed.get(s, 0) / 5.0
+                rows.append(s)
             k.placed = placed.copy()
         n, kept = st.n, k.n
         sure = False
@@ -240,16 +241,19 @@ class NerathEncoding(Encoding):
         if sure or n != kept:
             if st.bt is not None:
                 rows.append(st.bt["space"])
+            if k.bt is not None and (st.bt is None or k.bt[0] != st.bt["space"]):
+                rows.append(k.bt[0])
             self._pieces(buf, n, () if many else cols, rows)
         hands, treasures = st.hands, st.treasures
-        gold, vp = st.gold, st.vp
-        if gold != k.gold:
-            self._money(buf, gold, k.gold, 0)
-        if vp != k.vp:
-            self._money(buf, vp, k.vp, 1)
-        held = list(map(len, hands + treasures + st.decks))   # how many cards, never which
-        if held != k.held:
-            self._money(buf, held, k.held, 2)
+        # gold, victory points, how many cards each hand and deck holds (never which)
+        money = st.gold + st.vp + list(map(len, hands + treasures + st.decks))
+        kept_money = k.money
+        if money != kept_money:
+            where, scale = self._money_at, self._money_scale
+            for i, x in enumerate(money):
+                if x != kept_money[i]:
+                    buf[where[i]] = x / scale[i]
+                    kept_money[i] = x
         # the round, phase and realm to play, the Treasure deck, the battles declared and the one under way
         rnd = st.round
         if rnd != k.round:
@@ -300,13 +304,14 @@ class NerathEncoding(Encoding):
                 buf[i] = 1.0
             me.cards = tuple([c[:] for c in cards])
         react = st.react
-        window = _window(react["kind"], react["mover"] in mine) if react is not None else None
-        if window != me.window:
-            if me.window is not None:
-                buf[self._react[me.window]] = 0.0
-            if window is not None:
-                buf[self._react[window]] = 1.0
-            me.window = window
+        if react is not None or me.window is not None:
+            window = _window(react["kind"], react["mover"] in mine) if react is not None else None
+            if window != me.window:
+                if me.window is not None:
+                    buf[self._react[me.window]] = 0.0
+                if window is not None:
+                    buf[self._react[window]] = 1.0
+                me.window = window
         return buf
 
     # ---- the parts of the common numbers -------------------------------------------------------------------
@@ -318,13 +323,15 @@ class NerathEncoding(Encoding):
         kept, kept_bytes = k.n, k.n_bytes
         if kept is not None and kept_bytes is not None and 0 < len(cols) + len(rows) <= 3:
             fifth = self._fifth
-            lines = [(c, RS, n[c::RS], kept_bytes[c::RS]) for c in cols]
+            lines: list[tuple[int, int | None, int]] = []     # (start, stop, step): a column or a space's row
+            for c in cols:
+                lines.append((c, None, RS))
             for s in rows:
-                a = s * RS
-                lines.append((a, 1, n[a:a + RS], kept_bytes[a:a + RS]))
+                lines.append((s * RS, s * RS + RS, 1))
             try:
-                for start, step, line, old in lines:
-                    new = bytearray(line)
+                for start, stop, step in lines:
+                    new = bytearray(n[start:stop:step])
+                    old = kept_bytes[start:stop:step]
                     if new == old:
                         continue
                     x = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
@@ -433,6 +440,12 @@ class NerathEncoding(Encoding):
             k.free = [0] * len(sums)
             cols.update({base + key % T for key in kept})
             return False
+        if not kept:       # a phase begins
+            for key, c in movable.items():
+                sums[key // T] += c
+            for s in {key // T for key in movable}:
+                buf[s0 + s * C] = sums[s] / 5.0
+            return True
         changed = kept.items() ^ movable.items()
         if len(changed) > 4:   # summed again
             now = [0] * len(sums)
@@ -450,15 +463,6 @@ class NerathEncoding(Encoding):
             cols.add(base + key % T)
             left.append(s * RS + base + key % T)
         return False
-
-    def _money(self, buf: np.ndarray, now: list[int], kept: list[int], part: int) -> None:
-        """Gold (``part`` 0), victory points (1) or the numbers of cards held (2: the Event hands, the Treasure
-        hands, the Event decks): those that changed."""
-        at, scale = self._money_at[part], self._money_scale[part]
-        for i, x in enumerate(now):
-            if x != kept[i]:
-                buf[at[i]] = x / scale[i]
-                kept[i] = x
 
     def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:
         """The battle under way: (space, attacker, defenders, step, round, hits on each side), or none."""
@@ -518,6 +522,9 @@ def _window(kind: str | None, mover_is_mine: bool) -> str | None:
 class _Seen:
     """Copies of the state's values the common numbers were last written from, and what some parts wrote."""
 
+    __slots__ = ("n", "n_bytes", "ctrl", "castle", "guardians", "ships", "fleet", "movable", "free", "built",
+                 "placed", "money", "round", "phase", "realm", "treasure_deck", "pending", "bt", "gdn", "battle")
+
     def __init__(self, spaces: int) -> None:
         self.n: list[int] | None = None
         self.n_bytes: bytearray | None = None   # the same counts as bytes
@@ -530,9 +537,7 @@ class _Seen:
         self.free = [0] * spaces          # pieces free to move by space
         self.built: list[int] = []
         self.placed: dict[int, int] = {}
-        self.gold: list[Any] = [None] * R     # none yet: each is written
-        self.vp: list[Any] = [None] * R
-        self.held: list[Any] = [None] * (3 * R)
+        self.money: list[Any] = [None] * (5 * R)     # none yet: each is written
         self.round: int | None = None
         self.phase: str | None = None
         self.realm: int | None = None
@@ -545,6 +550,8 @@ class _Seen:
 
 class _Seat:
     """A seat's numbers, and what its own ones were written from."""
+
+    __slots__ = ("seat", "buf", "cards", "held", "window")
 
     def __init__(self, seat: int, size: int) -> None:
         self.seat = seat
