@@ -33,10 +33,10 @@ def piece_aliases() -> dict[str, str]:
     return out
 
 
-def parse_pieces(text: str, who: str) -> list[str]:
-    """``"footsoldier,footsoldier,siege,dragon"`` or ``"2 footsoldier, siege"`` -> piece ids in that order."""
-    names = piece_aliases()
-    out: list[str] = []
+def _counted_items(text: str, who: str, most: int, holds: str) -> list[tuple[int, str]]:
+    """``"2 footsoldier, siege, 3x dragon"`` -> [(2, "footsoldier"), (1, "siege"), (3, "dragon")] (lower case,
+    spaces tidied; an empty item skipped; more than ``most`` of one is refused)."""
+    out: list[tuple[int, str]] = []
     for item in text.split(","):
         item = " ".join(item.strip().lower().split())
         if not item:
@@ -45,10 +45,19 @@ def parse_pieces(text: str, who: str) -> list[str]:
         head, _, rest = item.partition(" ")
         if is_digits(head) and rest:
             k, item = int(head), rest
-            if k > 500:
-                raise OddsError(f"{who}: {k} {item} is more than a battle can hold (at most 500 of a kind)")
         elif head.endswith("x") and is_digits(head[:-1]) and rest:
             k, item = int(head[:-1]), rest
+        if k > most:
+            raise OddsError(f"{who}: {k} {item} is more than {holds} (at most {most} of a kind)")
+        out.append((k, item))
+    return out
+
+
+def parse_pieces(text: str, who: str) -> list[str]:
+    """``"footsoldier,footsoldier,siege,dragon"`` or ``"2 footsoldier, siege"`` -> piece ids in that order."""
+    names = piece_aliases()
+    out: list[str] = []
+    for k, item in _counted_items(text, who, 500, "a battle can hold"):
         if item not in names:
             raise OddsError(f"{who}: unknown piece '{item}' (one of {', '.join(nerath_data.PIECE_NAMES)})")
         out.extend([names[item]] * k)
@@ -92,18 +101,9 @@ def parse_guardians(text: str, who: str = "defender") -> list[str]:
     names = {t: t for t in tiles}
     names.update({g.name.lower(): t for t, g in tiles.items()})
     out: list[str] = []
-    for item in text.split(","):
-        item = " ".join(item.strip().lower().split())
-        if item.startswith("guardian:"):
-            item = item[len("guardian:"):].strip()
-        if not item:
-            continue
-        k = 1
-        head, _, rest = item.partition(" ")
-        if is_digits(head) and rest:
-            k, item = int(head), rest
+    for k, item in _counted_items(text.replace("guardian:", ""), who, 100, "a dungeon can hold"):
         if item in (FACEDOWN, "?"):
-            out.extend([FACEDOWN] * min(k, 100))
+            out.extend([FACEDOWN] * k)
             continue
         if item not in names:
             raise OddsError(f"{who}: unknown Dungeon Guardian '{item}' (a tile of guardians.yaml: "
