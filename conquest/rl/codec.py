@@ -196,15 +196,6 @@ class Decision:
         """The token indices that continue a legal action (``END`` when the prefix is complete and continued)."""
         return self._branches().keys()
 
-    def complete(self) -> Any | None:
-        """The action the prefix spells, when nothing else can follow it; else None."""
-        live = self._live
-        if len(live) == 1:
-            item = live[0]
-            if len(item[0] if self._by_tokens else item) == len(self.prefix):
-                return self._action(item)
-        return None
-
     def choose(self, token: int) -> Any | None:
         """Add ``token`` (checked by the caller against ``options``); the finished action, or None. When one
         action is left it is finished: every token it still has is forced."""
