@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import re
+
 import httpx
 
 from conquest.web.odds import has_odds
@@ -14,10 +16,15 @@ from tests.web.test_odds_api import drive_to, is_battle, is_dungeon_battle
 SIZES = {"wide": (1400, 900), "phone": (390, 844)}
 
 
+def panel_of(text: str) -> str:
+    """The selector of the odds panel under one listed action (each action with odds has its own panel)."""
+    return f"li:has(> .odds-row [data-odds='{text}']) > .odds-drop"
+
+
 def test_calculator_steppers_and_result(page: Any, server: Any, screenshots: Path) -> None:
     page.goto(server.url + "/")
     page.click("#calc-link")            # the lobby links the calculator
-    page.wait_for_url("**/calc")
+    page.wait_for_url(re.compile(r"/calc(#.*)?$"))   # the page writes its state into the hash
     page.wait_for_selector("[data-step='attacker-footsoldier-plus']")
     for _ in range(3):
         page.click("[data-step='attacker-footsoldier-plus']")
@@ -70,12 +77,13 @@ def test_a_nerath_game_shows_the_odds_of_a_battle(page: Any, server: Any, screen
     page.hover(f"[data-action='{text}']")                 # hovering fills the badge
     page.wait_for_function(f"() => /%/.test(document.querySelector(\"[data-odds='{text}'] .odds-badge\").textContent)")
     page.click(f"[data-odds='{text}']")
-    page.wait_for_selector(".odds-drop .odds-stack")
+    panel = panel_of(text)
+    page.wait_for_selector(f"{panel} .odds-stack")
     want = httpx.get(f"{server.url}/api/games/{gid}/odds", params={"action": text},
                      headers={"X-Conquest-Token": tokens[seat]}).json()
-    legend = page.inner_text(".odds-drop .odds-legend")
+    legend = page.inner_text(f"{panel} .odds-legend")
     assert "Attacker wins" in legend and "Defender holds" in legend
-    assert page.get_attribute(".odds-drop a", "href").startswith("/calc#")
+    assert page.get_attribute(f"{panel} a", "href").startswith("/calc#")
     badge = page.inner_text(f"[data-odds='{text}'] .odds-badge")
     assert badge.rstrip("%").lstrip("<>") != "" and want["attacker_wins"] >= 0
     for name, (w, h) in SIZES.items():
@@ -92,10 +100,10 @@ def test_the_battle_window_opens_the_odds_of_pressing(page: Any, server: Any, sc
                        lambda a, st: a == ("press",) and has_odds("nerath", st, a), seed=3)
     page.goto(f"{server.url}/game/{gid}#t={tokens[live.state.to_move]}")
     page.wait_for_selector("[data-odds='press'][aria-expanded='true']")   # open without a click
-    page.wait_for_selector(".odds-drop .odds-stack")
+    page.wait_for_selector(f"{panel_of('press')} .odds-stack")
     page.click("[data-odds='retreat']")
-    page.wait_for_function("() => [...document.querySelectorAll('.odds-drop .odds-table td.p')]"
-                           ".some(td => td.textContent === '100%')")
+    cells = f"{panel_of('retreat')} .odds-table td.p"
+    page.wait_for_function(f"() => [...document.querySelectorAll({cells!r})].some(td => td.textContent === '100%')")
     page.screenshot(path=str(screenshots / "odds-press-wide.png"), full_page=True)
 
 
@@ -110,8 +118,8 @@ def test_a_dungeon_battles_odds_name_the_guardians(page: Any, server: Any, scree
     page.wait_for_selector(f"[data-odds='{text}']")
     page.fill("#notation", "battle")
     page.click(f"[data-odds='{text}']")
-    page.wait_for_selector(".odds-drop .odds-stack")
-    panel = page.inner_text(".odds-drop")
+    page.wait_for_selector(f"{panel_of(text)} .odds-stack")
+    panel = page.inner_text(panel_of(text))
     assert "the Guardians" in panel and "facedown" in panel and "Treasure card" in panel
-    assert page.query_selector(".odds-drop a[href^='/calc#']") is None   # the calculator page states no dungeon
+    assert page.query_selector(f"{panel_of(text)} a[href^='/calc#']") is None   # the calculator page states no dungeon
     page.screenshot(path=str(screenshots / "odds-dungeon-wide.png"), full_page=True)
