@@ -66,6 +66,8 @@ class Match:
         self.last_shaping: list[float] | None = None
         self.rng = random.Random(0)
         self.state: State = probe
+        self.to_move: int | None = probe.to_move
+        """The state's seat to move (kept: some rulesets work it out at each ask)."""
         self.decision: Decision | None = None
         self.decisions = 0
         self.actions: list[Any] = []
@@ -75,21 +77,25 @@ class Match:
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         self.rng = random.Random(seed)
-        self.state = self.rs.new_game(self.players, self.options, seed=seed)
+        # the players and options were checked once, when the match was made
+        self.state = self.rs._new_game(self.players, self.options, seed)
         self.decisions = 0
         self.actions = []
         self._settle()
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat deciding now, or None at the end."""
-        return self.state.to_move
 
     def truncated(self) -> bool:
         return self.max_decisions is not None and self.decisions >= self.max_decisions and not self.over()
 
     def over(self) -> bool:
-        return self.state.to_move is None
+        return self.to_move is None
+
+    def at(self, state: State) -> Decision:
+        """Put the match at ``state`` (a decision of a seat, from outside: a policy asked to choose there) and
+        return its decision, with the tokens that are forced taken."""
+        self.state = state
+        self.to_move = state.to_move
+        self.decision = d = Decision(self.codec, state.legal_actions())
+        return d
 
     def _play(self, action: Any) -> None:
         if not self.shaped_reward:
@@ -109,7 +115,7 @@ class Match:
         self.decision = None
         while True:
             st = self.state
-            to_move = st.to_move
+            self.to_move = to_move = st.to_move
             if to_move is None:
                 return
             if to_move == CHANCE:
@@ -179,7 +185,7 @@ class Match:
                 obs[i] = 0.0
             marks.clear()
         d = self.decision
-        if d is not None and st.to_move == seat:
+        if d is not None and self.to_move == seat:
             base = self.board_size + 1
             marks.append(base - 1)
             for t in d.prefix:

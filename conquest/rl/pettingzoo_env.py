@@ -63,7 +63,7 @@ class ConquestAEC(AECEnv):
 
     def _after_move(self) -> None:
         m = self.match
-        to_move = m.state.to_move
+        to_move = m.to_move
         if to_move is None:
             result = m.result() or tuple(0.0 for _ in self.agents)
             for a in self.agents:
@@ -94,7 +94,7 @@ class ConquestAEC(AECEnv):
             raise ValueError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0
         shaping = m.last_shaping
-        to_move = m.state.to_move
+        to_move = m.to_move
         if shaping is None and not self._rewarded and to_move is not None and to_move >= 0 \
                 and m.max_decisions is None and self.render_mode != "human":
             self.agent_selection = self.possible_agents[to_move]  # the common step: nothing else changes
@@ -110,7 +110,7 @@ class ConquestAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         m = self.match
-        mask = m.mask() if (m.state.to_move == seat and not self.truncations.get(agent)) else \
+        mask = m.mask() if (m.to_move == seat and not self.truncations.get(agent)) else \
             np.zeros(m.codec.size, dtype=np.int8)
         return {"observation": m.observe(seat), "action_mask": mask}
 

@@ -13,7 +13,6 @@ from typing import Any
 from conquest.agents.base import Agent, Param
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
-from conquest.rl.codec import Decision
 
 _MODELS: dict[tuple[str, float], Any] = {}
 
@@ -73,9 +72,7 @@ class PolicyAgent(Agent):
         import numpy as np
         m = self._match(state)
         seat = state.to_move
-        m.state = state
-        d = Decision(m.codec, state.legal_actions())
-        m.decision = d
+        d = m.at(state)
         done = d.advance_forced()
         while done is None:
             obs = m.observe(seat)
