@@ -194,8 +194,9 @@ class NarbyData(State):
 
     def clear_for(self, seat: int, a: int) -> bool:
         """Can the dragon of ``seat`` stand on the footprint anchored at ``a``? Move: "cannot land on a
-        settlement, cave, or place of power, or another dragon" — the thief's chest is not in that list, so a
-        dragon may stand over it (reading R33) unless option ``chest_blocks`` says otherwise."""
+        settlement, cave, or place of power, or another dragon" — a ruin counts as a settlement here (reading
+        R36); the thief's chest is not in that list, so a dragon may stand over it (reading R33) unless option
+        ``chest_blocks`` says otherwise."""
         me = DRAGON0 + seat
         occ = self.occ
         chest_ok = not self.cblk
