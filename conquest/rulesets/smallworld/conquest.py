@@ -56,14 +56,16 @@ class Conquering(StateBase):
 
     def conquest_targets(self, race: int) -> list[int]:
         """Regions ``race`` may attack now: a first conquest enters by a border region; following conquests
-        are adjacent to a region it occupies (Flying, Underworld and Halflings change that)."""
+        are adjacent to a region it occupies (Flying, Underworld and Halflings change that). Flying reaches any
+        region for the first conquest too unless option ``flying_first_conquest`` is false (reading 20)."""
         b = self.board
         rr = self.rrace
         own = [i for i in range(b.n) if rr[i] == race]
         active = self.rstatus[race] == ACTIVE
         p = self.rpower[race] if active else -1
-        if (p >= 0 and POWER_RULES[p].reaches_anywhere) \
-                or (not own and active and RACE_RULES[race].first_conquest_anywhere):
+        flies = p >= 0 and POWER_RULES[p].reaches_anywhere \
+            and (bool(own) or self.options.get("flying_first_conquest", True))
+        if flies or (not own and active and RACE_RULES[race].first_conquest_anywhere):
             cand: list[int] | set[int] = range(b.n)  # type: ignore[assignment]
         elif not own:
             cand = [i for i in range(b.n) if b.entry[i]]

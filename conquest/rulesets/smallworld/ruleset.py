@@ -71,6 +71,9 @@ class SmallWorldRuleset(Ruleset):
             Option("stout_first_turn", True, "whether a Stout race may go into decline at the end of the turn "
                    "its combo was chosen (Stout: 'at the end of a normal turn'; the first turn counts as one: "
                    "default true)", type=bool),
+            Option("flying_first_conquest", True, "whether a Flying race's first conquest may be any land region "
+                   "(Flying: 'conquer any land region': default true) or must be a border region like any first "
+                   "conquest (003: 'must enter it by conquering one of its border Regions')", type=bool),
             Option("column", "", "fix the first visible combos, top first, as race:power pairs separated by "
                    "commas (e.g. 'ratmen:flying,elves:hill'); the rest are drawn at random"),
         ))
