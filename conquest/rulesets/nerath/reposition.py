@@ -42,8 +42,7 @@ def reposition_actions(st: NerathData) -> list[tuple]:
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, T)
         if t in FLYING_TYPES:
-            dests = flying_reach(st, s, r, piece_move(st, r, t), t, friendly_only=True,
-                                      land_only=(t == DRAGON))
+            dests = flying_reach(st, s, r, piece_move(st, r, t), friendly_only=True, sea_ok=(t == STORM))
         else:
             dests, ships = hero_exits(st, s)
             for sid in ships:
