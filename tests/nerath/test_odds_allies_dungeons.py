@@ -188,6 +188,35 @@ def test_heroes_need_8_and_a_card_bonus_trumps_it():
     assert card.extra["exact_fractions"]["attacker_wins"] == str(F(6, 10) * F(1, 2) / (1 - F(4, 10) * F(1, 2)))
 
 
+def test_a_treasure_bonus_does_not_trump_heroes_need():
+    # "A Hero scores a hit against the Guardian only on an attack roll of the specified number or higher." /
+    # "An Event card that grants a Hero a bonus to attack rolls trumps this special ability." The Sword of Kas
+    # (a Treasure: +1 for Fighters) is no Event card: against the Wraith the Fighter still hits 3/10; against
+    # the Skeleton Guard (d8, no such ability) its +1 counts: 5+ on a d10, 6/10
+    plain = dungeon(["fighter"], ["wraith"]).solve(exact=True)
+    sword = dungeon(["fighter"], ["wraith"], attacker_cards=["sword-of-kas"]).solve(exact=True)
+    assert sword.extra["exact_fractions"] == plain.extra["exact_fractions"]
+    both = dungeon(["fighter"], ["wraith"], attacker_cards=["sword-of-kas", "k-dark-rites"])
+    assert both.a.dice(0, False, 8) == ((10, 4, 1),)   # the Event card trumps: 6 less the whole +2
+    skeleton = dungeon(["fighter"], ["skeleton-guard"], attacker_cards=["sword-of-kas"])
+    assert skeleton.a.dice(0, False, 0) == ((10, 5, 1),)
+
+
+def test_a_position_s_treasure_bonus_does_not_trump_heroes_need():
+    """``battle dN`` read from a position: the Treasure's record (``treasure``, its sixth field) counts as a
+    bonus but not as the Event card's that trumps "Heroes Need"."""
+    rs = get_ruleset("nerath")
+    doc, x, _a, _d = battle_document(dungeon(["fighter"], ["wraith"]))
+    doc["guardians"][x][0]["face_up"] = True
+    doc["effects"] = [["karkoth", "attack_bonus", 1, "fighter", "game", "treasure"]]
+    r = rs.action_odds(rs.state_from_json(doc), f"battle {x}")
+    assert close(r["attacker_wins"], dungeon(["fighter"], ["wraith"]).solve().attacker_wins)
+    doc["effects"] = [["karkoth", "attack_bonus", 1, "fighter", "turn"]]      # an Event card's
+    r = rs.action_odds(rs.state_from_json(doc), f"battle {x}")
+    ref = dungeon(["fighter"], ["wraith"], attacker_cards=["k-dark-rites"]).solve()
+    assert close(r["attacker_wins"], ref.attacker_wins)
+
+
 def test_the_highest_need_holds_against_every_guardian_while_its_guardian_stands():
     # "If the dungeon entrance contains multiple Dungeon Guardians, the disadvantage affects all the Heroes'
     # attack rolls during that battle-even against Dungeon Guardians that would otherwise be easy to hit."

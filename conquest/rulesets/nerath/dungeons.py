@@ -37,16 +37,20 @@ def hero_need(st: NerathData, r: int, t: int, side: str) -> int:
     assert bt is not None
     tiles = guardian_tiles()
     return need_against(fx.attack_bonus(st, r, t, side),
-                        (tiles[g[0]].heroes_need for g in st.guardians[bt["space"]]))
+                        (tiles[g[0]].heroes_need for g in st.guardians[bt["space"]]),
+                        fx.attack_bonus(st, r, t, side, events_only=True))
 
 
-def need_against(bonus: int, heroes_need: Iterable[int]) -> int:
-    """The roll a Hero with attack ``bonus`` needs against Guardians with these "Heroes Need" numbers (0: none):
-    the highest of them (at least the usual 6), unless the bonus is positive, which trumps them. The battle
-    calculator reads the Heroes' dice from here too."""
-    if bonus > 0:
-        return HIT_ON - bonus
-    return max([*heroes_need, HIT_ON]) - bonus
+def need_against(bonus: int, heroes_need: Iterable[int], event_bonus: int) -> int:
+    """The roll a Hero with attack ``bonus`` (``event_bonus`` of it from Event cards) needs against Guardians
+    with these "Heroes Need" numbers (0: none). "A Hero scores a hit against the Guardian only on an attack roll
+    of the specified number or higher": the highest of them, or the usual 6 less the bonus if that is higher;
+    but "An Event card that grants a Hero a bonus to attack rolls trumps this special ability": with a positive
+    Event bonus, the usual 6 less the whole bonus. The battle calculator reads the Heroes' dice from here too."""
+    usual = HIT_ON - bonus
+    if event_bonus > 0:
+        return usual
+    return max([*heroes_need, usual])
 
 
 def guardian_dice(st: NerathData, first_strike: bool) -> tuple[tuple[int, int, int], ...]:

@@ -6,8 +6,10 @@ income (``income_bonus``); which cards the seat to move may play now (``playable
 (``play``); the Draw step's chance outcomes (``draw_outcomes``, ``resolve_draw``); and it is told of
 conquests/liberations (``on_conquer``), retreats (``on_retreat``) and plundered dungeons (``plunder``).
 
-Active effects are records ``[realm, verb, value, piece, until]`` in ``state.effects`` (until: ``turn`` or
-``game``); ``expire`` drops the finished ones at the start of each turn.
+Active effects are records ``[realm, verb, value, piece, until]`` in ``state.effects`` (until: ``turn``,
+``battle`` or ``game``), with a sixth field ``treasure`` when a Treasure card made it (an Event card's record
+has five: "An Event card that grants a Hero a bonus to attack rolls trumps" "Heroes Need", a Treasure's does
+not); ``expire`` drops the finished ones at the start of each turn.
 """
 
 from __future__ import annotations
@@ -46,20 +48,25 @@ def setup_decks(state: NerathData) -> None:
 
 
 # ------------------------------------------------------------------------------------------ modifiers
-def _sum(state: NerathData, realm: int, verb: str, piece: str) -> int:
+TREASURE = "treasure"   # the source field of an effect a Treasure card made
+
+
+def _sum(state: NerathData, realm: int, verb: str, piece: str, events_only: bool = False) -> int:
     total = 0
     for e in state.effects:
-        if e[0] == realm and e[1] == verb and (e[3] == "*" or e[3] == piece):
+        if e[0] == realm and e[1] == verb and (e[3] == "*" or e[3] == piece) and \
+                not (events_only and len(e) > 5 and e[5] == TREASURE):
             total += e[2]
     return total
 
 
-def attack_bonus(state: NerathData, realm: int, t: int, side: str) -> int:
-    """Bonus to attack rolls (a hit needs 6 - bonus or higher). ``t`` -1 is a Warship, -2 a Castle."""
+def attack_bonus(state: NerathData, realm: int, t: int, side: str, events_only: bool = False) -> int:
+    """Bonus to attack rolls (a hit needs 6 - bonus or higher). ``t`` -1 is a Warship, -2 a Castle.
+    ``events_only``: the part Event cards give (Treasures' Powers and Properties left out)."""
     if not state.effects:
         return 0
     name = COUNTED[t] if t >= 0 else ("warship" if t == -1 else "castle")
-    return _sum(state, realm, "attack_bonus", name)
+    return _sum(state, realm, "attack_bonus", name, events_only)
 
 
 def move_bonus(state: NerathData, realm: int, t: int) -> int:
@@ -246,12 +253,12 @@ def play_treasure(state: NerathData, realm: int, cid: str) -> None:
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, "turn"])
+            state.effects.append([realm, verb, value, piece, "turn", TREASURE])
     for verb, value, piece in card.get("property", []):
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, "game"])
+            state.effects.append([realm, verb, value, piece, "game", TREASURE])
 
 
 def _drawing_realm(state: NerathData) -> int:

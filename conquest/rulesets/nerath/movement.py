@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, R, SEA, STORM, T
+from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, R, SEA, T
 from conquest.rulesets.nerath.state import (
     ADJ, C1, C2, DIST, FLAGS, F_FIXED, F_RETREATED, F_STOPPED, F_UNLOADED, IDS, KIND, LAND_ADJ, MOVE, MOVES, NerathData, OWNER, S, SEA_ADJ, SPACE, WARSHIP_MOVE,
 )
@@ -40,10 +40,12 @@ def land_reach(st: NerathData, s: int, r: int, m: int, hero: bool, friendly_only
     return out
 
 
-def flying_reach(st: NerathData, s: int, r: int, m: int, t: int, friendly_only: bool = False,
-                 land_only: bool = False) -> list[int]:
+def flying_reach(st: NerathData, s: int, r: int, m: int, friendly_only: bool = False,
+                 sea_ok: bool = True) -> list[int]:
     """Flying pieces fly through any space (enemy spaces and dungeon entrances too) but never end on a
-    dungeon entrance."""
+    dungeon entrance. ``friendly_only`` (Reposition, Reinforce: no battles): they end in friendly land, or
+    in friendly sea when ``sea_ok`` (in Reposition only Storm Elementals "can end this step in friendly sea
+    spaces"; in Reinforce new pieces move "to any friendly space")."""
     d = DIST[s]
     out = []
     for y in range(S):
@@ -55,7 +57,7 @@ def flying_reach(st: NerathData, s: int, r: int, m: int, t: int, friendly_only: 
         if friendly_only:
             if k == LAND and not friendly_land(st, y, r):
                 continue
-            if k == SEA and (land_only or t != STORM or enemy_sea(st, y, r)):
+            if k == SEA and (not sea_ok or enemy_sea(st, y, r)):
                 continue
         out.append(y)
     return out
@@ -88,7 +90,7 @@ def move_actions(st: NerathData) -> list[tuple]:
         s, t = divmod(key, T)
         m = piece_move(st, r, t)
         if t in FLYING_TYPES:
-            dests = flying_reach(st, s, r, m, t)
+            dests = flying_reach(st, s, r, m)
         elif KIND[s] == SEA:
             continue
         else:

@@ -136,6 +136,7 @@ class NerathBattle:
         self.wounded = tuple(wounded)
         self.a = _Side(attacker, True, sea, order, card_bonuses(attacker_cards, "attacker"), hurt_dragon_fights,
                        wounded[0], dungeon=dungeon)
+        self.a.event_bonus = card_bonuses(attacker_cards, "attacker", events_only=True)
         self.d: _Side | _Allies | _Guardians
         self.fought: list[str] = []
         if dungeon:
@@ -371,10 +372,11 @@ def _forces(state: Any, x: int, realm: int, kind: str) -> tuple[list[str], int]:
     return out, wounded
 
 
-def _bonus_cards(state: Any, realm: int) -> dict[str, int]:
+def _bonus_cards(state: Any, realm: int, events_only: bool = False) -> dict[str, int]:
+    """The realm's attack bonuses in force, per piece kind (``events_only``: those Event cards gave)."""
     bonus: dict[str, int] = {}
     for e in state.effects:
-        if e[0] == realm and e[1] == "attack_bonus":
+        if e[0] == realm and e[1] == "attack_bonus" and not (events_only and len(e) > 5):
             bonus[e[3]] = bonus.get(e[3], 0) + int(e[2])
     return bonus
 
@@ -441,9 +443,10 @@ def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: 
     unseen = sorted(set(guardian_tiles()) - seen)
     fought = list(state.bt["tiles"]) if state.bt is not None else None
     battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought)
-    bonus = _bonus_cards(state, att)
+    bonus, event_bonus = _bonus_cards(state, att), _bonus_cards(state, att, events_only=True)
     for b in (battle.battles if isinstance(battle, HiddenGuardians) else [battle]):
         b.a.bonus = bonus
+        b.a.event_bonus = event_bonus
     return battle
 
 

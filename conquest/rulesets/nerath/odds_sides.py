@@ -66,10 +66,11 @@ def parse_pieces(text: str, who: str) -> list[str]:
     return out
 
 
-def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
-    """The attack bonus per piece kind (``*`` for all) that Event and Treasure cards give in a battle. Only
-    cards whose every effect is ``attack_bonus`` are simple modifiers; others (reroll, cancel hits, removing
-    pieces...) change the course of the battle and are refused."""
+def card_bonuses(cards: Sequence[str], who: str, events_only: bool = False) -> dict[str, int]:
+    """The attack bonus per piece kind (``*`` for all) that Event and Treasure cards give in a battle
+    (``events_only``: the Event cards' part, which trumps "Heroes Need"). Only cards whose every effect is
+    ``attack_bonus`` are simple modifiers; others (reroll, cancel hits, removing pieces...) change the course
+    of the battle and are refused."""
     if not cards:
         return {}
     from conquest.rulesets.nerath.cards import event_cards, treasure_cards
@@ -86,6 +87,8 @@ def card_bonuses(cards: Sequence[str], who: str) -> dict[str, int]:
             verbs = ", ".join(sorted({e[0] for e in effects})) or "no battle effect"
             raise OddsError(f"{who}: card '{cid}' is not a simple battle modifier ({verbs}); only attack-bonus "
                             f"cards are supported")
+        if events_only and cid not in events:
+            continue
         for _verb, value, piece in effects:
             bonus[piece] = bonus.get(piece, 0) + int(value)
     return bonus
@@ -140,7 +143,8 @@ def _merge_dice(*rolls: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, in
 
 class _Side:
     """One realm's pieces in a battle, as a hit track: the order its pieces take hits, and what it rolls after
-    k hits. Its attack bonuses (``bonus``: piece kind or ``*`` -> N) are its realm's."""
+    k hits. Its attack bonuses (``bonus``: piece kind or ``*`` -> N) are its realm's; ``event_bonus``, the part
+    of them Event cards give (in a dungeon it trumps "Heroes Need"; by default all of them)."""
 
     next_states: Moves | None = None   # a track: k hits -> k + h (the solver's default)
     variant: list[int] | None = None
@@ -184,6 +188,7 @@ class _Side:
                 raise OddsError(f"{who}: a Warship fights only in sea battles (use --sea)")
         self.units = units
         self.bonus = bonus
+        self.event_bonus = bonus
         self.hurt_fights = hurt_fights
         # the hit slots, in order: (unit, "wound" | "kill")
         if order == "cheapest":
@@ -225,7 +230,7 @@ class _Side:
         bonus = self.bonus.get(kind, 0) + self.bonus.get("*", 0)
         if heroes_need is None:
             return nerath_data.tables().hit_on - bonus
-        return need_against(bonus, (heroes_need,))
+        return need_against(bonus, (heroes_need,), self.event_bonus.get(kind, 0) + self.event_bonus.get("*", 0))
 
     def dice(self, k: int, first_strike: bool, heroes_need: int | None = None) -> tuple[tuple[int, int, int], ...]:
         tb = nerath_data.tables()

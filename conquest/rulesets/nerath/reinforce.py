@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, DRAGON, FLYING_TYPES, LAND, LAND_TYPES, SEA, T, TYPE_INDEX
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, T, TYPE_INDEX
 from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move
 from conquest.rulesets.nerath.state import (
     ADJ, ALL_COSTS, BUYABLE, C1, C2, CAPITAL, DIST, FLAGS, F_FIXED, F_NEW, F_UNLOADED, IDS, IX, KIND, LANDS, MOVES, NerathData, OWNER, SEAS, SEA_ADJ, SPACE, WARSHIP_MOVE,
@@ -109,7 +109,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
         s, t = divmod(key, T)
         m = piece_move(st, r, t)
         if t in FLYING_TYPES:
-            dests = flying_reach(st, s, r, m, t, friendly_only=True, land_only=(t == DRAGON))
+            dests = flying_reach(st, s, r, m, friendly_only=True)
         else:
             dests = land_reach(st, s, r, m, False, friendly_only=True)
         for y in dests:

@@ -4,6 +4,7 @@ without a friendly space are destroyed.
 
 from __future__ import annotations
 
+import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land
 from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, R, SEA, STORM, T
 from conquest.rulesets.nerath.movement import flying_reach, piece_move
@@ -42,8 +43,7 @@ def reposition_actions(st: NerathData) -> list[tuple]:
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, T)
         if t in FLYING_TYPES:
-            dests = flying_reach(st, s, r, piece_move(st, r, t), t, friendly_only=True,
-                                      land_only=(t == DRAGON))
+            dests = flying_reach(st, s, r, piece_move(st, r, t), friendly_only=True, sea_ok=(t == STORM))
         else:
             dests, ships = hero_exits(st, s)
             for sid in ships:
@@ -53,7 +53,7 @@ def reposition_actions(st: NerathData) -> list[tuple]:
                 acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
     if not heroes_to_exit(st):
         acts.append(("done",))
-    return acts
+    return acts + fx.playable(st)   # cards: "Keep them in your hand until you decide to play one"
 
 
 def start_reposition(st: NerathData) -> None:

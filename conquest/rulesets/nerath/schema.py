@@ -99,7 +99,7 @@ class NerathBody(Body):
     treasure_deck: Cards = []
     treasure_hands: ByRealm = {}
     treasures_played: ByRealm = {}
-    effects: list[Annotated[list[Scalar], Field(min_length=5, max_length=5)]] = []
+    effects: list[Annotated[list[Scalar], Field(min_length=5, max_length=6)]] = []
     guardians: dict[Id, Annotated[list[Guardian], Field(max_length=10)]] = {}
     guardian_pile: Cards = []
     dealing_guardians: list[Id] = []

@@ -277,8 +277,9 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         raise StateFormatError("effects", "must be a list of effect records")
     st.effects = []
     for i, rec_e in enumerate(eff):
-        if len(rec_e) != 5:
-            raise StateFormatError(f"effects/{i}", "an effect is [realm, verb, value, piece, until]")
+        if len(rec_e) not in (5, 6) or (len(rec_e) == 6 and rec_e[5] != fx.TREASURE):
+            raise StateFormatError(f"effects/{i}", "an effect is [realm, verb, value, piece, until] (an Event "
+                                   "card's) or [realm, verb, value, piece, until, treasure] (a Treasure's)")
         st.effects.append([_realm_ix(rec_e[0], f"effects/{i}")] + list(rec_e[1:]))
     g = data.get("guardians", {})
     st.guardians = {d: [] for d in BOARD.dungeons}
