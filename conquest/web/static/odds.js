@@ -149,7 +149,10 @@ export function oddsPanel(data) {
     const b = data.battle;
     if (b) box.append(battleLine(b));
     box.append(...[battleBars(data), battleFigures(data), rewardLine(data, b)].filter(Boolean));
-    if (b) box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
+    // the calculator states the pieces, the Guardian tiles and the policies; what else this battle has, it is told
+    const beyond = (b && b.beyond_calculator) || [];
+    if (b) box.append(el("p", { class: "calc-open" }, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" }),
+      beyond.length ? el("small", { class: "help", text: ` (there without ${beyond.join(", ")}: other odds)` }) : null));
     return box;
   }
   const tb = el("table", { class: "odds-table" });
