@@ -123,8 +123,8 @@ class OddsCache:
 
 
 def calculator_info() -> dict[str, Any]:
-    """What the calculator page offers: every Nerath piece kind (id, name, cost, die) and the attack-bonus
-    cards it accepts."""
+    """What the calculator page offers: every Nerath piece kind (id, name, cost, die), the attack-bonus cards it
+    accepts, the Dungeon Guardian tiles (id, name, dice, abilities, Reward) and the Heroes who may fight them."""
     from conquest.rulesets.nerath import data as nd
     from conquest.rulesets.nerath.cards import event_cards, treasure_cards
     from conquest.rulesets.nerath.odds import card_bonuses
@@ -143,4 +143,8 @@ def calculator_info() -> dict[str, Any]:
                 continue
             cards.append({"id": cid, "name": c.get("name", cid), "kind": kind,
                           "bonus": [{"piece": p, "value": v} for p, v in bonus.items()]})
-    return {"pieces": pieces, "cards": cards, "max_side": MAX_SIDE, "orders": ["cheapest", "listed"]}
+    guardians = [{"id": g.id, "name": g.name, "dice": list(g.dice), "first_strike": g.first_strike,
+                  "heroes_need": g.heroes_need or None, "reward": g.reward}
+                 for g in nd.guardian_tiles().values()]
+    return {"pieces": pieces, "cards": cards, "max_side": MAX_SIDE, "orders": ["cheapest", "listed"],
+            "guardians": guardians, "heroes": [nd.COUNTED[h] for h in nd.HEROES]}

@@ -21,6 +21,7 @@ from conquest.analysis.odds import (
 from conquest.core.game import CHANCE
 from conquest.core.registry import get_ruleset
 from conquest.rulesets.nerath.data import guardian_tiles
+from conquest.rulesets.nerath.odds import beyond_calculator
 
 ROOT = Path(__file__).resolve().parents[2]
 TILES = sorted(guardian_tiles())
@@ -409,3 +410,21 @@ def test_parse_guardians_reads_ids_names_and_facedown():
                                                                            "facedown"]
     with pytest.raises(OddsError, match="no Guardians given"):
         parse_guardians(" , ")
+
+
+def test_a_positions_battle_says_what_the_calculator_cannot_state():
+    # the calculator's input is pieces, Guardian tiles and cards by id: a game's battle record lists what else
+    # the position holds, so a link to the calculator page can say the odds there differ
+    rs = get_ruleset("nerath")
+    doc, x, _a, _d = battle_document(allies(["footsoldier", "dragon"], ["footsoldier", "castle"], ["wizard"]))
+    assert rs.action_odds(rs.state_from_json(doc), f"battle {x}")["battle"]["beyond_calculator"] == []
+    doc, x, _a, _d = battle_document(dungeon(["fighter", "wizard"], ["troll"]))
+    s = rs.state_from_json(doc).apply(f"battle {x}").apply("hits 1").apply("hits 0").apply("hits 0")
+    assert rs.action_odds(s, "press")["battle"]["beyond_calculator"] == ["the dice the Guardians have lost"]
+    doc["guardians"]["d2"] = [{"tile": "lich", "face_up": True, "dice": [12, 10, 8]}]
+    doc["guardians"][x] = [{"tile": "troll", "face_up": False, "dice": [10, 10]}]
+    seen = rs.action_odds(rs.state_from_json(doc), f"battle {x}")["battle"]["beyond_calculator"]
+    assert len(seen) == 1 and "face up elsewhere" in seen[0]
+    b = NerathBattle(["dragon"], ["footsoldier"], wounded=(1, 0))
+    b.a.bonus = {"dragon": 1}
+    assert beyond_calculator(b) == ["wounded Dragons", "the attack bonuses in force"]

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conquest.core.game import CHANCE
+from conquest.rulesets.nerath.data import guardian_tiles
 from conquest.web.odds import has_odds, seat_odds
 from tests.web.conftest import create, tok
 
@@ -79,6 +80,14 @@ def test_calculator_page_and_its_data(client: TestClient) -> None:
         r = client.post("/api/odds/nerath", json={"attacker": "footsoldier", "defender": "footsoldier",
                                                   "attacker_cards": [c["id"]]})
         assert r.status_code == 200, (c["id"], r.text)
+    # the Guardian tiles and the Heroes offered for a dungeon battle are the ones the calculator takes
+    assert info["heroes"] == ["fighter", "wizard"]
+    assert {g["id"] for g in info["guardians"]} == set(guardian_tiles())
+    for g in info["guardians"]:
+        r = client.post("/api/odds/nerath", json={"attacker": info["heroes"], "defender": [g["id"]], "dungeon": True})
+        assert r.status_code == 200 and r.json()["reward_gold"] == g["reward"], (g["id"], r.text)
+    r = client.post("/api/odds/nerath", json={"attacker": ["footsoldier"], "defender": ["troll"], "dungeon": True})
+    assert r.status_code == 422 and "cannot explore a dungeon" in r.json()["error"]
 
 
 # ---------------------------------------------------------------- a seat's odds in a game

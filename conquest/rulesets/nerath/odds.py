@@ -139,6 +139,7 @@ class NerathBattle:
         self.a.event_bonus = card_bonuses(attacker_cards, "attacker", events_only=True)
         self.d: _Side | _Allies | _Guardians
         self.fought: list[str] = []
+        self.guardian_dice: dict[str, list[int]] = {}   # a dungeon's Guardians: the dice each has left
         if dungeon:
             if sea:
                 raise OddsError("a dungeon battle is fought in a dungeon entrance, not at sea")
@@ -157,6 +158,7 @@ class NerathBattle:
                     raise OddsError(f"defender: Guardian '{t}' has no such attack dice left: {left}")
                 dice[t] = list(left)
             self.fought = list(fought) if fought is not None else list(defender)
+            self.guardian_dice = {t: list(v) for t, v in dice.items()}
             self.d = _Guardians([(t, dice[t]) for t in defender], order)
         elif ally:
             self.d = _Allies([
@@ -468,6 +470,33 @@ def battle_summary(battle: Battle, space: str) -> dict[str, Any]:
         out["allies"] = {battle.names[0]: battle.defender_pieces, battle.names[1]: battle.ally_pieces}
     if battle.dungeon:
         out["guardians"] = battle.defender_pieces
+    out["beyond_calculator"] = beyond_calculator(battle)
+    return out
+
+
+def beyond_calculator(battle: Battle) -> list[str]:
+    """What of a position's battle the calculator's input (``conquest odds nerath``, ``POST /api/odds/nerath``:
+    pieces, Guardian tiles, cards by id) cannot state, in words: a link to the calculator page opens the
+    battle without these (empty: the same battle, the same odds)."""
+    first = battle.battles[0] if isinstance(battle, HiddenGuardians) else battle
+    out: list[str] = []
+    if any(first.wounded):
+        out.append("wounded Dragons")
+    realms = first.d.realms if isinstance(first.d, _Allies) else [first.d] if isinstance(first.d, _Side) else []
+    if any(side.bonus for side in [first.a, *realms]):
+        out.append("the attack bonuses in force")
+    if not first.hurt_dragon_fights:
+        out.append("wounded Dragons that stop rolling (hurt_dragon_fights off)")
+    if first.dungeon:
+        tiles = guardian_tiles()
+        if any(left != list(tiles[t].dice) for t, left in first.guardian_dice.items()):
+            out.append("the dice the Guardians have lost")
+        if isinstance(battle, NerathBattle) and battle.fought != battle.defender_pieces:
+            out.append("the Rewards of the Guardians already destroyed")
+    if isinstance(battle, HiddenGuardians):
+        known = {t for t in battle.defender_pieces if t != FACEDOWN}
+        if battle.unseen != sorted(set(guardian_tiles()) - known):
+            out.append("the tiles face up elsewhere (a face-down tile there is any tile not listed)")
     return out
 
 

@@ -1,87 +1,136 @@
-// The Nerath battle calculator page: two sides of piece steppers, the battle's settings, and the exact result
-// from POST /api/odds/nerath (bars, survivors, expected gold lost and rounds). Reads and writes the battle in
-// the address's hash (#a=footsoldier,siege&d=wizard,castle&sea=1), so a game can link a battle here.
-import { el, battleBars, survivorTable, battleFigures } from "/static/odds.js";
+// The Nerath battle calculator page: piece steppers for each side (the attacker, the defender, the defender's
+// ally when one is stated; in a dungeon the Heroes against the Guardian tiles), the battle's settings, and the
+// exact result from POST /api/odds/nerath (bars, survivors, expected gold lost and rounds, a dungeon's Rewards).
+// Reads and writes the battle in the address's hash (odds.js calcHash: #a=footsoldier,siege&d=wizard,castle&sea=1,
+// &l=... the ally's pieces, &dungeon=1 with the Guardians as d), so a game can link a battle here.
+import { el, battleBars, survivorTable, battleFigures, battleLine, rewardLine, calcHash, ALLY_SPLIT } from "/static/odds.js";
 
 const SEA_KINDS = new Set(["storm", "dragon", "warship", "fighter", "wizard"]);
-const LAND_ONLY = new Set(["footsoldier", "siege", "monster"]);
+const FACEDOWN = "facedown";
+const SIDES = ["attacker", "defender", "ally", "guardians"];
 const form = document.getElementById("calc-form");
 const result = document.getElementById("result");
-const counts = { attacker: {}, defender: {} };
-const inputs = { attacker: {}, defender: {} };
+const $ = (id) => document.getElementById(id);
+const counts = Object.fromEntries(SIDES.map(s => [s, {}]));
+const inputs = Object.fromEntries(SIDES.map(s => [s, {}]));
 let info = null;
 let timer = null;
 let asked = 0;
 
-const isSea = () => document.getElementById("where-sea").checked;
+const isSea = () => $("where-sea").checked && !isDungeon();
+const isDungeon = () => $("mode-dungeon").checked;
+const allyOn = () => $("ally-on").checked && !isDungeon();
 
-function stepper(side, p) {
-  const id = `n-${side}-${p.id}`;
-  const input = el("input", { type: "number", id, min: 0, max: info.max_side, value: 0, inputmode: "numeric",
-    "aria-label": `${side} ${p.name}s` });
-  const set = (n) => { n = Math.max(0, Math.min(info.max_side, Number.isFinite(n) ? Math.trunc(n) : 0));
-    counts[side][p.id] = n; input.value = String(n); row.classList.toggle("some", n > 0); changed(); };
+// one kind's row: its name and a − count + stepper (`max`: the most of that kind)
+function stepper(side, id, name, note, max) {
+  const inputId = `n-${side}-${id}`;
+  const input = el("input", { type: "number", id: inputId, min: 0, max, value: 0, inputmode: "numeric",
+    "aria-label": `${side}: ${name}` });
+  const set = (n) => { n = Math.max(0, Math.min(max, Number.isFinite(n) ? Math.trunc(n) : 0));
+    counts[side][id] = n; input.value = String(n); row.classList.toggle("some", n > 0); changed(); };
   input.addEventListener("input", () => set(Number(input.value)));
-  const row = el("div", { class: "stepper", "data-piece": p.id },
-    el("label", { for: id, class: "pname" }, p.name, el("small", { text: ` d${p.die} · ${p.cost} gold` })),
-    el("button", { type: "button", class: "step", "aria-label": `one ${p.name} fewer (${side})`, "data-step": `${side}-${p.id}-minus`,
-      onclick: () => set((counts[side][p.id] || 0) - 1) }, "−"),
+  const row = el("div", { class: "stepper", "data-piece": id },
+    el("label", { for: inputId, class: "pname" }, name, " ", el("small", { text: note })),
+    el("button", { type: "button", class: "step", "aria-label": `one ${name} fewer (${side})`, "data-step": `${side}-${id}-minus`,
+      onclick: () => set((counts[side][id] || 0) - 1) }, "−"),
     input,
-    el("button", { type: "button", class: "step", "aria-label": `one more ${p.name} (${side})`, "data-step": `${side}-${p.id}-plus`,
-      onclick: () => set((counts[side][p.id] || 0) + 1) }, "+"));
-  inputs[side][p.id] = { input, row, set };
+    el("button", { type: "button", class: "step", "aria-label": `one more ${name} (${side})`, "data-step": `${side}-${id}-plus`,
+      onclick: () => set((counts[side][id] || 0) + 1) }, "+"));
+  inputs[side][id] = { input, row, set };
   return row;
 }
 
-function applyWhere() {
-  const sea = isSea();
-  for (const side of ["attacker", "defender"]) for (const p of info.pieces) {
-    const s = inputs[side][p.id]; if (!s) continue;
-    const off = sea ? !SEA_KINDS.has(p.id) : p.id === "warship";
-    s.row.classList.toggle("off", off);
-    for (const b of s.row.querySelectorAll("input, button")) b.disabled = off;
-  }
-  const castle = document.getElementById("castle");
-  castle.disabled = sea;
-  document.querySelector(".side.defender .check").classList.toggle("off", sea);
+function guardianNote(g) {
+  return [g.dice.map(d => `d${d}`).join(" "), g.first_strike ? "First Strike" : null,
+    g.heroes_need ? `Heroes need ${g.heroes_need}+` : null, g.reward ? `Reward ${g.reward}` : null].filter(Boolean).join(" · ");
 }
 
-function sideList(side) {
-  const sea = isSea(); const out = [];
-  for (const p of info.pieces) {
-    const n = counts[side][p.id] || 0;
-    if (!n || (sea ? !SEA_KINDS.has(p.id) : p.id === "warship")) continue;
-    for (let i = 0; i < n; i++) out.push(p.id);
+// can this kind fight here? (greyed out otherwise: land pieces at sea, Warships on land, all but Heroes in a dungeon)
+function fights(side, id) {
+  if (side === "guardians") return true;
+  if (isDungeon()) return side !== "attacker" || info.heroes.includes(id);
+  return isSea() ? SEA_KINDS.has(id) : id !== "warship";
+}
+
+// show what the kind of battle asks for: a dungeon hides the sea, the Castle, the ally and the defender's pieces
+function applyMode() {
+  const dungeon = isDungeon(), sea = isSea(), ally = allyOn();
+  for (const side of ["attacker", "defender", "ally"]) for (const [id, s] of Object.entries(inputs[side])) {
+    const off = !fights(side, id);
+    s.row.classList.toggle("off", off);
+    s.row.hidden = dungeon && side === "attacker" && off;   // in a dungeon only the Heroes' rows are left
+    for (const b of s.row.querySelectorAll("input, button")) b.disabled = off;
   }
-  if (side === "defender" && !sea && document.getElementById("castle").checked) out.push("castle");
+  $("heroes-note").hidden = !dungeon;
+  $("attacker-legend").textContent = dungeon ? "Heroes (the attacker)" : "Attacker";
+  $("defender-legend").textContent = dungeon ? "Dungeon Guardians" : "Defender";
+  $("side-defender").hidden = dungeon;
+  $("guardians-box").hidden = !dungeon;
+  $("castle-row").hidden = dungeon;
+  $("where").hidden = dungeon;
+  $("ally-box").hidden = dungeon;
+  $("ally-body").hidden = !ally;
+  $("ally-off-help").hidden = ally;
+  $("cards-defender-col").hidden = dungeon;
+  $("cards-ally-col").hidden = !ally;
+  for (const id of ["castle", "ally-castle"]) { $(id).disabled = sea; $(`${id}-row`).classList.toggle("off", sea); }
+  $("castle-row").lastChild.textContent = ally ? " a Castle defends (d20; the defender's: it controls the space)"
+    : " a Castle defends (d20, the defender only)";
+}
+
+// a side's pieces as the API takes them, in the table's order (the Castle last, with its owner)
+function sideList(side) {
+  const out = [];
+  const kinds = side === "guardians" ? [...info.guardians.map(g => g.id), FACEDOWN] : info.pieces.map(p => p.id);
+  for (const id of kinds) {
+    const n = counts[side][id] || 0;
+    if (!n || !fights(side, id)) continue;
+    for (let i = 0; i < n; i++) out.push(id);
+  }
+  if (!isSea() && ((side === "defender" && $("castle").checked) || (side === "ally" && $("ally-castle").checked))) out.push("castle");
   return out;
 }
 
 function cardsOf(side) { return [...document.querySelectorAll(`#cards-${side} input:checked`)].map(x => x.value); }
 
+// POST /api/odds/nerath's body for the battle on the page
 function body() {
-  const press = document.getElementById("press").value === "always" ? "always" : `until-below=${document.getElementById("press-k").value || 1}`;
-  return { attacker: sideList("attacker"), defender: sideList("defender"), sea: isSea(),
-    order: document.getElementById("order").value, press, attacker_cards: cardsOf("attacker"), defender_cards: cardsOf("defender") };
-}
-
-function writeHash(b) {
-  const q = new URLSearchParams({ a: b.attacker.join(","), d: b.defender.join(",") });
-  if (b.sea) q.set("sea", "1");
-  if (b.order !== "cheapest") q.set("order", b.order);
-  if (b.press !== "always") q.set("press", b.press);
-  history.replaceState(null, "", `#${q.toString()}`);
+  const press = $("press").value === "always" ? "always" : `until-below=${$("press-k").value || 1}`;
+  const common = { order: $("order").value, press, attacker_cards: cardsOf("attacker") };
+  if (isDungeon()) return { attacker: sideList("attacker"), defender: sideList("guardians"), dungeon: true, ...common };
+  const b = { attacker: sideList("attacker"), defender: sideList("defender"), sea: isSea(), ...common,
+    defender_cards: cardsOf("defender") };
+  if (allyOn()) { b.ally = sideList("ally"); b.ally_cards = cardsOf("ally"); }
+  return b;
 }
 
 function changed() { clearTimeout(timer); timer = setTimeout(compute, 120); }
 
+// what is missing before the battle can be computed (null: nothing)
+function missing(b) {
+  const att = isDungeon() ? "Heroes" : "attacking pieces", def = isDungeon() ? "Guardians" : "defending pieces";
+  if (!b.attacker.length && !b.defender.length) return `Add ${att} and ${def}.`;
+  if (!b.attacker.length) return `Add ${att}.`;
+  if (!b.defender.length) return `Add ${def}.`;
+  if (b.ally && !b.ally.length) return "Add the ally's pieces (or turn the ally off).";
+  return null;
+}
+
+// the page's battle as a game's battle record, for the line that states it
+function summary(b) {
+  const s = { attacker: b.attacker, defender: b.defender, kind: b.dungeon ? "dungeon" : b.sea ? "sea" : "land",
+    sea: b.sea, order: b.order, press: b.press };
+  if (b.ally) s.allies = { defender: b.defender, ally: b.ally };
+  return s;
+}
+
 async function compute() {
   const b = body();
-  writeHash(b);
-  if (!b.attacker.length || !b.defender.length) {
-    result.replaceChildren(el("p", { class: "help", text: !b.attacker.length && !b.defender.length
-      ? "Add pieces to both sides." : `Add pieces to the ${b.attacker.length ? "defending" : "attacking"} side.` }));
-    delete result.dataset.ready; document.getElementById("mini").replaceChildren(); return;
+  history.replaceState(null, "", `#${calcHash(b)}`);
+  const lacking = missing(b);
+  if (lacking) {
+    result.replaceChildren(el("p", { class: "help", text: lacking }));
+    delete result.dataset.ready; $("mini").replaceChildren(); return;
   }
   const mine = ++asked;
   result.classList.add("busy");
@@ -93,57 +142,83 @@ async function compute() {
   } catch (e) { error = "the server cannot be reached"; }
   if (mine !== asked) return;   // a newer question is on its way
   result.classList.remove("busy");
-  if (error) { document.getElementById("mini").replaceChildren(); result.replaceChildren(el("p", { class: "odds-error", role: "alert", text: error })); delete result.dataset.ready; return; }
-  document.getElementById("mini").replaceChildren(battleBars(data));   // the phone's summary at the bottom
-  result.replaceChildren(battleBars(data, "p"), battleFigures(data), survivorTable(data),
-    el("p", { class: "help", text: `${data.method}; ${(1000 * data.seconds).toFixed(1)} ms.` }));
+  if (error) {   // the server's one-line reason, in the result and in the phone's summary
+    $("mini").replaceChildren(el("p", { class: "odds-error", text: error }));
+    result.replaceChildren(el("p", { class: "odds-error", role: "alert", text: error })); delete result.dataset.ready; return;
+  }
+  $("mini").replaceChildren(battleBars(data));   // the phone's summary at the bottom
+  const s = summary(b);
+  const names = b.dungeon ? { attacker: "Heroes", defender: "Guardians" } : { attacker: "Attacker", defender: "Defender" };
+  result.replaceChildren(...[battleLine(s), battleBars(data, "p"), battleFigures(data), rewardLine(data, s),
+    b.ally ? el("p", { class: "help ally-split", text: ALLY_SPLIT }) : null, survivorTable(data, 6, names),
+    el("p", { class: "help", text: `${data.method}; ${(1000 * data.seconds).toFixed(1)} ms.` })].filter(Boolean));
   result.dataset.ready = String(mine);
 }
 
 function readHash() {
   const q = new URLSearchParams(location.hash.slice(1));
-  for (const side of ["attacker", "defender"]) counts[side] = {};
-  document.getElementById("castle").checked = false;
-  document.getElementById(q.get("sea") === "1" ? "where-sea" : "where-land").checked = true;
-  document.getElementById("order").value = q.get("order") === "listed" ? "listed" : "cheapest";
+  const list = (key) => (q.get(key) || "").split(",").map(x => x.trim().toLowerCase()).filter(Boolean);
+  const dungeon = q.get("dungeon") === "1";
+  $(dungeon ? "mode-dungeon" : "mode-battle").checked = true;
+  $(q.get("sea") === "1" ? "where-sea" : "where-land").checked = true;
+  $("ally-on").checked = q.has("l");
+  $("castle").checked = false; $("ally-castle").checked = false;
+  $("order").value = q.get("order") === "listed" ? "listed" : "cheapest";
   const press = q.get("press");
-  if (press && press.startsWith("until-below=")) { document.getElementById("press").value = "until"; document.getElementById("press-k").value = press.split("=")[1]; document.getElementById("press-k").hidden = false; }
-  for (const [side, key] of [["attacker", "a"], ["defender", "d"]]) {
-    for (const p of (q.get(key) || "").split(",").map(x => x.trim()).filter(Boolean)) {
-      if (p === "castle" && side === "defender") { document.getElementById("castle").checked = true; continue; }
-      if (inputs[side][p]) { counts[side][p] = (counts[side][p] || 0) + 1; }
+  const until = press && press.startsWith("until-below=");
+  $("press").value = until ? "until" : "always"; $("press-k").hidden = !until;
+  if (until) $("press-k").value = press.split("=")[1];
+  // the other kind of battle's sides keep what they had (the hash states the shown one)
+  const read = dungeon ? [["attacker", "a"], ["guardians", "d"]] : [["attacker", "a"], ["defender", "d"], ["ally", "l"]];
+  for (const [side, key] of read) {
+    counts[side] = {};
+    for (let p of list(key)) {
+      if (side === "guardians") { p = p.replace(/^guardian:/, ""); if (p === "?") p = FACEDOWN; }
+      if (p === "castle" && side !== "attacker") { $(side === "ally" ? "ally-castle" : "castle").checked = true; continue; }
+      if (inputs[side][p]) counts[side][p] = (counts[side][p] || 0) + 1;
     }
     for (const [p, s] of Object.entries(inputs[side])) { s.input.value = String(counts[side][p] || 0); s.row.classList.toggle("some", (counts[side][p] || 0) > 0); }
+  }
+  for (const [side, key] of [["attacker", "ac"], ["defender", "dc"], ["ally", "lc"]]) {
+    const on = new Set(list(key));
+    for (const box of document.querySelectorAll(`#cards-${side} input`)) box.checked = on.has(box.value);
+    if (on.size) document.querySelector("details.cards").open = true;
   }
 }
 
 async function start() {
   try { const r = await fetch("/api/odds/nerath"); info = await r.json(); }
   catch (e) { result.replaceChildren(el("p", { class: "odds-error", text: "the server cannot be reached" })); return; }
-  for (const side of ["attacker", "defender"]) {
-    const box = document.getElementById(`side-${side}`);
-    for (const p of info.pieces) if (p.id !== "castle") box.append(stepper(side, p));
-    const cards = document.getElementById(`cards-${side}`);
+  for (const side of ["attacker", "defender", "ally"]) {
+    const box = $(`side-${side}`);
+    for (const p of info.pieces) if (p.id !== "castle") box.append(stepper(side, p.id, p.name, `d${p.die} · ${p.cost} gold`, info.max_side));
+    const cards = $(`cards-${side}`);
     for (const c of info.cards) {
       const id = `card-${side}-${c.id}`;
       const bonus = c.bonus.map(x => `+${x.value} ${x.piece === "*" ? "all" : x.piece}`).join(", ");
       cards.append(el("label", { class: "check", for: id }, el("input", { type: "checkbox", id, value: c.id, onchange: changed }), `${c.name} `, el("small", { text: bonus })));
     }
   }
+  const gbox = $("side-guardians");   // each Guardian tile is unique: 0 or 1 of each, any number face down
+  for (const g of info.guardians) gbox.append(stepper("guardians", g.id, g.name, guardianNote(g), 1));
+  gbox.append(stepper("guardians", FACEDOWN, "Face-down tiles", "not seen yet", info.guardians.length));
   readHash();
-  applyWhere();
-  for (const r of document.querySelectorAll("input[name=where]")) r.addEventListener("change", () => { applyWhere(); changed(); });
-  document.getElementById("castle").addEventListener("change", changed);
-  document.getElementById("order").addEventListener("change", changed);
-  const press = document.getElementById("press"), k = document.getElementById("press-k");
+  applyMode();
+  for (const r of document.querySelectorAll("input[name=where], input[name=mode], #ally-on"))
+    r.addEventListener("change", () => { applyMode(); changed(); });
+  // one Castle in the space, its owner's (the realm that controls the space)
+  $("castle").addEventListener("change", () => { if ($("castle").checked) $("ally-castle").checked = false; changed(); });
+  $("ally-castle").addEventListener("change", () => { if ($("ally-castle").checked) $("castle").checked = false; changed(); });
+  $("order").addEventListener("change", changed);
+  const press = $("press"), k = $("press-k");
   press.addEventListener("change", () => { k.hidden = press.value === "always"; changed(); });
   k.addEventListener("input", changed);
-  document.getElementById("reset").addEventListener("click", () => {
-    for (const side of ["attacker", "defender"]) for (const s of Object.values(inputs[side])) s.set(0);
-    document.getElementById("castle").checked = false; changed();
+  $("reset").addEventListener("click", () => {
+    for (const side of SIDES) for (const s of Object.values(inputs[side])) s.set(0);
+    $("castle").checked = false; $("ally-castle").checked = false; changed();
   });
   form.addEventListener("submit", ev => ev.preventDefault());
-  window.addEventListener("hashchange", () => { readHash(); applyWhere(); compute(); });  // a battle linked here
+  window.addEventListener("hashchange", () => { readHash(); applyMode(); compute(); });  // a battle linked here
   compute();
 }
 

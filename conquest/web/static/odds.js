@@ -60,13 +60,13 @@ function realmList(byRealm) {
   return Object.entries(byRealm).map(([r, p]) => `${r}: ${pieceList(p)}`).join("; ");
 }
 
-// the most likely survivors of each side, as rows of small bars
-export function survivorTable(r, limit = 6) {
+// the most likely survivors of each side, as rows of small bars; `names` the sides' captions
+export function survivorTable(r, limit = 6, names = { attacker: "Attacker", defender: "Defender" }) {
   const box = el("div", { class: "odds-surv" });
   for (const side of ["attacker", "defender"]) {
     const rows = r[`${side}_survivors`] || [];
     const tb = el("table", { class: "odds-table", id: `surv-${side}` },
-      el("caption", { text: `${side === "attacker" ? "Attacker" : "Defender"}: what is left` }));
+      el("caption", { text: `${names[side]}: what is left` }));
     for (const row of rows.slice(0, limit)) {
       const fill = el("span", { class: "fill" }); fill.style.width = `${(100 * row.probability).toFixed(2)}%`;
       tb.append(el("tr", {}, el("td", { class: "who", text: row.by_realm ? realmList(row.by_realm) : pieceList(row.pieces) }),
@@ -81,6 +81,27 @@ export function survivorTable(r, limit = 6) {
   return box;
 }
 
+// a battle in words: "2 fighter, wizard against the Guardians (troll, facedown) (casualties cheapest, pressing
+// always)"; `b` is a game's battle record ({attacker, defender, kind, sea, order, press, allies?})
+export function battleLine(b) {
+  return el("p", { class: "help battle-line" }, `${pieceList(b.attacker)} against `,
+    b.allies ? realmList(b.allies) : b.kind === "dungeon" ? `the Guardians (${pieceList(b.defender)})` : pieceList(b.defender),
+    b.sea ? " at sea" : "", ` (casualties ${b.order}, pressing ${b.press})`);
+}
+
+// what a won dungeon brings, as the odds report it (null outside a dungeon)
+export function rewardLine(r, b) {
+  if (!b || b.kind !== "dungeon" || r.reward_gold === undefined) return null;
+  const avg = b.defender.includes("facedown") ? " on average" : "";
+  return el("p", { class: "help reward-line" }, `A won dungeon: a Treasure card and the Guardians' Rewards, ${+r.reward_gold.toFixed(2)} gold${avg}`,
+    r.expected_reward_gold !== undefined ? `; counting the battles lost, ${+r.expected_reward_gold.toFixed(2)} gold expected.` : ".");
+}
+
+// how allied defenders share the damage (docs/odds.md, "Allied defenders")
+export const ALLY_SPLIT = "Allied defenders share each roll's hits: half each, an odd hit to the realm with more pieces in " +
+  "the space (the Castle counts for its owner; on equal numbers either, ½ each), and hits beyond what one realm can " +
+  "take go to the other. Each realm takes its share in its own casualty order and rolls with its own cards.";
+
 export function battleFigures(r) {
   const g = r.expected_gold_lost || {};
   return el("dl", { class: "odds-figs" },
@@ -89,11 +110,28 @@ export function battleFigures(r) {
     el("dt", { text: "Expected rounds" }), el("dd", { id: "expected-rounds", text: (r.expected_rounds ?? 0).toFixed(2) }));
 }
 
-// a calculator link with the battle filled in
+// the calculator page's address hash for a battle given as POST /api/odds/nerath's body (pieces as lists of ids):
+// a=attacker&d=defender (or the Guardians with dungeon=1)&l=the ally's pieces (present when an ally is stated)
+// &sea=1&order=listed&press=until-below=K&ac=, dc=, lc=: the attacker's, defender's, ally's cards
+export function calcHash(b) {
+  const q = new URLSearchParams({ a: b.attacker.join(","), d: b.defender.join(",") });
+  if (b.ally) q.set("l", b.ally.join(","));
+  if (b.dungeon) q.set("dungeon", "1");
+  if (b.sea) q.set("sea", "1");
+  if (b.order && b.order !== "cheapest") q.set("order", b.order);
+  if (b.press && b.press !== "always") q.set("press", b.press);
+  for (const [k, key] of [["attacker_cards", "ac"], ["defender_cards", "dc"], ["ally_cards", "lc"]])
+    if (b[k] && b[k].length) q.set(key, b[k].join(","));
+  return q.toString();
+}
+
+// a calculator link with a game's battle record filled in (allied defenders: the first realm is the defender,
+// the second its ally; a dungeon: its Guardians, facedown for a tile not seen)
 export function calcLink(battle) {
-  const q = new URLSearchParams({ a: battle.attacker.join(","), d: battle.defender.join(",") });
-  if (battle.sea) q.set("sea", "1");
-  return `/calc#${q.toString()}`;
+  const realms = battle.allies ? Object.values(battle.allies) : null;
+  return "/calc#" + calcHash({ attacker: battle.attacker, defender: realms ? realms[0] : battle.defender,
+    ally: realms ? realms[1] : null, dungeon: battle.kind === "dungeon", sea: battle.sea,
+    order: battle.order, press: battle.press });
 }
 
 // an outcome in words: a summary text, or a record such as {result, attacker_keeps: [pieces]}
@@ -109,15 +147,12 @@ export function oddsPanel(data) {
   const box = el("div", { class: "odds-panel" });
   if (data.attacker_wins !== undefined) {
     const b = data.battle;
-    if (b) box.append(el("p", { class: "help" }, `${pieceList(b.attacker)} against `,
-      b.allies ? realmList(b.allies) : b.kind === "dungeon" ? `the Guardians (${pieceList(b.defender)})` : pieceList(b.defender),
-      b.sea ? " at sea" : "", ` (casualties ${b.order}, pressing ${b.press})`));
-    box.append(battleBars(data), battleFigures(data));
-    if (b && b.kind === "dungeon" && data.reward_gold !== undefined)
-      box.append(el("p", { class: "help" }, `A won dungeon: a Treasure card and the Guardians' Rewards, ${+data.reward_gold.toFixed(2)} gold${b.defender.includes("facedown") ? " on average" : ""}.`));
-    // the calculator page states one defending realm on land or at sea
-    if (b && !b.allies && b.kind !== "dungeon")
-      box.append(el("p", {}, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" })));
+    if (b) box.append(battleLine(b));
+    box.append(...[battleBars(data), battleFigures(data), rewardLine(data, b)].filter(Boolean));
+    // the calculator states the pieces, the Guardian tiles and the policies; what else this battle has, it is told
+    const beyond = (b && b.beyond_calculator) || [];
+    if (b) box.append(el("p", { class: "calc-open" }, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" }),
+      beyond.length ? el("small", { class: "help", text: ` (there without ${beyond.join(", ")}: other odds)` }) : null));
     return box;
   }
   const tb = el("table", { class: "odds-table" });
