@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath import RULESET
+import conquest.rulesets.nerath.cards as cards_module
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import REALMS, guardian_tiles
+from conquest.rulesets.nerath.data import REALMS, DataError, guardian_tiles
 
 
 def _random_game(seed: int, players: int = 4, **options: object):
@@ -135,3 +138,19 @@ def test_log_hides_draws_from_other_seats() -> None:
     assert not RULESET.log_visible(st, normal, after, None)
     assert isinstance(after.view(None)["event_hands"]["karkoth"], int)
     assert RULESET.log_visible(st, immediate, st.apply(immediate), None)
+
+
+def test_every_treasure_scores_1_to_3_vp_and_the_loader_refuses_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"1-3 VP Play a Treasure card": every card of treasures.yaml scores 1 to 3, and a card file giving one
+    0 VP is refused by name."""
+    assert all(1 <= c["vp"] <= 3 for c in treasure_cards().values())
+    bad = {"cards": [{"id": "empty-chest", "name": "Empty Chest", "vp": 0, "power": [], "property": []}]}
+    monkeypatch.setattr(cards_module.yaml, "safe_load", lambda _text: bad)
+    treasure_cards.cache_clear()
+    try:
+        with pytest.raises(DataError, match="empty-chest: vp must be 1 to 3"):
+            treasure_cards()
+    finally:
+        monkeypatch.undo()
+        treasure_cards.cache_clear()
+    assert "empty-chest" not in treasure_cards()

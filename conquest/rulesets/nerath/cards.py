@@ -72,8 +72,9 @@ def treasure_cards() -> dict[str, dict[str, Any]]:
         cid = c.get("id")
         if not isinstance(cid, str) or cid in out:
             raise DataError(f"treasures.yaml: card ids must be unique strings ({cid!r})")
-        if not isinstance(c.get("vp"), int) or not 0 <= c["vp"] <= 3:
-            raise DataError(f"treasures.yaml: {cid}: vp must be 0 to 3")
+        if not isinstance(c.get("vp"), int) or not 1 <= c["vp"] <= 3:
+            # "1-3 VP Play a Treasure card"
+            raise DataError(f"treasures.yaml: {cid}: vp must be 1 to 3 (\"1-3 VP Play a Treasure card\")")
         check_effects(f"treasures.yaml: {cid}", c.get("power", []) + c.get("property", []))
         out[cid] = c
     return out

@@ -11,12 +11,12 @@ from conquest.rulesets.nerath.state import CAPITAL, LANDS, NerathData
 
 def income(st: NerathData, r: int) -> int:
     """Base income + lands held outside the starting territory - own starting lands lost = the land spaces
-    you control; half (rounded up) without your Capital."""
+    you control; half (rounded up) without your Capital; then the cards: an ``income_bonus N`` makes the
+    income N higher and a ``tax N`` (a record of -N) N lower, whole, after the halving; never below 0."""
     held = sum(1 for s in LANDS if st.ctrl[s] == r)
-    held += fx.income_bonus(st, r)
     if st.ctrl[CAPITAL[r]] != r:
         held = (held + 1) // 2
-    return max(0, held)
+    return max(0, held + fx.income_bonus(st, r))
 
 
 def collect_income(st: NerathData) -> None:

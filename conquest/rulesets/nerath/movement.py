@@ -67,6 +67,11 @@ def piece_move(st: NerathData, r: int, t: int) -> int:
     return MOVE[t] + fx.move_bonus(st, r, t)
 
 
+def ship_move(st: NerathData, r: int) -> int:
+    """A Warship's Move with the realm's card bonuses (the same in the Move and the Reinforce step)."""
+    return WARSHIP_MOVE + fx.move_bonus(st, r, -1)
+
+
 def start_move(st: NerathData) -> None:
     r = st.realm
     st.phase = "move"
@@ -112,7 +117,7 @@ def move_actions(st: NerathData) -> list[tuple]:
         fl = sh[FLAGS]
         s = sh[SPACE]
         if not fl & (F_STOPPED | F_UNLOADED | F_FIXED | F_RETREATED):
-            if sh[MOVES] < WARSHIP_MOVE + fx.move_bonus(st, r, -1):
+            if sh[MOVES] < ship_move(st, r):
                 for y in SEA_ADJ[s]:
                     acts.append(("sail", sid, IDS[y]))
             free = (sh[C1] < 0) + (sh[C2] < 0)

@@ -8,6 +8,7 @@ from typing import Any
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.base import cargo, may_debark
 from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, R, SEA, T, TYPE_INDEX
+from conquest.rulesets.nerath.movement import ship_move
 from conquest.rulesets.nerath.reinforce import buy_refusal
 from conquest.rulesets.nerath.reposition import heroes_to_exit
 from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, NerathData, STEP_TITLES
@@ -65,8 +66,9 @@ def illegal_reason(st: NerathData, action: Any) -> str:
     if verb == "move":
         return _move_reach(st, action)
     if verb == "sail":
-        return ("a Warship moves up to 2 sea spaces through friendly sea spaces and stops on entering an "
-                "enemy one; it cannot move after unloading (nor if it got new cargo this Reinforce step)")
+        return (f"a Warship moves up to {ship_move(st, st.realm)} sea spaces through friendly sea spaces and stops "
+                "on entering an enemy one; it cannot move after unloading (nor if it got new cargo this Reinforce "
+                "step)")
     if verb == "embark":
         return ("a land piece (not a Castle) that has not moved boards your own Warship with room (2 "
                 "pieces) in a sea space next to the coastal space where it began the Move step")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, T, TYPE_INDEX
-from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move
+from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
 from conquest.rulesets.nerath.state import (
-    ADJ, ALL_COSTS, BUYABLE, C1, C2, CAPITAL, DIST, FLAGS, F_FIXED, F_NEW, F_UNLOADED, IDS, IX, KIND, LANDS, MOVES, NerathData, OWNER, SEAS, SEA_ADJ, SPACE, WARSHIP_MOVE,
+    ADJ, ALL_COSTS, BUYABLE, C1, C2, CAPITAL, DIST, FLAGS, F_FIXED, F_NEW, F_UNLOADED, IDS, IX, KIND, LANDS, MOVES, NerathData, OWNER, SEAS, SEA_ADJ, SPACE,
 )
 
 
@@ -119,7 +119,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
         sh = st.ships[sid]
         if sh[OWNER] != r or not sh[FLAGS] & F_NEW or sh[FLAGS] & (F_FIXED | F_UNLOADED):
             continue
-        if sh[MOVES] < WARSHIP_MOVE:
+        if sh[MOVES] < ship_move(st, r):
             for y in SEA_ADJ[sh[SPACE]]:
                 if not enemy_sea(st, y, r):
                     acts.append(("sail", sid, IDS[y]))
