@@ -154,3 +154,20 @@ def test_every_treasure_scores_1_to_3_vp_and_the_loader_refuses_0(monkeypatch: p
         monkeypatch.undo()
         treasure_cards.cache_clear()
     assert "empty-chest" not in treasure_cards()
+
+
+def test_no_event_card_scores_vp_and_the_loader_refuses_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"You score VP for conquering enemy land spaces and claiming Treasures": our Event decks add no third
+    source of VP, and an Event card file giving VP is refused by name."""
+    assert not any(e[0] == "vp" for c in event_cards().values() for e in c["effects"])
+    bad = {"cards": {"karkoth": [{"id": "glory", "name": "Glory", "immediate": False, "when": "any",
+                                  "effects": [["vp", 1, "*"]]}]}}
+    monkeypatch.setattr(cards_module.yaml, "safe_load", lambda _text: bad)
+    event_cards.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"glory: effect \['vp', 1, '\*'\] is not"):
+            event_cards()
+    finally:
+        monkeypatch.undo()
+        event_cards.cache_clear()
+    assert "glory" not in event_cards()

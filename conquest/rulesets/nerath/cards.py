@@ -12,9 +12,9 @@ import yaml
 
 from conquest.rulesets.nerath.data import COUNTED, REALMS, DataError
 
-VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "vp", "place_pieces", "remove_piece",
+VERBS = ("gain_gold", "attack_bonus", "move_bonus", "income_bonus", "place_pieces", "remove_piece",
          "reroll", "cancel_hits", "tax")
-INSTANT = ("gain_gold", "vp", "place_pieces", "remove_piece", "reroll", "cancel_hits", "tax")
+INSTANT = ("gain_gold", "place_pieces", "remove_piece", "reroll", "cancel_hits", "tax")
 WHEN = ("move", "fight", "reinforce", "any", "battle", "roll", "damage", "income", "enemy_move", "enemy_income")
 WINDOWS = ("battle", "roll", "damage")   # moments inside a battle, in anyone's turn
 REACTIONS = ("income", "enemy_move", "enemy_income")   # moments outside battles, offered as card windows

@@ -114,12 +114,10 @@ def _plays(state: NerathData, realm: int, cid: str, effects: Any) -> list[tuple]
 
 
 def instant(state: NerathData, realm: int, verb: str, value: int, piece: str) -> None:
-    """Effects that act once: gain_gold N, vp N, place_pieces N PIECE (free pieces at the realm's capital,
+    """Effects that act once: gain_gold N, place_pieces N PIECE (free pieces at the realm's capital,
     if it holds it)."""
     if verb == "gain_gold":
         state.gold[realm] += value
-    elif verb == "vp":
-        state.vp[realm] += value
     elif verb in ("remove_piece", "reroll", "cancel_hits", "tax"):
         pass  # they act on a target or on the battle: see play(), play_reaction() and the rules' card windows
     elif verb == "place_pieces":

@@ -25,7 +25,7 @@ ABILITY = {"first_strike": "strikes first", "powerful_attack": "rolls 2 dice whe
            "captured": "inactive when hit, captured with the space", "capsize": "rolls 2 dice in sea battles",
            "hover": "may end Reposition at sea", "durable": "takes two hits", "transport": "carries 2 land pieces"}
 EFFECT = {"gain_gold": "gain {n} gold", "attack_bonus": "{p} hit on {hit}+", "move_bonus": "{p} +{n} Move",
-          "income_bonus": "income +{n}", "vp": "score {n} VP", "place_pieces": "{n} free {p} in your capital",
+          "income_bonus": "income +{n}", "place_pieces": "{n} free {p} in your capital",
           "remove_piece": "{n} enemy {p} in one space leave play", "reroll": "roll again",
           "cancel_hits": "ignore {n} hits", "tax": "the enemy collects {n} gold less"}
 WHEN = {"move": "in your Move step", "fight": "in your Fight Battles step", "reinforce": "in your Reinforce step",
