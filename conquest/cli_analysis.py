@@ -225,7 +225,8 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
                 fail("--dungeon: Heroes fight the Guardians of a dungeon entrance (no --sea, --ally or "
                      "--defender-cards)")
             battle = dungeon_battle(parse_pieces(attacker, "attacker"), parse_guardians(defender, "defender"),
-                                    order=order, press=press, attacker_cards=_seats(attacker_cards))
+                                    order=order, press=press, attacker_cards=_seats(attacker_cards),
+                                    heroes_need_lasts=str(opts["heroes_need_lasts"]))
         else:
             battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
                                   order=order, press=press, attacker_cards=_seats(attacker_cards),

@@ -229,6 +229,17 @@ def test_the_highest_need_holds_against_every_guardian_while_its_guardian_stands
     assert listed.solve().attacker_wins > b.solve().attacker_wins
 
 
+def test_option_heroes_need_lasts_the_whole_battle():
+    # the same sentence read as "during that battle": the Wraith's 8+ holds after the Wraith is destroyed
+    # (option heroes_need_lasts=whole_battle, reading 22)
+    b = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed", heroes_need_lasts="whole_battle")
+    assert b.d.variant == [8, 8, 8, 8]
+    standing = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed")
+    assert b.solve().attacker_wins < standing.solve().attacker_wins
+    with pytest.raises(OddsError, match="heroes_need_lasts 'always'"):
+        dungeon(["fighter"], ["wraith"], heroes_need_lasts="always")
+
+
 def test_first_strike_guardians_strike_with_the_wizards():
     # "First Strike: If there are multiple Dungeon Guardians, all those with First Strike attack at the same
     # time. Your Wizards and any other Heroes that can make First Strike attacks attack them at the same time."
@@ -274,7 +285,10 @@ def test_dungeon_float_agrees_with_rational_arithmetic():
     dungeon(["wizard", "fighter"], ["beholder", "goblin-pack"], attacker_cards=["k-dark-rites"],
             guardian_dice={"beholder": [12]}),
     dungeon(["fighter", "fighter"], ["mind-flayer", "zombie-horde", "gelatinous-cube"]),
-], ids=["need-8-and-two-dice", "lich", "first-strike-listed-retreat", "card-and-hurt-guardian", "three-guardians"])
+    dungeon(["fighter", "fighter", "wizard"], ["wraith", "goblin-pack"], order="listed",
+            heroes_need_lasts="whole_battle"),
+], ids=["need-8-and-two-dice", "lich", "first-strike-listed-retreat", "card-and-hurt-guardian", "three-guardians",
+        "need-for-the-whole-battle"])
 def test_dungeon_exact_agrees_with_monte_carlo_through_the_rules(b):
     """The rules' own dungeon battle (Guardians' dice and hits, Heroes' need, first strikes), the Guardians'
     damage chosen by their seat with the order policy: "Multiple Dungeon Guardians must be fought

@@ -90,6 +90,17 @@ def test_calculator_page_and_its_data(client: TestClient) -> None:
     assert r.status_code == 422 and "cannot explore a dungeon" in r.json()["error"]
 
 
+def test_calculator_takes_how_long_heroes_need_lasts(client: TestClient) -> None:
+    # option heroes_need_lasts (reading 22): the Wraith's 8+ for the whole battle is a harder fight
+    body = {"attacker": ["fighter", "fighter"], "defender": ["wraith", "goblin-pack"], "dungeon": True,
+            "order": "listed"}
+    standing = client.post("/api/odds/nerath", json=body).json()["attacker_wins"]
+    whole = client.post("/api/odds/nerath", json={**body, "heroes_need_lasts": "whole_battle"}).json()["attacker_wins"]
+    assert whole < standing
+    r = client.post("/api/odds/nerath", json={**body, "heroes_need_lasts": "forever"})
+    assert r.status_code == 422 and "heroes_need_lasts" in r.json()["error"]
+
+
 # ---------------------------------------------------------------- a seat's odds in a game
 def drive_to(games: Any, gid: str, tokens: dict[int, str], want: Any, seed: int = 0,
              limit: int = 3000) -> tuple[Any, Any]:

@@ -36,8 +36,11 @@ def hero_need(st: NerathData, r: int, t: int, side: str) -> int:
     bt = st.bt
     assert bt is not None
     tiles = guardian_tiles()
-    return need_against(fx.attack_bonus(st, r, t, side),
-                        (tiles[g[0]].heroes_need for g in st.guardians[bt["space"]]),
+    # option heroes_need_lasts: the Guardians standing now, or every one the battle began with ("during that
+    # battle"; the tiles fought are all the entrance held when it began)
+    fought = (bt["tiles"] if st.options.get("heroes_need_lasts") == "whole_battle"
+              else [g[0] for g in st.guardians[bt["space"]]])
+    return need_against(fx.attack_bonus(st, r, t, side), (tiles[g].heroes_need for g in fought),
                         fx.attack_bonus(st, r, t, side, events_only=True))
 
 

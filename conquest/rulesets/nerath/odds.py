@@ -117,7 +117,7 @@ class NerathBattle:
                  wounded: Sequence[int] = (0, 0), ally: Sequence[str] | None = None,
                  ally_cards: Sequence[str] = (), names: tuple[str, str] = ("defender", "ally"),
                  dungeon: bool = False, guardian_dice: dict[str, list[int]] | None = None,
-                 fought: Sequence[str] | None = None) -> None:
+                 fought: Sequence[str] | None = None, heroes_need_lasts: str = "while_standing") -> None:
         if not attacker:
             raise OddsError("attacker: no pieces given (an empty side cannot fight)")
         if not defender:
@@ -132,6 +132,7 @@ class NerathBattle:
         self.attacker_cards, self.defender_cards = list(attacker_cards), list(defender_cards)
         self.ally_cards = list(ally_cards)
         self.hurt_dragon_fights = hurt_dragon_fights
+        self.heroes_need_lasts = heroes_need_lasts
         wounded = list(wounded) + [0] * (3 - len(wounded))
         self.wounded = tuple(wounded)
         self.a = _Side(attacker, True, sea, order, card_bonuses(attacker_cards, "attacker"), hurt_dragon_fights,
@@ -160,6 +161,11 @@ class NerathBattle:
             self.fought = list(fought) if fought is not None else list(defender)
             self.guardian_dice = {t: list(v) for t, v in dice.items()}
             self.d = _Guardians([(t, dice[t]) for t in defender], order)
+            if heroes_need_lasts == "whole_battle":   # the Guardians the battle began with, standing or not
+                held = max([tiles[t].heroes_need for t in [*self.fought, *defender] if t in tiles] + [0])
+                self.d.variant = [held] * len(self.d.snaps)
+            elif heroes_need_lasts != "while_standing":
+                raise OddsError(f"heroes_need_lasts '{heroes_need_lasts}': use while_standing or whole_battle")
         elif ally:
             self.d = _Allies([
                 _Side(list(defender), False, sea, order, card_bonuses(defender_cards, names[0]), hurt_dragon_fights,
@@ -444,7 +450,8 @@ def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: 
     seen = {g[0] for entrance in state.guardians.values() for g in entrance if g[1]}
     unseen = sorted(set(guardian_tiles()) - seen)
     fought = list(state.bt["tiles"]) if state.bt is not None else None
-    battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought)
+    battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought,
+                            heroes_need_lasts=state.options.get("heroes_need_lasts", "while_standing"))
     bonus, event_bonus = _bonus_cards(state, att), _bonus_cards(state, att, events_only=True)
     for b in (battle.battles if isinstance(battle, HiddenGuardians) else [battle]):
         b.a.bonus = bonus

@@ -69,7 +69,8 @@ def _nerath(body: NerathOddsIn) -> dict[str, Any]:
                                 "defender_cards)")
             tiles = body.defender if isinstance(body.defender, str) else ",".join(body.defender)
             battle = dungeon_battle(_side(body.attacker, "attacker"), parse_guardians(tiles, "defender"),
-                                    order=body.order, press=body.press, attacker_cards=body.attacker_cards)
+                                    order=body.order, press=body.press, attacker_cards=body.attacker_cards,
+                                    heroes_need_lasts=body.heroes_need_lasts)
         else:
             defender = _side(body.defender, "defender")
             ally = _side(body.ally, "ally") if body.ally is not None else None
