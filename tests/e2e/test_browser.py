@@ -59,20 +59,27 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
         # convex: their middle may be another region)
         spot = rng.choice(regions).evaluate(FIND_SPOT)
     if spot:
-        # either the click plays the only action there, or it narrows the list to the actions there
-        page.mouse.click(spot[0], spot[1])
-        try:
-            page.wait_for_function(
-                f"() => document.getElementById('app').dataset.revision !== '{before}'"
-                " || document.querySelector('.region.sel') !== null"
-                " || !document.getElementById('toast').hidden", timeout=15_000)
-        except PlaywrightError:
-            info = page.evaluate(
-                "([x, y]) => { const e = document.elementFromPoint(x, y); const g = e && e.closest('g');"
-                " return [e && e.tagName, g && g.getAttribute('class'), g && g.dataset.region,"
-                " document.getElementById('turn').textContent]; }", spot)
-            net = page.evaluate("() => (window.__fetches || []).slice(-4)")
-            raise AssertionError(f"a click on the board at {spot} did nothing: {info}; last requests {net}")
+        # either the click plays the only action there, or it narrows the list to the actions there; a click
+        # whose press and release straddle a redraw of the board (the page's own refresh after the last move)
+        # reaches no region, as a person's would not: it is clicked again, at most twice more
+        for attempt in range(3):
+            page.mouse.click(spot[0], spot[1])
+            try:
+                page.wait_for_function(
+                    f"() => document.getElementById('app').dataset.revision !== '{before}'"
+                    " || document.querySelector('.region.sel') !== null"
+                    " || !document.getElementById('toast').hidden", timeout=5_000 if attempt < 2 else 15_000)
+                break
+            except PlaywrightError:
+                if attempt < 2:
+                    continue
+                info = page.evaluate(
+                    "([x, y]) => { const e = document.elementFromPoint(x, y); const g = e && e.closest('g');"
+                    " return [e && e.tagName, g && g.getAttribute('class'), g && g.dataset.region,"
+                    " document.getElementById('turn').textContent]; }", spot)
+                net = page.evaluate("() => (window.__fetches || []).slice(-4)")
+                raise AssertionError(f"a click on the board at {spot} did nothing three times: {info}; last "
+                                     f"requests {net}")
         toast = page.query_selector("#toast:not([hidden])")
         assert toast is None, f"a click on the board was refused: {toast.inner_text() if toast else ''}"
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:
