@@ -442,3 +442,8 @@ def test_a_positions_battle_says_what_the_calculator_cannot_state():
     b = NerathBattle(["dragon"], ["footsoldier"], wounded=(1, 0))
     b.a.bonus = {"dragon": 1}
     assert beyond_calculator(b) == ["wounded Dragons", "the attack bonuses in force"]
+    # the calculator page states no heroes_need_lasts: a game played with whole_battle says so
+    doc, x, _a, _d = battle_document(dungeon(["fighter"], ["wraith", "goblin-pack"]))
+    doc["options"]["heroes_need_lasts"] = "whole_battle"
+    said = rs.action_odds(rs.state_from_json(doc), f"battle {x}")["battle"]["beyond_calculator"]
+    assert said == ['"Heroes Need" held for the whole battle (option heroes_need_lasts)']

@@ -500,6 +500,8 @@ def beyond_calculator(battle: Battle) -> list[str]:
             out.append("the dice the Guardians have lost")
         if isinstance(battle, NerathBattle) and battle.fought != battle.defender_pieces:
             out.append("the Rewards of the Guardians already destroyed")
+        if first.heroes_need_lasts != "while_standing":
+            out.append("\"Heroes Need\" held for the whole battle (option heroes_need_lasts)")
     if isinstance(battle, HiddenGuardians):
         known = {t for t in battle.defender_pieces if t != FACEDOWN}
         if battle.unseen != sorted(set(guardian_tiles()) - known):
