@@ -81,6 +81,10 @@ def illegal_reason(st: NerathData, action: Any) -> str:
                 return ("\"The land pieces embark onto the ship from a coastal space and debark into another "
                         f"coastal space\": that {action[3]} embarked from {action[2]} this turn and cannot "
                         "debark back into it")
+        if ph == "reinforce":
+            return ("\"New Warships carrying new land pieces can immediately move, carrying those pieces, and unload "
+                    "them in a friendly land space\": in the Reinforce step only a Warship bought this turn unloads, "
+                    "into a friendly land space adjacent to its sea space")
         return ("carried pieces debark only into a coastal space adjacent to the Warship's sea space (a "
                 "Hero also into a dungeon entrance), not from a Warship in an enemy sea space")
     if verb == "buy" and isinstance(action, tuple) and len(action) in (3, 4) and action[1] in ALL_COSTS:

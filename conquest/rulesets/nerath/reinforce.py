@@ -117,9 +117,12 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
                 acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
     for sid in sorted(st.ships):
         sh = st.ships[sid]
-        if sh[OWNER] != r or not sh[FLAGS] & F_NEW or sh[FLAGS] & (F_FIXED | F_UNLOADED):
+        if sh[OWNER] != r or not sh[FLAGS] & F_NEW or sh[FLAGS] & F_FIXED:
             continue
-        if sh[MOVES] < ship_move(st, r):
+        # as in the Move step: unloading ends the Warship's movement (no more sailing), and the other carried
+        # piece may still debark ("A Warship can unload its carried pieces into a single land space or 2
+        # different ones adjacent to its sea space")
+        if not sh[FLAGS] & F_UNLOADED and sh[MOVES] < ship_move(st, r):
             for y in SEA_ADJ[sh[SPACE]]:
                 if not enemy_sea(st, y, r):
                     acts.append(("sail", sid, IDS[y]))
