@@ -45,23 +45,23 @@ TWO_TRIBUTES = {**TRIBUTE, "coins": [49, 10], "settlements": {"7,5": "city", "16
                 "claims": {"7,5": 0, "16,17": 1}}
 
 
-def test_win_checked_at_the_end_of_the_round_by_default() -> None:
-    """"Game plays until a player exceeds 50, 75, or 100 coins" — by default checked when the round's tribute
-    is done: red passes 50 at its tribute, blue still rolls its own."""
-    st = play(position(TWO_TRIBUTES), "roll 9")
+def test_option_round_checks_the_win_when_the_round_is_done() -> None:
+    """Option ``win_check=round``: "Game plays until a player exceeds 50, 75, or 100 coins" checked when the
+    round's tribute is done: red passes 50 at its tribute, blue still rolls its own."""
+    st = play(position(TWO_TRIBUTES, options={"win_check": "round"}), "roll 9")
     assert st.to_json()["coins"][0] == 51
     assert not st.is_terminal() and st.to_json()["node"] == "roll"
     st = st.apply("roll 9")
     assert st.is_terminal() and st.result() == (1.0, 0.0)
 
 
-def test_option_at_once_ends_the_game_when_the_amount_is_exceeded() -> None:
-    """Option ``win_check=at_once``: "until a player exceeds" read literally — red's 51 coins end the game
+def test_at_once_by_default_ends_the_game_when_the_amount_is_exceeded() -> None:
+    """Default ``win_check=at_once``: "until a player exceeds" names a moment — red's 51 coins end the game
     before blue's tribute roll."""
-    st = play(position(TWO_TRIBUTES, options={"win_check": "at_once"}), "roll 9")
+    st = play(position(TWO_TRIBUTES), "roll 9")
     assert st.is_terminal() and st.result() == (1.0, 0.0)
     assert st.to_json()["coins"] == [51, 10]
-    st = play(position({**TWO_TRIBUTES, "coins": [48, 10]}, options={"win_check": "at_once"}), "roll 9")
+    st = play(position({**TWO_TRIBUTES, "coins": [48, 10]}), "roll 9")
     assert not st.is_terminal()                                  # 50 does not exceed 50
 
 
@@ -71,14 +71,14 @@ TIE = {"phase": "tribute", "node": "roll", "seat": None, "coins": [52, 50], "tok
        "settlements": {"12,2": "town"}, "claims": {"12,2": 1}}
 
 
-def test_equal_totals_go_to_more_coins_by_default() -> None:
-    """"Treasure tokens are redeemed as coins at the end of the game" — the document names no tie-break; by
-    default the dragon with more coins (fewer tokens) wins an equal total."""
-    st = play(position(TIE), "roll 6")
+def test_option_coins_gives_equal_totals_to_more_coins() -> None:
+    """Option ``ties=coins``: the dragon with more coins (fewer tokens) wins an equal total."""
+    st = play(position(TIE, options={"ties": "coins"}), "roll 6")
     assert st.is_terminal() and st.result() == (1.0, 0.0)
 
 
-def test_option_shared_splits_equal_totals() -> None:
-    """Option ``ties=shared``: every dragon with the top total shares the win."""
-    st = play(position(TIE, options={"ties": "shared"}), "roll 6")
+def test_equal_totals_share_the_win_by_default() -> None:
+    """"Treasure tokens are redeemed as coins at the end of the game" — the document names no tie-break, and a
+    token is worth its coins: by default (``ties=shared``) every dragon with the top total shares the win."""
+    st = play(position(TIE), "roll 6")
     assert st.is_terminal() and st.result() == (0.5, 0.5)

@@ -72,10 +72,11 @@ def test_a_saved_game_keeps_the_order_the_places_of_power_came_on_the_board():
 
 
 def test_greedy_beats_random():
-    """The greedy evaluation (coins, claims, expected tribute) must clearly beat random play."""
+    """The greedy evaluation (coins, claims, expected tribute) must clearly beat random play: two greedy seats
+    against two random ones win at least two games in three (an even share would be one in two)."""
     wins = [0.0] * 4
-    for seed in range(6):
+    for seed in range(12):
         _, end = play_game(RULESET, ["random", "greedy", "random", "greedy"], players=4, seed=seed)
         for i, r in enumerate(end.result()):
             wins[i] += r
-    assert wins[1] + wins[3] >= 5
+    assert wins[1] + wins[3] >= 8

@@ -248,7 +248,8 @@ def test_refusals_explain_the_rule_that_refuses():
     assert "itself" in refusal(st, "attack red")
     assert "not adjacent" in refusal(st, "attack blue")
     assert "no gold dragon" in refusal(st, "attack gold")
-    assert "own claim" in refusal(st, "destroy 3,3")
+    assert "own claim" in refusal(position({"settlements": {"7,5": "town"}, "claims": {"7,5": 0}},
+                                           options={"destroy_own_claims": False}), "destroy 7,5")
     assert "already has your claim ring" in refusal(st, "claim 3,3")
     assert "cave of Seat 1 (red)" in refusal(st, "claim 4,4")
     assert "Seat 2 (blue)'s" in refusal(st, "abandon 8,3")

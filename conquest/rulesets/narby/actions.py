@@ -91,9 +91,12 @@ def action_choices(s: NarbyData, seat: int) -> tuple[list[Any], list[Any], list[
                 for i in range(len(free)):
                     for j in range(i + 1, len(free)):
                         out.append(("claim2", free[i], free[j]))
+        # "Destroy Claimed Settlement | Roll on Destroy chart" names no owner: own claims too, unless the
+        # option destroy_own_claims=false keeps the older reading (R14)
+        mine = -2 if s.options["destroy_own_claims"] else seat  # -2: no claim is excluded
         if s.dragon[seat] not in NO_DESTROY:
-            destroy_t.extend(q for q in settles if claims.get(q, -1) != seat)
-        destroy_t.extend(p for p in place_t if claims.get(p, -1) != seat)
+            destroy_t.extend(q for q in settles if claims.get(q, -1) != mine)
+        destroy_t.extend(p for p in place_t if claims.get(p, -1) != mine)
         for victim in steal_t:
             out.append(("steal", victim))
         for t in dragons:
@@ -294,9 +297,9 @@ def destroy_refusal(s: NarbyData, key: int | str) -> str:
     elif not TOWN <= s.occ[key] <= RUIN:
         return (f"\"Dragons may destroy settlements or places of power\" — {key_text(key)} holds "
                 f"{what_is_on(s, key)}")
-    if s.claims.get(key, -1) == seat:
-        return (f"Destroy: {key_text(key)} is your own claim; a dragon does not destroy its own claims "
-                f"(reading R14; Abandon Claim takes a ring back)")
+    if s.claims.get(key, -1) == seat and not s.options["destroy_own_claims"]:
+        return (f"Destroy: {key_text(key)} is your own claim; with option destroy_own_claims=false a dragon "
+                f"does not destroy its own claims (reading R14; Abandon Claim takes a ring back)")
     if isinstance(key, int) and s.dragon[seat] in NO_DESTROY:
         return f"the {s.dragon_id(seat)} dragon \"Shall not destroy settlements\""
     if not s.adjacent_to_dragon(seat, key):

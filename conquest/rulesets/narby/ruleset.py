@@ -74,12 +74,15 @@ class NarbyRuleset(Ruleset):
                    "adjacent claim is not scored as per the d20 roll\": not_adjacent = a claim beside the dragon "
                    "scores the adjacent row and cannot be the claim lost; any = it scores the adjacent row and "
                    "may still be the claim lost", choices=("not_adjacent", "any")),
-            Option("win_check", "round", "\"Game plays until a player exceeds\" the win amount: round = checked "
-                   "when the round's tribute is done; at_once = the game ends as soon as a dragon's coins exceed "
-                   "it", choices=("round", "at_once")),
-            Option("ties", "coins", "equal totals (coins and treasure tokens) at the end: coins = the dragon "
-                   "with more coins wins, still equal ones share; shared = every dragon with the top total "
-                   "shares the win", choices=("coins", "shared")),
+            Option("win_check", "at_once", "\"Game plays until a player exceeds\" the win amount: at_once = the "
+                   "game ends as soon as a dragon's coins exceed it (the text); round = checked when the round's "
+                   "tribute is done", choices=("at_once", "round")),
+            Option("ties", "shared", "equal totals (coins and treasure tokens) at the end: shared = every dragon "
+                   "with the top total shares the win (the document names no tie-break); coins = the dragon with "
+                   "more coins wins, still equal ones share", choices=("shared", "coins")),
+            Option("destroy_own_claims", True, "\"Destroy Claimed Settlement | Roll on Destroy chart\" names no "
+                   "owner: true = a dragon may destroy its own claims too (the text); false = only other dragons' "
+                   "claims and unclaimed ones", type=bool),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
