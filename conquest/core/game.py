@@ -17,7 +17,7 @@ from conquest.core.kinds import CHANCE, Action
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
-from conquest.core.schema import validate_document
+from conquest.core.schema import check_nesting, validate_document
 
 if TYPE_CHECKING:
     import random
@@ -384,6 +384,7 @@ class Ruleset(ABC):
         """Validate the header of a ``conquest-state/1`` document and build the state."""
         if not isinstance(data, dict):
             raise StateFormatError("(document)", "a state must be a JSON object")
+        check_nesting(data)
         if data.get("format") != STATE_FORMAT:
             raise StateFormatError("format", f"expected \"{STATE_FORMAT}\", got {data.get('format')!r}")
         if data.get("ruleset") != self.id:
