@@ -9,14 +9,15 @@ cheaply. Their text form, the notation, is what people type, what records store 
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from conquest.core.kinds import CHANCE, Action
-from conquest.core.errors import IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
-from conquest.core.schema import validate_document
+from conquest.core.schema import check_nesting, validate_document
 
 if TYPE_CHECKING:
     import random
@@ -48,6 +49,71 @@ def to_move_from_json(value: Any) -> int | None:
     raise StateFormatError("to_move", f"expected a seat number, \"chance\" or null, got {value!r}")
 
 
+NOT_AN_ACTION = "not an action (a tuple of a word, then words and whole numbers, or its notation as text)"
+NOT_HERE = "not an action of this position (its arguments name nothing here)"
+_CRASHES = (IndexError, KeyError, TypeError, ValueError, AttributeError)
+"""What a ruleset's code raises when an action-shaped value names nothing in the position (``('move', 'x')``
+where x is no space): the shape check turns it into the contract's error."""
+
+
+def require_action(value: Any) -> Action:
+    """The one shape check of every public function that takes an action: ``value`` itself when it has the
+    shape of an action (``core.notation.is_action``), else ``IllegalAction`` naming it."""
+    if not is_action(value):
+        raise IllegalAction(action_label(value), NOT_AN_ACTION)
+    return value
+
+
+def _guarded(fn: Callable[..., Any], at: int, kind: str) -> Callable[..., Any]:
+    """``fn`` (a method) behind the shape check of its argument number ``at`` (after ``self``). ``kind``:
+    ``raise`` (IllegalAction for a non-action, and for an action whose arguments make the ruleset's code fail),
+    ``reason`` (``illegal_reason``: the refusal is the answer), ``bool`` (``is_legal``: False), ``odds``
+    (``action_odds``: OddsError; text is parsed by the ruleset), ``optional`` (``narrate``: None is an action
+    the seat may not read)."""
+    if getattr(fn, "_shape_checked", False):
+        return fn
+
+    @functools.wraps(fn)
+    def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        action = args[at] if len(args) > at else kwargs.get("action")
+        if not ((kind == "optional" and action is None) or (kind == "odds" and isinstance(action, str))):
+            if not is_action(action):
+                if kind == "bool":
+                    return False
+                if kind == "reason":
+                    return NOT_AN_ACTION
+                if kind == "odds":
+                    from conquest.core.odds import OddsError
+                    raise OddsError(f"'{action_label(action)}': {NOT_AN_ACTION}")
+                raise IllegalAction(action_label(action), NOT_AN_ACTION)
+        try:
+            return fn(self, *args, **kwargs)
+        except _CRASHES as e:
+            if isinstance(e, ConquestError):
+                raise
+            if kind == "bool":
+                return False
+            if kind == "reason":
+                return "it is not among the legal actions here"
+            if kind == "odds":
+                from conquest.core.odds import OddsError
+                raise OddsError(f"'{action_label(action)}': {NOT_HERE}") from None
+            raise IllegalAction(action_label(action), NOT_HERE) from None
+
+    checked._shape_checked = True  # type: ignore[attr-defined]
+    return checked
+
+
+_STATE_GUARDS = {"is_legal": (0, "bool"), "illegal_reason": (0, "reason")}
+_RULESET_GUARDS = {"describe_action": (1, "raise"), "action_odds": (1, "odds"), "narrate": (1, "optional")}
+
+
+def _guard_class(cls: type, guards: dict[str, tuple[int, str]]) -> None:
+    for name, (at, kind) in guards.items():
+        if name in cls.__dict__:
+            setattr(cls, name, _guarded(cls.__dict__[name], at, kind))
+
+
 def json_copy(doc: Any) -> Any:
     """A copy of a JSON-like document: new dicts and lists all the way down (tuples become lists), leaves
     shared (they are immutable)."""
@@ -67,6 +133,11 @@ class State(ABC):
     are checked before ``_from_body`` reads the document."""
     players: int
     options: dict[str, Any]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A ruleset's ``is_legal`` and ``illegal_reason`` go through the shape check (``require_action``)."""
+        super().__init_subclass__(**kwargs)
+        _guard_class(cls, _STATE_GUARDS)
 
     # ---- who moves -------------------------------------------------------------------------------
     @property
@@ -120,9 +191,8 @@ class State(ABC):
         an action whose legality test or refusal message fails on its arguments (a word with too few)."""
         if isinstance(action, str):
             action = self.ruleset.parse_action(action)
-        elif not is_action(action):
-            raise IllegalAction(action_label(action), "not an action (a tuple of a word, then words and whole "
-                                                      "numbers, or its notation as text)")
+        else:
+            action = require_action(action)
         label = self._label(action)
         try:
             legal = self.to_move is not None and self.is_legal(action)
@@ -259,6 +329,12 @@ class Ruleset(ABC):
     """Where ``ismcts`` ranks a node's children by a one-ply lookahead unless its spec says (its ``prior``
     parameter): 0 at the root only; 2 at every decision node, for a game of many moves of which few are good."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A ruleset's ``describe_action``, ``action_odds`` and ``narrate`` go through the shape check
+        (``require_action``); ``format_action`` has its own (``core.notation.guarded_format``)."""
+        super().__init_subclass__(**kwargs)
+        _guard_class(cls, _RULESET_GUARDS)
+
     def __init__(self) -> None:
         # A state reaches its ruleset (notation, evaluation) through its class.
         self.state_class.ruleset = self
@@ -308,6 +384,7 @@ class Ruleset(ABC):
         """Validate the header of a ``conquest-state/1`` document and build the state."""
         if not isinstance(data, dict):
             raise StateFormatError("(document)", "a state must be a JSON object")
+        check_nesting(data)
         if data.get("format") != STATE_FORMAT:
             raise StateFormatError("format", f"expected \"{STATE_FORMAT}\", got {data.get('format')!r}")
         if data.get("ruleset") != self.id:
@@ -407,3 +484,7 @@ class Ruleset(ABC):
         return {"id": self.id, "title": self.title, "min_players": self.min_players,
                 "max_players": self.max_players, "rules_version": self.rules_version,
                 "summary": self.summary, "options": self.options().describe()}
+
+
+_guard_class(State, _STATE_GUARDS)
+_guard_class(Ruleset, _RULESET_GUARDS)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conquest.core.errors import ConquestError, StateFormatError
+from conquest.core.schema import check_nesting
 from conquest.core.game import State
 from conquest.core.jsondoc import read_json_file
 from conquest.core.registry import get_ruleset
@@ -41,6 +42,7 @@ class Record:
     def from_json(cls, data: Any) -> "Record":
         if not isinstance(data, dict):
             raise StateFormatError("(record)", "a record must be a JSON object")
+        check_nesting(data)
         if data.get("format") != RECORD_FORMAT:
             raise StateFormatError("format", f"expected \"{RECORD_FORMAT}\", got {data.get('format')!r}")
         need = {"ruleset": str, "players": int, "actions": list}

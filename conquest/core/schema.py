@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from conquest.core.errors import StateFormatError
 
-__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "read_counters", "validate_document"]
+__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "check_nesting", "read_counters",
+           "validate_document"]
 
 
 class Body(BaseModel):
@@ -35,6 +36,27 @@ Int = Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
 Id = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Text = Annotated[StrictStr, Field(max_length=200)]
 Flag = StrictBool
+
+
+MAX_NESTING = 32
+"""No state or record document of any ruleset nests objects and lists deeper than this (the deepest, a Nerath
+card's effect, is under ten). A deeper one is refused before anything recursive (pydantic, ``repr``, the
+loaders) reads it: Python objects nested past ~1,000 levels would otherwise raise ``RecursionError``."""
+
+
+def check_nesting(doc: Any, limit: int = MAX_NESTING) -> None:
+    """Raise ``StateFormatError`` naming the first field of ``doc`` nested deeper than ``limit``. Iterative:
+    any depth is answered, in one pass over the containers."""
+    stack: list[tuple[Any, int, tuple[str, ...]]] = [(doc, 0, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, (dict, list, tuple)):
+            if depth >= limit:
+                raise StateFormatError("/".join(path[:4]) or "(document)",
+                                       f"nested more than {limit} levels deep: no state is")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((v, depth + 1, path + (str(k)[:40] if isinstance(k, (str, int)) else "?",))
+                         for k, v in items)
 
 
 def validate_document(model: type[BaseModel], data: dict[str, Any]) -> None:
