@@ -15,6 +15,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from conquest.web.games import Actor, Games, Live, WebError
+from conquest.web.limits import CreationLimit
 from conquest.web.live import Advancer, Hub
 from conquest.web.odds import OddsCache
 from conquest.web.storage import Store
@@ -42,6 +43,7 @@ class Services:
     odds_lane: "Lane" = field(default_factory=lambda: Lane(concurrency=2, share=0.5))  # exact odds
     odds_cache: OddsCache = field(default_factory=lambda: OddsCache())
     odds_pending: int = 0   # odds computing or waiting in odds_lane
+    creations: CreationLimit = field(default_factory=lambda: CreationLimit(0, 1.0))  # games per client
 
 
 def services(conn: HTTPConnection) -> Services:
