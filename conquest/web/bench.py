@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -163,7 +164,9 @@ def run(games: int = 50, ruleset: str = "kingdom", actions: int = 40, db: str | 
         db = str(Path(tmp.name) / "bench.sqlite3")
     proc = subprocess.Popen([sys.executable, "-m", "conquest.web.server", "--port", str(port), "--db", db,
                              "--workers", str(workers)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            # every simulated player comes from 127.0.0.1: no caps per client address
+                            env={**os.environ, "CONQUEST_CONNECTIONS_PER_CLIENT": "0", "CONQUEST_GAMES_PER_CLIENT": "0"})
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -140,16 +140,40 @@ def _constant(name: str) -> Any:
     raise WebError(422, f"{name} is not a number JSON allows")
 
 
-def parse_json(raw: bytes) -> Any:
-    """The body as JSON, refusing duplicate keys and NaN/Infinity (422 either way)."""
+MAX_DEPTH = 32  # levels of arrays and objects in a body (a record needs 4)
+
+
+def _too_deep(doc: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``doc`` nests arrays and objects more than ``limit`` levels (walked without recursion, so
+    nothing later, pydantic or the engine, recurses through a deep body)."""
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
+def parse_json(raw: bytes | str, what: str = "the body") -> Any:
+    """The body as JSON, refusing duplicate keys, NaN/Infinity and nesting deeper than MAX_DEPTH levels
+    (422 whichever)."""
     if not raw.strip():
         raise WebError(422, "the request needs a JSON body")
     try:
-        return json.loads(raw, object_pairs_hook=_pairs, parse_constant=_constant)
+        doc = json.loads(raw, object_pairs_hook=_pairs, parse_constant=_constant)
     except json.JSONDecodeError as e:
-        raise WebError(422, f"the body is not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise WebError(422, f"{what} is not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except (UnicodeDecodeError, RecursionError, ValueError) as e:  # bad bytes, deep nesting, huge numbers
-        raise WebError(422, f"the body is not JSON ({str(e).splitlines()[0][:120]})") from None
+        if isinstance(e, RecursionError):
+            raise WebError(422, f"{what} is nested too deeply ({MAX_DEPTH} levels at most)") from None
+        raise WebError(422, f"{what} is not JSON ({str(e).splitlines()[0][:120]})") from None
+    if _too_deep(doc):
+        raise WebError(422, f"{what} is nested too deeply ({MAX_DEPTH} levels at most)")
+    return doc
 
 
 M = TypeVar("M", bound=BaseModel)

@@ -15,6 +15,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from conquest.web.games import Actor, Games, Live, WebError
+from conquest.web.limits import CreationLimit
 from conquest.web.live import Advancer, Hub
 from conquest.web.odds import OddsCache
 from conquest.web.storage import Store
@@ -31,10 +32,18 @@ class Services:
     advancer: Advancer
     hub: Hub
     heavy: "Heavy" = field(default_factory=lambda: Heavy())  # record imports
+    # a game that is not in memory (after a restart, or dropped from the cache) replayed from its log: after its
+    # token is checked, in threads of their own, a share of the time, two per client and 32 waiting at most
+    loads: "Heavy" = field(default_factory=lambda: Heavy(
+        concurrency=2, per_client=2, queue=32, share=0.5,
+        busy_client="your other games are still being loaded: try again in a moment",
+        busy_all="the server is busy loading other games: try again in a moment"))
+    loading: dict[str, "asyncio.Future[Live]"] = field(default_factory=dict)  # game -> its load under way
     replays: "Lane" = field(default_factory=lambda: Lane())
     odds_lane: "Lane" = field(default_factory=lambda: Lane(concurrency=2, share=0.5))  # exact odds
     odds_cache: OddsCache = field(default_factory=lambda: OddsCache())
     odds_pending: int = 0   # odds computing or waiting in odds_lane
+    creations: CreationLimit = field(default_factory=lambda: CreationLimit(0, 1.0))  # games per client
 
 
 def services(conn: HTTPConnection) -> Services:
@@ -58,9 +67,31 @@ async def seat_token(x_conquest_token: Annotated[str | None, Header()] = None,
 Token = Annotated[str | None, Depends(seat_token)]
 
 
-def game(gid: str, svc: Svc) -> Live:
-    """The game of the path (404 when there is none), its cache checked against the database."""
-    return svc.games.load(gid)
+async def load(svc: Services, gid: str, client: str) -> Live:
+    """The game as the database has it: from the cache when it is current, else replayed in the ``loads`` lane
+    (never in the request pool); requests for a game being loaded wait for that one load. Only for a game
+    whose token was checked (``Games.authorize``)."""
+    live = await anyio.to_thread.run_sync(svc.games.current, gid)
+    if live is not None:
+        return live
+    pending = svc.loading.get(gid)
+    if pending is None:
+        pending = asyncio.ensure_future(svc.loads.run_for(client, svc.games.load, gid))
+        svc.loading[gid] = pending
+
+        def done(f: "asyncio.Future[Live]") -> None:
+            svc.loading.pop(gid, None)
+            if not f.cancelled():
+                f.exception()  # retrieved: the waiters have it, if any are left
+        pending.add_done_callback(done)
+    return await asyncio.shield(pending)
+
+
+async def game(gid: str, token: Token, conn: HTTPConnection, svc: Svc) -> Live:
+    """The game of the path (404 when there is none) for the holder of the request's token (401 without one,
+    403 with another): the token is checked against the game's row first, then the game is loaded."""
+    await anyio.to_thread.run_sync(svc.games.authorize, gid, token)
+    return await load(svc, gid, client_of(conn))
 
 
 Game = Annotated[Live, Depends(game)]
@@ -122,16 +153,20 @@ class Heavy(Lane):
     request is refused at once (429 or 503) instead of holding the server. A long piece (an import) is
     asked to pause within itself too (``share`` is passed to ``Games.import_record``)."""
 
-    def __init__(self, concurrency: int = 1, per_client: int = 1, queue: int = 8, share: float = 0.5) -> None:
+    def __init__(self, concurrency: int = 1, per_client: int = 1, queue: int = 8, share: float = 0.5,
+                 busy_client: str = "your previous record is still being checked: wait for it before sending "
+                                    "another",
+                 busy_all: str = "the server is busy checking other records: try again in a minute") -> None:
         super().__init__(concurrency, share)
         self.per_client, self.queue = per_client, queue
+        self.busy_client, self.busy_all = busy_client, busy_all
         self.clients: dict[str, int] = {}
 
     async def run_for(self, client: str, fn: Callable[..., T], *args: Any) -> T:
         if self.clients.get(client, 0) >= self.per_client:
-            raise WebError(429, "your previous record is still being checked: wait for it before sending another")
+            raise WebError(429, self.busy_client)
         if sum(self.clients.values()) >= self.concurrency + self.queue:
-            raise WebError(503, "the server is busy checking other records: try again in a minute")
+            raise WebError(503, self.busy_all)
         self.clients[client] = self.clients.get(client, 0) + 1
         try:
             return await self.run(fn, *args)

@@ -22,6 +22,8 @@ import logging
 import random
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
 
@@ -43,6 +45,11 @@ SNAPSHOT_EVERY = 100  # a game in memory keeps its state every this many steps: 
 NARRATE_WINDOW = 1000
 MAX_RECORD_ACTIONS = 30_000  # the longest record POST /api/records takes
 MAX_IMPORT_SECONDS = 30.0  # and the longest it may take to check it
+# The games kept in memory (replayed, with their snapshots and narrated logs): at most CACHE_GAMES, holding at most
+# CACHE_STATES states in all (one per game plus its snapshots); the least recently used beyond that are dropped
+# (the database holds them: ``load`` replays them when they are asked for again)
+CACHE_GAMES = 256
+CACHE_STATES = 4096
 
 
 class WebError(Exception):
@@ -173,6 +180,13 @@ class Live:
     log: list[ActionRow]
     snapshots: dict[int, State] = field(default_factory=dict)
     """The state after k steps, for k = 0 and every SNAPSHOT_EVERY steps (only those the log still has)."""
+    stories: dict[int | None, "Story"] = field(default_factory=dict)
+    """The log narrated to each seat that asked (see ``Games.narrated``)."""
+
+    def weight(self) -> int:
+        """What the game holds in memory, counted in states: its state and snapshots, and one for each
+        narrated log (its recent states share most of their parts with each other)."""
+        return 1 + len(self.snapshots) + len(self.stories)
 
 
 @dataclass
@@ -193,13 +207,18 @@ def _as_list(t: tuple[float, ...] | None) -> list[float] | None:
 
 class Games:
     def __init__(self, store: Store, rulesets: Callable[[], dict[str, Ruleset]],
-                 import_seconds: float = MAX_IMPORT_SECONDS) -> None:
+                 import_seconds: float = MAX_IMPORT_SECONDS, cache_games: int = CACHE_GAMES,
+                 cache_states: int = CACHE_STATES) -> None:
         self.store = store
         self.import_seconds = import_seconds
         self._rulesets = rulesets
-        self._cache: dict[str, Live] = {}
+        self.cache_games, self.cache_states = cache_games, cache_states
+        self._cache: OrderedDict[str, Live] = OrderedDict()  # least recently used first
         self._cache_lock = threading.Lock()
-        self._game_locks: dict[str, threading.RLock] = {}
+        # a game's lock lives while its game is cached or a thread holds or awaits it: a game dropped from the
+        # cache and loaded again by another thread meanwhile still gets the same lock
+        self._game_locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
+        self.evicted = 0  # games dropped from the cache (for tests and benchmarks)
         self.listeners: list[Callable[[str, int], None]] = []  # (game, revision) after every write
         self.on_server_turn: Callable[[str], None] = lambda gid: None  # an agent seat is to move
 
@@ -235,8 +254,7 @@ class Games:
                                      seats=seats, to_move=state.to_move,
                                      has_secrets=any(hidden.values()))
         live = Live(row, rs, state, 0, 0, hidden, self._lock_for(row.id), [], {0: state})
-        with self._cache_lock:
-            self._cache[row.id] = live
+        self._remember(live)
         return row
 
     def import_record(self, doc: Any, time_limit: float | None = None, share: float = 1.0) -> GameRow:
@@ -306,8 +324,7 @@ class Games:
                                      has_secrets=has_secrets, actions=rows, result=_as_list(res),
                                      scores=_as_list(state.scores()) if res is not None else None)
         live = Live(row, rs, state, row.revision, len(rows), hidden.all(), self._lock_for(row.id), rows, snapshots)
-        with self._cache_lock:
-            self._cache[row.id] = live
+        self._remember(live)
         return row
 
     def _start(self, rs: Ruleset, players: int | None, options: dict[str, Any] | None, seed: int,
@@ -327,8 +344,58 @@ class Games:
         with self._cache_lock:
             lk = self._game_locks.get(gid)
             if lk is None:
-                lk = self._game_locks[gid] = threading.RLock()
+                lk = threading.RLock()
+                self._game_locks[gid] = lk
             return lk
+
+    def _remember(self, live: Live) -> None:
+        """Put ``live`` in the cache as its most recent game, then drop the least recently used games while
+        the cache holds more than ``cache_games`` games or ``cache_states`` states. A game whose lock some
+        thread holds is in use and stays (so is the one just put)."""
+        gid = live.row.id
+        with self._cache_lock:
+            self._cache[gid] = live
+            self._cache.move_to_end(gid)
+            weights = {k: v.weight() for k, v in self._cache.items()}
+            total = sum(weights.values())
+            for k in list(self._cache):
+                if len(self._cache) <= self.cache_games and total <= self.cache_states:
+                    break
+                if k == gid:
+                    continue
+                old = self._cache[k]
+                if getattr(old.lock, "_is_owned", lambda: False)() or not old.lock.acquire(blocking=False):
+                    continue  # in use under its lock (by this thread or another)
+                try:
+                    del self._cache[k]
+                finally:
+                    old.lock.release()
+                total -= weights[k]
+                self.evicted += 1
+
+    def _touch(self, gid: str) -> None:
+        with self._cache_lock:
+            if gid in self._cache:
+                self._cache.move_to_end(gid)
+
+    def _forget(self, gid: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(gid, None)
+
+    def cached(self) -> int:
+        """How many games are in memory."""
+        return len(self._cache)
+
+    def current(self, gid: str) -> Live | None:
+        """The cached game when it is as the database has it (one small query), else None: ``load`` would
+        then read and replay its log."""
+        if not isinstance(gid, str) or not (0 < len(gid) <= 32):
+            return None
+        live = self._cache.get(gid)
+        if live is None or self.store.get_revision(gid) != live.revision:
+            return None
+        self._touch(gid)
+        return live
 
     def _replay(self, row: GameRow, rs: Ruleset, actions: list[ActionRow], state: State | None = None,
                 snapshots: dict[int, State] | None = None) -> State:
@@ -357,6 +424,7 @@ class Games:
             raise not_found(f"no game '{gid}'")
         live = self._cache.get(gid)
         if live is not None and live.revision == revision:
+            self._touch(gid)
             return live
         lock = self._lock_for(gid)
         with lock:
@@ -385,9 +453,10 @@ class Games:
                 snapshots = {k: st for k, st in snapshots.items() if k % SNAPSHOT_EVERY == 0}
             # the row and the actions were read apart: trust the pair only if they agree
             revision = row.revision if len(log) == row.next_step else -1
-            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log, snapshots)
-            with self._cache_lock:
-                self._cache[gid] = live
+            # the narrated logs go on (narrated() checks that they still match the log)
+            stories = live.stories if live is not None else {}
+            live = Live(row, rs, state, revision, len(log), hidden_parts(state), lock, log, snapshots, stories)
+            self._remember(live)
             return live
 
     @staticmethod
@@ -415,15 +484,31 @@ class Games:
         return state
 
     # ---- tokens ----------------------------------------------------------------------------------
+    def authorize(self, gid: str, token: str | None) -> Actor:
+        """Who holds ``token`` in game ``gid`` (404 no such game, 401 no token, 403 another token), from the
+        game's row alone: nothing is replayed for a wrong token. Seats and tokens never change, so a cached
+        game answers without the database."""
+        if not isinstance(gid, str) or not (0 < len(gid) <= 32):
+            raise not_found("no such game")
+        live = self._cache.get(gid)
+        row = live.row if live is not None else self.store.get_game(gid)
+        if row is None:
+            raise not_found(f"no game '{gid}'")
+        return self.check_token(row, token)
+
     def actor(self, live: Live, token: str | None) -> Actor:
+        return self.check_token(live.row, token)
+
+    @staticmethod
+    def check_token(row: GameRow, token: str | None) -> Actor:
         import secrets as _s
         if not token or not isinstance(token, str) or len(token) > 128:
             raise WebError(401, "a seat or spectator token is required (the part after # in your link)")
         found: Actor | None = None
-        for s in live.row.seats:
+        for s in row.seats:
             if s.token is not None and _s.compare_digest(s.token.encode(), token.encode()):
                 found = Actor(s.seat, s.name)
-        if _s.compare_digest(live.row.spectator_token.encode(), token.encode()):
+        if _s.compare_digest(row.spectator_token.encode(), token.encode()):
             found = Actor(None, "spectator")
         if found is None:
             raise WebError(403, "this token does not belong to this game")
@@ -461,8 +546,8 @@ class Games:
 
     def play(self, gid: str, token: str | None, text: Any, expect_step: int | None = None) -> Live:
         """A human seat's action in notation. Every refusal is a WebError and writes nothing."""
+        who = self.authorize(gid, token)  # before anything is replayed
         live = self.load(gid)
-        who = self.actor(live, token)
         if not isinstance(text, str) or not text.strip():
             raise WebError(422, "the action must be non-empty text in the ruleset's notation")
         if len(text) > 500:
@@ -493,7 +578,7 @@ class Games:
             try:
                 self._commit(live, action, new)
             except Conflict:
-                self._cache.pop(gid, None)
+                self._forget(gid)
                 raise WebError(409, "another action was accepted for this step first; yours was not "
                                     "played (reload to see the game as it is)") from None
             self.resolve_chance(gid)
@@ -518,7 +603,7 @@ class Games:
                 try:
                     self._commit(live, outcome, live.state.apply(outcome))
                 except Conflict:  # someone else drew it: read theirs
-                    self._cache.pop(gid, None)
+                    self._forget(gid)
 
     def agent_rng(self, live: Live) -> random.Random:
         return random.Random(f"{live.row.chance_seed}:agent:{live.revision}")
@@ -534,7 +619,7 @@ class Games:
                 new = live.state.apply(action)
                 self._commit(live, action, new)
             except (Conflict, ConquestError):
-                self._cache.pop(gid, None)
+                self._forget(gid)
                 return False
         self.resolve_chance(gid)
         return True
@@ -553,8 +638,8 @@ class Games:
         return n
 
     def undo(self, gid: str, token: str | None, count: Any = 1, expect_step: int | None = None) -> Live:
+        who = self.authorize(gid, token)  # before anything is replayed
         live = self.load(gid)
-        who = self.actor(live, token)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise WebError(422, "count must be a whole number of actions, at least 1")
         with live.lock:
@@ -577,7 +662,7 @@ class Games:
                 revision = self.store.truncate(gid, seen_revision=live.revision, keep_steps=keep,
                                                to_move=state.to_move)
             except Conflict:
-                self._cache.pop(gid, None)
+                self._forget(gid)
                 raise WebError(409, "the game changed while undoing; nothing was undone") from None
             # the cache is now older than the database: load() replays the kept part from its snapshots
             for f in self.listeners:
@@ -617,9 +702,9 @@ class Games:
         """The log told to ``seat``, one line per step. Kept per game and seat with the state and view it
         reached: a new step is narrated from there (one ``apply`` and one ``view``); a log that no longer
         starts with the narrated steps (an undo) is narrated again from the start."""
-        stories: dict[tuple[str, int | None], Story] = self.__dict__.setdefault("_stories", {})
+        stories = live.stories
         with live.lock:
-            key = (live.row.id, seat)
+            key = seat
             story = stories.get(key)
             log = list(live.log)
             texts = [a.text for a in log]

@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from conquest.core.game import Ruleset
 from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
+from conquest.web.limits import CreationLimit, Limits, guarded_protocol
 from conquest.web.live import Advancer, Hub
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
 from conquest.web.routes import actions, games as game_routes, meta, odds, pages, records, socket
@@ -32,6 +33,12 @@ log = logging.getLogger("conquest.web")
 UVICORN_LIMITS: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": 512,
                                   "h11_max_incomplete_event_size": 16 * 1024, "ws_max_size": 64 * 1024,
                                   "timeout_graceful_shutdown": 5}
+
+
+def uvicorn_options(limits: Limits) -> dict[str, Any]:
+    """uvicorn's settings for a server with these limits: ``UVICORN_LIMITS`` and the h11 protocol with a
+    deadline for request headers and a cap of connections per client (``conquest.web.limits``)."""
+    return {**UVICORN_LIMITS, "http": guarded_protocol(limits)}
 
 _available: dict[str, Ruleset] | None = None
 
@@ -51,15 +58,19 @@ def available_rulesets() -> dict[str, Ruleset]:
 
 def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]] | None = None,
                think_limit: float = 5.0, agent_delay: float = 0.0, sweep_seconds: float = 10.0,
-               request_threads: int = 8, body_timeout: float = BODY_TIMEOUT, import_seconds: float = MAX_IMPORT_SECONDS
-               ) -> FastAPI:
+               request_threads: int = 8, body_timeout: float = BODY_TIMEOUT, import_seconds: float = MAX_IMPORT_SECONDS,
+               limits: Limits | None = None) -> FastAPI:
     """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets).
     ``body_timeout``: seconds a request's body may take to arrive (408 after); ``import_seconds``: the
-    longest check of an imported record."""
+    longest check of an imported record; ``limits``: games per client and in memory (default ``Limits()``;
+    its connection limits are uvicorn's part: ``uvicorn_options``)."""
     if rulesets is None:
         rulesets = available_rulesets
+    if limits is None:
+        limits = Limits()
     store = Store(db)
-    games = Games(store, rulesets, import_seconds=import_seconds)
+    games = Games(store, rulesets, import_seconds=import_seconds, cache_games=limits.cache_games,
+                  cache_states=limits.cache_states)
     hub = Hub()
     advancer = Advancer(games, think_limit, agent_delay, hub.publish)
     games.listeners.append(lambda gid, rev: hub.publish(gid, rev))
@@ -94,7 +105,8 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
             store.close()
 
     app = FastAPI(title="Conquest", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.services = Services(store=store, games=games, advancer=advancer, hub=hub)
+    app.state.services = Services(store=store, games=games, advancer=advancer, hub=hub,
+                                  creations=CreationLimit(limits.games_per_client, limits.games_window))
     app.state.games = games
     app.state.store = store
     install_error_handlers(app)
@@ -116,7 +128,8 @@ def app_from_env() -> FastAPI:
     """The app for ``uvicorn --factory`` with several worker processes (database from ``CONQUEST_DB``)."""
     import os
     _server_process()
-    return create_app(os.environ.get("CONQUEST_DB"), agent_delay=float(os.environ.get("CONQUEST_AGENT_DELAY", "0.4")))
+    return create_app(os.environ.get("CONQUEST_DB"), agent_delay=float(os.environ.get("CONQUEST_AGENT_DELAY", "0.4")),
+                      limits=Limits.from_env())
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, workers: int = 1) -> None:
@@ -128,6 +141,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, work
     import uvicorn
     from conquest.web.storage import Store, normalise_url
     _server_process()
+    try:
+        limits = Limits.from_env()
+    except ValueError as e:
+        raise SystemExit(f"conquest serve: {e}") from None
     url = normalise_url(db)
     shown = host if ":" not in host else f"[{host}]"
     safe_url = re.sub(r"//[^@/]*@", "//***@", url)
@@ -135,10 +152,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, work
     if workers > 1:
         Store(url).close()  # create or upgrade the tables once, before the workers start
         os.environ["CONQUEST_DB"] = url
+        # each worker process reads the limits from the environment (the caps are per process)
         uvicorn.run("conquest.web.server:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning", **UVICORN_LIMITS)
+                    log_level="warning", **{**UVICORN_LIMITS, "http": "conquest.web.limits:GuardedH11Protocol"})
     else:
-        uvicorn.run(create_app(url, agent_delay=0.4), host=host, port=port, log_level="warning", **UVICORN_LIMITS)
+        uvicorn.run(create_app(url, agent_delay=0.4, limits=limits), host=host, port=port, log_level="warning",
+                    **uvicorn_options(limits))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,7 +10,8 @@ from typing import Any, Callable
 import uvicorn
 
 from conquest.core.game import Ruleset
-from conquest.web.server import create_app
+from conquest.web.limits import Limits
+from conquest.web.server import create_app, uvicorn_options
 
 
 def free_port() -> int:
@@ -20,10 +21,16 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, db: str, rulesets: Callable[[], dict[str, Ruleset]] | None = None, **app_kwargs: Any):
+    """``limits``: served as ``conquest serve`` serves (its uvicorn settings, connection guards and limits);
+    without it, uvicorn's defaults and no cap of games per client (the browser tests make many)."""
+
+    def __init__(self, db: str, rulesets: Callable[[], dict[str, Ruleset]] | None = None,
+                 limits: Limits | None = None, **app_kwargs: Any):
         self.port = free_port()
-        self.app = create_app(db, rulesets=rulesets, **app_kwargs)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.app = create_app(db, rulesets=rulesets, limits=limits or Limits(games_per_client=0), **app_kwargs)
+        served = uvicorn_options(limits) if limits is not None else {}
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
+                                **served)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -6,10 +6,10 @@ from typing import Any
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from conquest.web.bodies import CreateGame, clean_name, json_body
-from conquest.web.deps import Game, Svc, Who
+from conquest.web.deps import Game, Svc, Who, client_of
 from conquest.web.games import WebError
 from conquest.web.middleware import FastJSON
 from conquest.web.render import draw, legal_for, payload
@@ -18,7 +18,8 @@ router = APIRouter(prefix="/api/games")
 
 
 @router.post("", status_code=201)
-def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc: Svc) -> dict[str, Any]:
+def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], request: Request, svc: Svc
+                ) -> dict[str, Any]:
     from conquest.agents import get_agent
     from conquest.core.errors import ConquestError
     games = svc.games
@@ -41,6 +42,7 @@ def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc
                                     f"({svc.advancer.think_limit:g} s per decision)")
         default = defaults[i] if i < len(defaults) else f"Player {i + 1}"
         seats.append((s.kind, clean_name(s.name, default)))
+    svc.creations.take(client_of(request))  # games per client and time (429 beyond)
     row = games.create(rs.id, n, body.options, seats, body.seed)
     live = games.load(row.id)
     svc.advancer.schedule(row.id)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+import anyio.to_thread
+from fastapi import APIRouter, Depends, Request
 
 from conquest.web.bodies import MyGames, json_body
-from conquest.web.deps import Svc
-from conquest.web.games import WebError
+from conquest.web.deps import Svc, client_of, load
+from conquest.web.games import Actor, WebError
 
 router = APIRouter(prefix="/api")
 
@@ -34,13 +35,27 @@ def list_rulesets(svc: Svc) -> dict[str, Any]:
 
 
 @router.post("/my-games")
-def my_games(body: Annotated[MyGames, Depends(json_body(MyGames))], svc: Svc) -> dict[str, Any]:
+async def my_games(body: Annotated[MyGames, Depends(json_body(MyGames))], request: Request, svc: Svc
+                   ) -> dict[str, Any]:
+    """Each game's summary for the holder of its token. Every token is checked against its game's row first
+    (nothing is replayed for a wrong one); games not in memory are then loaded one by one in the loads lane."""
     games = svc.games
+
+    def check() -> list[Actor | WebError]:
+        out: list[Actor | WebError] = []
+        for ref in body.games:
+            try:
+                out.append(games.authorize(ref.id, ref.token))
+            except WebError as e:
+                out.append(e)
+        return out
+
     out: list[dict[str, Any]] = []
-    for ref in body.games:
+    for ref, who in zip(body.games, await anyio.to_thread.run_sync(check)):
         try:
-            live = games.load(ref.id)
-            who = games.actor(live, ref.token)
+            if isinstance(who, WebError):
+                raise who
+            live = await load(svc, ref.id, client_of(request))
         except WebError as e:
             out.append({"id": ref.id, "error": e.reason})
             continue

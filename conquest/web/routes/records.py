@@ -54,6 +54,7 @@ async def import_record(request: Request, svc: Svc) -> dict[str, Any]:
     """Watch and replay a game from its record file (the ``conquest replay`` format): the record is checked
     field by field, then step by step off the event loop, one import at a time per client."""
     doc = record_of(await read_json(request)).model_dump(exclude_none=True)
+    svc.creations.take(client_of(request))  # an imported game counts as a game created
     return await svc.heavy.run_for(client_of(request), _import, svc, doc)
 
 

@@ -3,44 +3,76 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from conquest.web.bodies import parse_json
 from conquest.web.deps import Svc
 from conquest.web.games import WebError
 
 router = APIRouter(prefix="/api/games")
 
 
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Say why in one line, then close with ``code`` (the client may be gone already)."""
+    try:
+        await websocket.send_json({"type": "error", "error": reason})
+        await websocket.close(code=code, reason=reason[:120])
+    except Exception:  # noqa: BLE001 - a client that left: nothing to tell
+        pass
+
+
 @router.websocket("/{gid}/ws")
 async def ws(websocket: WebSocket, gid: str, svc: Svc) -> None:
+    """The first message must be the text ``{"token": "..."}``; a binary frame is closed with 1003, text that
+    is not that JSON object with 1008, a message over the server's ``ws_max_size`` with 1009 (by uvicorn), a
+    token of another game (or no game) with 4403, silence for 10 s with 4400. The token is checked against
+    the game's row before anything else: the socket never replays a game."""
     games, hub, advancer = svc.games, svc.hub, svc.advancer
     await websocket.accept()
     try:
-        first = await asyncio.wait_for(websocket.receive_text(), timeout=10)
-        token = json.loads(first).get("token") if first.startswith("{") else None
-        live = await asyncio.to_thread(games.load, gid)
-        games.actor(live, token)
-    except WebError as e:
-        await websocket.send_json({"type": "error", "error": e.reason})
-        await websocket.close(code=4403)
+        msg = await asyncio.wait_for(websocket.receive(), timeout=10)
+    except asyncio.TimeoutError:
+        await _refuse(websocket, 4400, 'send {"token": ...} first')
         return
-    except (asyncio.TimeoutError, ValueError, AttributeError, WebSocketDisconnect):
-        try:
-            await websocket.send_json({"type": "error", "error": "send {\"token\": ...} first"})
-            await websocket.close(code=4400)
-        except Exception:  # noqa: BLE001
-            pass
+    if msg["type"] == "websocket.disconnect":
+        return
+    text = msg.get("text")
+    if text is None:
+        await _refuse(websocket, 1003, 'binary message: send the text {"token": ...} first')
+        return
+    try:
+        doc = parse_json(text, "the first message")
+    except WebError as e:
+        await _refuse(websocket, 1008, e.reason)
+        return
+    token = doc.get("token") if isinstance(doc, dict) else None
+    if not isinstance(token, str):
+        await _refuse(websocket, 1008, 'send {"token": ...} first')
+        return
+    try:
+        await asyncio.to_thread(games.authorize, gid, token)
+        revision = await asyncio.to_thread(svc.store.get_revision, gid)
+    except WebError as e:
+        await _refuse(websocket, 4403, e.reason)
         return
     q: asyncio.Queue[int | None] = asyncio.Queue()
     hub.subs.setdefault(gid, set()).add(q)
-    last: tuple[int | None, int | None] = (live.revision, advancer.thinking.get(gid))
-    await websocket.send_json({"type": "update", "revision": live.revision, "thinking": last[1]})
+    last: tuple[int | None, int | None] = (revision, advancer.thinking.get(gid))
+    await websocket.send_json({"type": "update", "revision": revision, "thinking": last[1]})
 
     async def reader() -> None:
-        while True:
-            await websocket.receive_text()  # pings; a disconnect raises
+        """Until the client leaves: text is ignored, a binary frame closes the socket (1003)."""
+        try:
+            while True:
+                msg = await websocket.receive()
+                if msg["type"] == "websocket.disconnect":
+                    return
+                if msg.get("text") is None:
+                    await _refuse(websocket, 1003, "binary message: this socket only sends updates")
+                    return
+        except (WebSocketDisconnect, RuntimeError):
+            return
 
     rtask = asyncio.create_task(reader())
     try:
@@ -67,4 +99,8 @@ async def ws(websocket: WebSocket, gid: str, svc: Svc) -> None:
         pass
     finally:
         rtask.cancel()
-        hub.subs.get(gid, set()).discard(q)
+        subs = hub.subs.get(gid)
+        if subs is not None:
+            subs.discard(q)
+            if not subs:
+                hub.subs.pop(gid, None)
