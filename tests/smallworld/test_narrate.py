@@ -76,12 +76,16 @@ def test_coins_are_told_to_their_owner_only() -> None:
     assert own, "a seat's own score was never told"
 
 
-def test_the_last_line_gives_a_seat_its_own_coins_only() -> None:
+def test_the_last_line_turns_every_seats_coins_over() -> None:
+    """"End: after the last turn of the turn track, the most coins wins" (smallworld-standard-rules.md): the
+    coins kept face down during the game are counted at the end, so every row of the breakdown has its total
+    (the web app's result table already shows every score once the game is over)."""
     from conquest.rulesets.smallworld.narrate import narrate
     from tests.narration import finished
     before, after = finished("smallworld", seed=3)
     for seat in range(after.players):
         line = narrate(before.view(seat), None, after.view(seat), seat, RS.seat_names(after.players, after.options))
         totals = [row.get("total") for row in line["final"]]
-        assert totals[seat] == after.scores()[seat]
-        assert all(t is None for p, t in enumerate(totals) if p != seat)
+        assert totals == list(after.scores())
+        # before the end, the others' coins stay face down in the seat's view
+        assert all(st["coins"] is None for p, st in enumerate(before.view(seat)["seats"]) if p != seat)

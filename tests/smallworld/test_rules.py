@@ -182,7 +182,7 @@ def test_board_for_the_browser_uses_the_view_only():
     assert "31 coins" not in json.dumps(board)
     assert board["panels"][0]["score"][0][:2] == ["coins", "face down"]
     assert board["panels"][1]["score"][0][:2] == ["coins", 7]
-    assert board["panels"][0]["holds"] == [["Ratmen in hand", 4, "tokens of the active race not on the board"]]
+    assert [h[:2] for h in board["panels"][0]["holds"]] == [["Ratmen in hand", 4]]
     assert board["regions"]["r2"]["owner"] == 0 and board["regions"]["r2"]["pieces"][0]["count"] == 2
     assert "in decline" in board["regions"]["r3"]["pieces"][0]["kind"]
     ids = region_ids(board)
@@ -190,6 +190,31 @@ def test_board_for_the_browser_uses_the_view_only():
     for a in st.legal_actions():
         if a[0] != "end":
             assert places(a, ids) == [a[1]]
+
+
+def test_the_panel_counts_the_tokens_in_hand_at_the_start_of_a_turn():
+    """"Ready your troops" (smallworld-standard-rules.md): at the start of its turn a race takes back all but one
+    token of each region; the panel shows that hand before the first conquest, not 0."""
+    from conquest.web.board import board_for
+    st = make(3, setup={"phase": "conquer", "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 0}},
+                        "regions": {"r2": {"race": "ratmen", "tokens": 3}, "r3": {"race": "ratmen", "tokens": 2}},
+                        "turn_state": {"race": "ratmen", "readied": False}})
+    board = board_for(RULESET, st, st.view(0), 0)
+    assert board is not None
+    assert board["panels"][0]["holds"][0][:2] == ["Ratmen in hand", 3]
+    assert "3 tokens in hand" in board["question"]
+
+
+def test_actions_and_board_name_regions_never_their_ids():
+    """Every action is described with region names and the cost of a conquest; no "r4" or 0-based seat."""
+    import re
+    st = make(3, setup={"phase": "conquer", "races": {"ratmen": {"seat": 0, "power": "heroic", "hand": 6}},
+                        "regions": {"r2": {"race": "ratmen", "tokens": 1}},
+                        "turn_state": {"race": "ratmen", "readied": True}})
+    texts = [RULESET.describe_action(st, a) for a in st.legal_actions()]
+    assert any(t.startswith("conquer ") and re.search(r"\(\d+ tokens?\)$", t) for t in texts), texts
+    for t in texts:
+        assert not re.search(r"\br\d+\b|\bseat \d", t), t
 
 
 def test_mangled_state_documents_fail_cleanly():

@@ -1,6 +1,6 @@
 """The log of Small World told as sentences, from one seat's views only (``conquest.core.narration``).
 
-A player is named with the race they play ("Ann's Ratmen conquer Hillside (r8) with 3 tokens: the Humans lose
+A player is named with the race they play ("Ann's Ratmen conquer Hillside with 3 tokens: the Humans lose
 1 token, 2 go back to their hand"); the reinforcement die is shown as a die. Coin totals are secret in Small
 World: a line tells a seat its own coins only, because its view shows no one else's.
 """
@@ -29,7 +29,7 @@ def region_name(view: Mapping[str, Any], rid: str) -> str:
     board = D.get_board(int(view["players"]), str(view["options"].get("map", "standard")),
                         int(view["map"]["seed"]))
     try:
-        return f"{board.names[int(rid[1:]) - 1]} ({rid})"
+        return str(board.names[int(rid[1:]) - 1])
     except (ValueError, IndexError):
         return rid
 
@@ -54,13 +54,13 @@ def coins(view: Mapping[str, Any], seat: int) -> int | None:
 
 
 def breakdown(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
-    """The coins each seat may see at the end (its own; the others' stay face down in its view), with the
-    races it played."""
+    """The coins of every seat at the end (turned over when the game is over: every row has its total), with
+    the races it played."""
     rows = []
     for p, st in enumerate(view.get("seats") or []):
         races = [f"{race_name(r)}{' (in decline)' if i.get('status') == 'declined' else ''}"
                  for r, i in (view.get("races") or {}).items() if i.get("seat") == p]
-        rows.append(score_row(names[p] if p < len(names) else f"seat {p}",
+        rows.append(score_row(names[p] if p < len(names) else f"Player {p + 1}",
                               [("races", ", ".join(races) or "none")], st.get("coins")))
     return rows
 
@@ -117,7 +117,7 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         what = {"camp": "an Encampment", "fortress": "a Fortress", "hero": "a Hero"}[verb]
         return line(f"{troop} place {what} in {region_name(before, action[1])}", changed=ch)
     if verb == "peace":
-        other = names[action[1]] if action[1] < len(names) else f"seat {action[1]}"
+        other = names[action[1]] if action[1] < len(names) else f"Player {action[1] + 1}"
         return line(f"{troop} make peace with {other} (Diplomat): no attack on them next turn", changed=ch)
     if verb == "pick":
         col = before.get("column") or []
@@ -125,7 +125,7 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         combo = col[i] if i < len(col) else {}
         race = combo.get("race")
         text = (f"{player} takes the {power_name(combo.get('power'))} {race_name(race)}"
-                f" (slot {i}, paying {plural(i, 'coin')}")
+                + (" (the top banner, free" if i == 0 else f" ({_ordinal(i + 1)} banner from the top, paying {plural(i, 'coin')}"))
         if combo.get("coins"):
             text += f", collecting {plural(combo['coins'], 'coin')}"
         text += ")"
@@ -138,6 +138,10 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
     if verb == "end":
         return _end(before, after, me, player, troop, ch)
     return line(f"{player}: {' '.join(map(str, action))}", changed=ch)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _own_race(view: Mapping[str, Any], seat: int) -> str | None:

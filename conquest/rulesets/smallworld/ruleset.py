@@ -10,7 +10,8 @@ from conquest.core.game import Ruleset, State
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, DIE, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX, SmallWorldState,
+    ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIPLOMACY, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX,
+    STOUT_CHOICE, SmallWorldState,
 )
 
 NOTATION_HELP = (
@@ -166,21 +167,55 @@ class SmallWorldRuleset(Ruleset):
         return f"{k} {action[1]}"
 
     def describe_action(self, state: State, action: Any) -> str:
+        """What the action does, in the game's words: region names (never their ids), the cost of a conquest,
+        the banner's place, price and tokens; the notation stays the button's value."""
         assert isinstance(state, SmallWorldState)
         k = action[0]
-        text = self.format_action(action)
+        plural = (lambda n, w: f"{n} {w}" + ("" if n == 1 else "s"))
+        region = ""
         if k in _REGION_ACTIONS or k == "redeploy":
             r = RIDX.get(action[1], -1)
-            if 0 <= r < state.board.n:
-                text += f" ({state.board.names[r]})"
-                if k == "conquer" and state.cur >= 0:
-                    c = state.conquest_cost(state.cur, r)
-                    text += f", {c} token{'' if c == 1 else 's'}"
-        elif k == "pick" and action[1] < len(state.col_race):
+            region = state.board.names[r] if 0 <= r < state.board.n else str(action[1])
+        if k == "conquer":
+            r = RIDX.get(action[1], -1)
+            if state.cur >= 0 and 0 <= r < state.board.n:
+                return f"conquer {region} ({plural(state.conquest_cost(state.cur, r), 'token')})"
+            return f"conquer {region}"
+        if k == "final":
+            return f"final conquest of {region}: roll the reinforcement die for the tokens you lack"
+        if k == "dragon":
+            return f"conquer {region} with the Dragon (1 token)"
+        if k == "convert":
+            return f"convert the lone enemy token in {region} (Sorcerers)"
+        if k == "abandon":
+            return (f"give back 1 Amazon token from {region}" if state.phase == REDEPLOY and state.amazon_debt
+                    else f"abandon {region}: its tokens go back to your hand")
+        if k == "redeploy":
+            return f"place {plural(action[2], 'token')} from your hand in {region}"
+        if k in ("camp", "fortress", "hero"):
+            return {"camp": "put an Encampment in ", "fortress": "build a Fortress in ",
+                    "hero": "put a Hero in "}[k] + region
+        if k == "pick" and action[1] < len(state.col_race):
             i = action[1]
-            text += (f" ({D.POWERS[state.col_power[i]]['name']} {D.RACES[state.col_race[i]]['name']}, "
-                     f"costs {i}, {state.col_coins[i]} coin{'' if state.col_coins[i] == 1 else 's'} on it)")
-        return text
+            race, power = D.RACES[state.col_race[i]], D.POWERS[state.col_power[i]]
+            tokens = int(race.get("banner", 0)) + int(power.get("badge", 0))
+            price = "free" if i == 0 else f"pay {plural(i, 'coin')}"
+            on = state.col_coins[i]
+            return (f"take the {power['name']} {race['name']} ({tokens} tokens; {price}"
+                    + (f", collect the {plural(on, 'coin')} on it" if on else "") + ")")
+        if k == "decline":
+            return "go into decline (your race stops conquering and keeps scoring; a new race next turn)"
+        if k == "berserk":
+            return "roll the reinforcement die now (Berserk), before choosing the next conquest"
+        if k == "peace":
+            return f"make peace with Player {action[1] + 1} (Diplomat)"
+        if k == "end":
+            return {CONQUER: "stop conquering and redeploy your tokens",
+                    REDEPLOY: "end the turn and score your regions",
+                    STOUT_CHOICE: "do not go into decline (end the turn)",
+                    DIPLOMACY: "make peace with no one",
+                    DEFEND: "done: keep the rest of the tokens off the board"}.get(state.phase, "end")
+        return self.format_action(action)
 
     def action_odds(self, state: State, action: Any) -> dict[str, Any]:
         """The exact outcomes of an action that leads into dice (conquest/rulesets/smallworld/odds.py)."""
@@ -263,7 +298,7 @@ class SmallWorldRuleset(Ruleset):
             symbols = [s for s in ("mine", "cavern", "magic") if attrs.get(s)]
             cell["label"] = f"{attrs.get('terrain', '')}" + (f" ({', '.join(symbols)})" if symbols else "")
             regions[r.id] = cell
-        notes = [f"Turn {view['turn']} of {view['turns']}; seat {view['seat']} plays ({view['phase']})."]
+        notes = [f"Turn {view['turn']} of {view['turns']}."]
         col = view.get("column") or []
         if col:
             notes.append("Combos: " + "; ".join(
@@ -275,8 +310,9 @@ class SmallWorldRuleset(Ruleset):
                    if v.get("seat") == t]
             coins = st.get("coins")
             notes.append(f"Seat {t}: {'?' if coins is None else coins} coins; " + (", ".join(own) or "no race"))
-        from conquest.rulesets.smallworld.webboard import extras
-        return {"map": board.map.to_json(), "regions": regions, "notes": notes[:1], **extras(view)}
+        from conquest.rulesets.smallworld.webboard import extras, question
+        return {"map": board.map.to_json(), "regions": regions, "notes": notes[:1], **extras(view),
+                "question": question(view, seat, board.names)}
 
     def determinize(self, state: State, seat: int, rng: Any) -> State:
         """Every part hidden from ``seat`` resampled: see ``conquest.rulesets.smallworld.hidden``."""

@@ -267,10 +267,11 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
 
     # ---- information ------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Coins are kept face down: a seat sees its own total only."""
+        """Coins are kept face down: a seat sees its own total only, until the game is over (then every
+        player's coins are turned over and counted)."""
         doc = self.to_json()
         for i, st in enumerate(doc["seats"]):
-            if i != seat:
+            if i != seat and self.phase != OVER:
                 st["coins"] = None
         if self.phase != OVER:
             doc.pop("result", None)

@@ -15,6 +15,8 @@ INDEX = STATIC / "index.html"
 # docs/rules, through the link conquest/web/rules (package data: a wheel carries the documents themselves)
 RULES_DOCS = Path(__file__).resolve().parent.parent / "rules"
 CALC = STATIC / "calc.html"
+# docs/howto through the link conquest/web/howto: each game's "How to play" page, for players
+HOWTO_DOCS = Path(__file__).resolve().parent.parent / "howto"
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,22 +36,38 @@ def page_replay(gid: str) -> FileResponse:
     return FileResponse(INDEX, media_type="text/html")
 
 
-@router.get("/rules/{rid}")
-def page_rules(rid: str) -> Response:
-    """A game's rules page: docs/rules/<ruleset>.md (the readings of the rules), as HTML (raw HTML in the
-    document is escaped, not passed through)."""
+def _markdown_page(doc: Path, title: str, nav: str) -> Response:
+    """A document as an HTML page (raw HTML in the document is escaped, not passed through)."""
     from html import escape
     from markdown_it import MarkdownIt
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(doc.read_text(encoding="utf-8"))
+    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
+            f'<link rel="stylesheet" href="/static/app.css"></head><body><header class="top">'
+            f'<a href="/" class="brand">Conquest</a>{nav}</header><main class="card rules-page">{body}</main>'
+            f'</body></html>')
+    return Response(page, media_type="text/html")
+
+
+@router.get("/rules/{rid}")
+def page_rules(rid: str) -> Response:
+    """A game's rules page: docs/rules/<ruleset>.md (the readings of the rules), as HTML; it links to the
+    game's How-to-play page when there is one."""
     doc = RULES_DOCS / f"{rid}.md"
     if not re.fullmatch(r"[a-z0-9_]+", rid) or not doc.is_file():
         raise WebError(404, "no rules page for this game")
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(doc.read_text(encoding="utf-8"))
-    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-            f'content="width=device-width, initial-scale=1"><title>Rules: {escape(rid)}</title>'
-            f'<link rel="stylesheet" href="/static/app.css"></head><body><header class="top">'
-            f'<a href="/" class="brand">Conquest</a></header><main class="card rules-page">{body}</main>'
-            f'</body></html>')
-    return Response(page, media_type="text/html")
+    nav = (f' <a href="/howto/{rid}" id="howto-link">How to play</a>' if (HOWTO_DOCS / f"{rid}.md").is_file() else "")
+    return _markdown_page(doc, f"Rules: {rid}", nav)
+
+
+@router.get("/howto/{rid}")
+def page_howto(rid: str) -> Response:
+    """A game's "How to play" page for players: docs/howto/<ruleset>.md (set-up, turn, actions, scoring, end),
+    linked to the readings page."""
+    doc = HOWTO_DOCS / f"{rid}.md"
+    if not re.fullmatch(r"[a-z0-9_]+", rid) or not doc.is_file():
+        raise WebError(404, "no How-to-play page for this game")
+    return _markdown_page(doc, f"How to play: {rid}", f' <a href="/rules/{rid}" id="readings-link">Rules readings</a>')
 
 
 @router.get("/calc")

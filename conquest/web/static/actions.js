@@ -44,6 +44,9 @@ function sections(es, names) {
   return groups;
 }
 
+// the notation (what one would type) is on hover only: the button reads as the game speaks
+function notationTip(a, tip) { return [tip, a.description !== a.text ? `notation: ${a.text}` : null].filter(Boolean).join("\n") || null; }
+
 function entryView(e, me, send, matchSet, help) {
   const isMatch = matchSet.has(e.options[0].a);
   const verb = help[`verb:${e.options[0].a.text.split(" ")[0]}`];
@@ -51,8 +54,7 @@ function entryView(e, me, send, matchSet, help) {
   if (e.options.length === 1) {
     const a = e.options[0].a;
     const li = h("li", { class: isMatch ? "match" : "" },
-      h("button", { type: "button", "data-action": a.text, title: tip, onclick: () => send(a.text) }, a.description,
-        a.description !== a.text ? h("code", { text: a.text }) : null));
+      h("button", { type: "button", "data-action": a.text, title: notationTip(a, tip), onclick: () => send(a.text) }, a.description));
     decorateAction(li, a, { gid: me.gid, token: me.token, step: me.data && me.data.game ? me.data.game.step : null });
     return li;
   }
@@ -67,7 +69,7 @@ function entryView(e, me, send, matchSet, help) {
     go.dataset.action = a.text;
     go.setAttribute("aria-label", a.description);
     desc.textContent = a.description;
-    go.replaceChildren("Play ", h("code", { text: a.text }));
+    go.textContent = "Play"; go.title = notationTip(a, null);
     minus.disabled = i === 0; plus.disabled = i === values.length - 1;
   };
   const minus = h("button", { type: "button", class: "step minus", "aria-label": "one fewer", text: "−",

@@ -1,6 +1,6 @@
 // The game page: the board, the player panels, the action input, the log; live updates over a WebSocket;
 // hot-seat hand-over (an opaque screen, and the next seat's view is fetched only once that player confirms).
-import { h, app, api, toast, status, swatch, seatNamer, downloadRecord, copy } from "./ui.js";
+import { h, app, api, toast, status, swatch, seatNamer, downloadRecord, copy, setSeatColors } from "./ui.js";
 import { remember, tokensOf, hashToken, absolute } from "./store.js";
 import { drawBoard, fitLabels, zoomBar, legend } from "./board.js";
 import { actionCard } from "./actions.js";
@@ -160,6 +160,7 @@ export function boardSection(d, opts) {
 
 function renderGame(afterMove) {
   const me = live; const d = me.data; const g = d.game;
+  setSeatColors(d.board && d.board.colors);
   if (handOver(d)) return;
   const seatName = seatNamer(g);
   document.title = `${g.title} — Conquest`;
@@ -204,7 +205,8 @@ function renderGame(afterMove) {
     LOG.recentDice(d.log, d.you.seat),
     h("div", { class: "bar" },
       h("a", { href: `/game/${g.id}/replay#t=${me.token}`, text: "Replay" }),
-      h("a", { href: `/rules/${g.ruleset}`, target: "_blank", rel: "noopener", text: "Rules" }),
+      h("a", { href: `/howto/${g.ruleset}`, target: "_blank", rel: "noopener", id: "howto", text: "How to play" }),
+      h("a", { href: `/rules/${g.ruleset}`, target: "_blank", rel: "noopener", text: "Rules readings" }),
       spectator ? h("button", { type: "button", id: "share", onclick: () => copy(absolute(spectator)), text: "Copy watch link" }) : null,
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
       d.you.seat !== null && d.undo > 0 ? h("button", { type: "button", id: "undo", onclick: undo, text: `Undo (${d.undo})` }) : null));

@@ -1,9 +1,10 @@
 // The lobby: a new game (ruleset, players, seats, options), this browser's games, a record to replay.
-import { h, app, api, toast, status, swatch, copy, label } from "./ui.js";
+import { h, app, api, toast, status, swatch, copy, label, setSeatColors } from "./ui.js";
 import { remembered, remember, forget, absolute } from "./store.js";
 
 export async function lobby() {
   status("");
+  setSeatColors(null);
   document.title = "Conquest";
   app.replaceChildren(h("div", { class: "cols" },
     h("section", { class: "card lobby-new", "aria-labelledby": "newgame" }, h("h2", { id: "newgame", text: "New game" }),
@@ -19,6 +20,42 @@ export async function lobby() {
   newGameForm(data);
 }
 
+// ---- who plays a seat: a person, a level by name (one line each), a trained policy the server lists, or, under
+// "Advanced", an agent by its name or any agent spec ----
+const SPEC = "\u0000spec";
+const capital = t => String(t).charAt(0).toUpperCase() + String(t).slice(1);
+function levelsOf(data) { return Object.entries(data.levels || {}); }
+function policiesOf(data) {
+  // the server lists installed policies: {id|kind|spec, label?, help?} or a seat kind as a string; never a bare
+  // "policy" (it needs a file) nor a policy:path=... spec built here
+  return (data.policies || []).map(p => typeof p === "string" ? { kind: p } : { kind: p.kind || p.id || p.spec, label: p.label, help: p.help })
+    .filter(p => p.kind && p.kind !== "policy" && !String(p.kind).startsWith("policy:path="));
+}
+function seatKindSelect(data, i) {
+  const levels = levelsOf(data);
+  const levelIds = new Set(levels.map(([k]) => k));
+  const pol = policiesOf(data);
+  const agents = (data.seat_kinds || []).filter(k => k !== "human" && k !== "policy" && !levelIds.has(k));
+  const deflt = i === 0 ? "human" : (levelIds.has("easy") ? "easy" : (levels[0] || [agents[0]])[0]);
+  return h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} is played by` },
+    h("option", { value: "human", text: "a person", selected: deflt === "human" }),
+    h("optgroup", { label: "Computer" },
+      levels.map(([k, v]) => h("option", { value: k, text: `computer: ${v.label || capital(k)}`, selected: deflt === k })),
+      pol.map(p => h("option", { value: p.kind, text: `computer: ${p.label || "trained policy"}` }))),
+    agents.length ? h("optgroup", { label: "Advanced (agents by name)" },
+      agents.map(k => h("option", { value: k, text: `agent ${k}` })),
+      h("option", { value: SPEC, text: "agent spec…" })) : null);
+}
+function kindHelp(data, kind) {
+  if (kind === "human") return "Played in the browser by a person (hot-seat or with a link).";
+  const lv = (data.levels || {})[kind];
+  if (lv) return `${lv.label || capital(kind)}: ${lv.help}`;
+  const p = policiesOf(data).find(x => x.kind === kind);
+  if (p) return p.help || "A policy trained for this game.";
+  if (kind === SPEC) return "Any agent spec the server accepts (name:param=value…).";
+  return `The ${kind} agent with its default settings.`;
+}
+
 function optionText(o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
 
 function newGameForm(data) {
@@ -28,7 +65,8 @@ function newGameForm(data) {
   const rsSel = h("select", { id: "ruleset", name: "ruleset" },
     rulesets.map(r => h("option", { value: r.id, text: r.title })));
   const summary = h("p", { class: "help", id: "rs-summary" });
-  const rulesLink = h("a", { id: "rs-rules", target: "_blank", rel: "noopener", text: "Rules" });
+  const howtoLink = h("a", { id: "rs-howto", target: "_blank", rel: "noopener", text: "How to play" });
+  const rulesLink = h("a", { id: "rs-rules", target: "_blank", rel: "noopener", text: "Rules readings" });
   const playersSel = h("select", { id: "players", name: "players" });
   const optsBox = h("div", { id: "options", class: "options" });
   const seatsBox = h("table", { class: "seats", id: "seats" });
@@ -37,7 +75,7 @@ function newGameForm(data) {
     h("div", { class: "row2" },
       h("div", {}, h("label", { for: "ruleset", text: "Game" }), rsSel),
       h("div", {}, h("label", { for: "players", text: "Players" }), playersSel)),
-    h("p", { class: "help" }, summary, " ", rulesLink),
+    h("p", { class: "help" }, summary, " ", howtoLink, " · ", rulesLink),
     h("fieldset", {}, h("legend", { text: "Seats" }), seatsBox),
     h("p", {}, h("button", { type: "submit", class: "primary", id: "create-btn", text: "Create the game" })),
     result,
@@ -51,6 +89,7 @@ function newGameForm(data) {
     for (let n = r.min_players; n <= r.max_players; n++) playersSel.append(h("option", { value: n, text: n, selected: n === r.default_players }));
     summary.textContent = r.summary ? r.summary.charAt(0).toUpperCase() + r.summary.slice(1) + (/[.!?]$/.test(r.summary) ? "" : ".") : "";
     rulesLink.setAttribute("href", `/rules/${r.id}`);
+    howtoLink.setAttribute("href", `/howto/${r.id}`);
     optsBox.replaceChildren();
     if (!r.options.length) optsBox.append(h("p", { class: "help", text: "This game has no options." }));
     for (const o of r.options) {
@@ -71,12 +110,15 @@ function newGameForm(data) {
     const names = (r.seat_names && r.seat_names[String(n)]) || [];
     seatsBox.replaceChildren();
     for (let i = 0; i < n; i++) {
-      const kindSel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} is played by` },
-        data.seat_kinds.map(k => h("option", { value: k, text: k === "human" ? "a person" : `computer (${k})`,
-          selected: i === 0 ? k === "human" : k === "greedy" })));
+      const kindSel = seatKindSelect(data, i);
+      const spec = h("input", { type: "text", id: `seat-${i}-spec`, hidden: true, placeholder: "agent spec, e.g. ismcts:time=1.0",
+        "aria-label": `Seat ${i + 1} agent spec`, autocomplete: "off", autocapitalize: "off" });
+      const line = h("div", { class: "help seat-help", id: `seat-${i}-help` });
+      const explain = () => { line.textContent = kindHelp(data, kindSel.value); spec.hidden = kindSel.value !== SPEC; };
+      kindSel.addEventListener("change", explain); explain();
       const name = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40, placeholder: names[i] || `Player ${i + 1}`,
         "aria-label": `Seat ${i + 1} name` });
-      seatsBox.append(h("tr", {}, h("td", {}, swatch(i)), h("td", {}, name), h("td", {}, kindSel)));
+      seatsBox.append(h("tr", {}, h("td", {}, swatch(i)), h("td", {}, name), h("td", {}, kindSel, spec, line)));
     }
   }
   rsSel.addEventListener("change", fillPlayers);
@@ -92,8 +134,12 @@ function newGameForm(data) {
       options[el.dataset.opt] = t === "bool" ? el.checked : t === "int" ? Number(el.value) : el.value;
     }
     const seats = [];
-    for (let i = 0; i < n; i++) seats.push({ kind: document.getElementById(`seat-${i}-kind`).value,
-      name: document.getElementById(`seat-${i}-name`).value || null });
+    for (let i = 0; i < n; i++) {
+      let kind = document.getElementById(`seat-${i}-kind`).value;
+      if (kind === SPEC) kind = document.getElementById(`seat-${i}-spec`).value.trim();
+      if (!kind) { toast(`Seat ${i + 1}: write an agent spec, or choose a level.`); return; }
+      seats.push({ kind, name: document.getElementById(`seat-${i}-name`).value || null });
+    }
     const btn = document.getElementById("create-btn"); btn.disabled = true;
     let made;
     try { made = await api("POST", "/api/games", { ruleset: r.id, players: n, options, seats }); }

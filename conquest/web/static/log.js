@@ -33,10 +33,12 @@ export function diceChips(dice, opts) {
     const label = [`${d.who}:`, d.count && d.count > 1 ? `${d.count} ${d.die}` : d.die,
       d.value !== undefined ? `rolled ${d.value}` : null, d.need ? `needing ${d.need}` : null,
       d.outcome ? `— ${d.outcome}` : null].filter(Boolean).join(" ");
-    box.append(h("span", { class: "chip", title: label, "aria-label": label },
+    const chip = h("span", { class: "chip", title: label, "aria-label": label },
       (opts && opts.who === false) || d.who === lastWho ? null : h("b", { text: d.who }),
       dieFace(d), d.need ? h("small", { text: `≥${String(d.need).replace(/\+$/, "")}` }) : null,
-      d.outcome ? h("span", { class: "outcome", text: d.outcome }) : null));
+      d.outcome ? h("span", { class: "outcome", text: d.outcome }) : null);
+    if (typeof d.seat === "number") { chip.style.borderLeft = `4px solid ${color(d.seat)}`; chip.dataset.seat = String(d.seat); }
+    box.append(chip);
     lastWho = d.who;
   }
   return box;
@@ -137,7 +139,8 @@ export function battleWindow(entries, group) {
     body.append(h("h3", { text: "Result" }), h("p", { class: "result-line", text: end.battle_end.result + "." }));
     if (end.battle_end.forces && Object.keys(end.battle_end.forces).length)
       body.append(h("h3", { text: "Left standing" }), sidesTable(end.battle_end.forces, start ? start.battle.attacker : null));
-  } else body.append(h("p", { class: "muted", text: "The battle goes on…" }));
+  } else if (entries.length && entries[entries.length - 1].group === group && (start || !group.startsWith("conquest-")))
+    body.append(h("p", { class: "muted", text: start ? "The battle goes on…" : "This goes on…" }));
   return { title: windowTitle(lines), body };
 }
 
@@ -188,6 +191,12 @@ function markBoard(root, entries, mySeat, fresh) {
 // ---- prompts that say why ------------------------------------------------------------------------------
 /** When it is this seat's decision: what it answers (the last line by someone else, and whose turn it is). */
 export function promptWhy(d) {
+  const q = d && d.board && d.board.question && d.you && d.you.seat !== null
+    ? h("p", { class: "question", id: "question", text: d.board.question }) : null;
+  const why = justBefore(d);
+  return q && why ? h("div", {}, q, why) : (q || why);
+}
+function justBefore(d) {
   if (!d || !d.log || d.you.seat === null) return null;
   const mine = d.you.seat;
   let last = null;

@@ -44,7 +44,9 @@ export function helpPanel(board, rulesId) {
   const kinds = Object.keys(byKind);
   return h("details", { class: "card rules-help", id: "rules-help" },
     h("summary", {}, h("b", { text: "Rules help" }), " ",
-      rulesId ? h("a", { href: `/rules/${rulesId}`, target: "_blank", rel: "noopener", text: "the full rules" }) : null),
+      rulesId ? h("a", { href: `/howto/${rulesId}`, target: "_blank", rel: "noopener", class: "howto-link", text: "how to play" }) : null,
+      rulesId ? " · " : null,
+      rulesId ? h("a", { href: `/rules/${rulesId}`, target: "_blank", rel: "noopener", text: "the rules readings" }) : null),
     kinds.length ? kinds.map(k => h("section", {}, h("h3", { text: label(k) + "s" }),
       h("dl", { class: "terms" }, byKind[k].map(([key, t]) => [
         h("dt", { id: `help-${key}`, "data-term": key, text: t.name || key }),

@@ -30,7 +30,15 @@ export function s(tag, attrs, ...kids) {
   for (const kid of kids.flat(Infinity)) if (kid !== null && kid !== undefined && kid !== false) el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   return el;
 }
-export function color(seat) { return seat === null || seat === undefined || seat < 0 ? "#888" : COLORS[seat % COLORS.length]; }
+// The game's own colours (board.colors: Narby's dragons, Nerath's realms), set by the game and replay pages
+// before they draw; every seat named on the page (board, panels, log, dice, prompts, hand-over, result) takes
+// its colour from here, the default palette only where the game has none.
+let seatColors = null;
+export function setSeatColors(colors) { seatColors = Array.isArray(colors) && colors.length ? colors.slice() : null; }
+export function color(seat) {
+  if (seat === null || seat === undefined || typeof seat !== "number" || seat < 0) return "#888";
+  return (seatColors && seatColors[seat]) || COLORS[seat % COLORS.length];
+}
 export function swatch(seat) { const el = h("span", { class: "swatch" }); el.style.background = color(seat); return el; }
 /** "max_rounds" -> "Max rounds" */
 export function label(name) { const t = String(name).replace(/[_-]+/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); }
