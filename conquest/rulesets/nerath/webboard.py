@@ -122,6 +122,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         regions[rid]["icons"].append({"icon": "C", "key": "castle", "title": "Castle: new pieces are bought here"})
     for c in CAPITAL:
         regions[IDS[c]]["icons"].append({"icon": "★", "key": "capital", "title": "capital"})
+        regions[IDS[c]]["ring"] = "#c9a227"  # a capital keeps a gold ring, whoever holds it
     tiles = guardian_tiles()
     for r in m.regions:
         if r.kind == "dungeon":
@@ -177,8 +178,21 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if view.get("phase") == "move" and view.get("movable"):
         compose = {"verb": "move", "template": "move {from} {to} {kind} {n}", "counts": view["movable"],
                    "names": {k: p.name for k, p in tables().pieces.items()}}
+    # names and counts at a size in pixels (board.js legibleLayout); a phone opens on the seat's own realm
+    mine = {REALMS[r] for r in range(4) if seat is not None and seat_of[r] == seat}
+    focus = sorted(rid for rid, owner in view["control"].items() if owner in mine)
+    # the view box: the spaces' anchors and half a hex around (the open sea beyond the outer hexes is cut)
+    xs = [r["label_at"][0] for r in board_map["regions"]]
+    ys = [r["label_at"][1] for r in board_map["regions"]]
+    box = [min(xs) - 6.5, min(ys) - 6.5, max(xs) - min(xs) + 13, max(ys) - min(ys) + 13]
+    legible = {"name_px": NAME_PX, "count_px": COUNT_PX, "unit_px": UNIT_PX, "focus": focus or None,
+               "viewbox": [round(v, 2) for v in box]}
     return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
-            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose}
+            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose, "legible": legible}
+
+
+NAME_PX, COUNT_PX = 11, 12  # the smallest space name and piece count drawn, in pixels
+UNIT_PX = 6.4  # pixels per board unit (a hex is 10 units wide) at which the names fit their spaces
 
 
 # ---- the hex outlines of the spaces

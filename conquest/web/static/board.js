@@ -51,7 +51,7 @@ export function pieceText(p, seatName) {
 /** opts: {places:Set, selected:[], onRegion(id), seatName(seat), colors:[], key:string} */
 export function drawBoard(board, opts) {
   const m = board.map;
-  const vb = m.viewbox || [0, 0, 100, 100];
+  const vb = (board.legible && board.legible.viewbox) || m.viewbox || [0, 0, 100, 100];
   const drawn = (m.regions || []).filter(r => r.polygon).length || 1;
   const unit = Math.sqrt(vb[2] * vb[3] / drawn) / 22; // a typical region's scale
   const colors = board.colors || null;
@@ -69,6 +69,10 @@ export function drawBoard(board, opts) {
   svg.append(defs);
   const base = s("g", { class: "regions" }), top = s("g", { class: "pieces" }), labels = s("g", { class: "labels" });
   const showNames = m.labels !== false;
+  // board.legible {name_px, count_px, focus?}: names and counts keep a size in pixels (Nerath)
+  const legible = board.legible || null;
+  const stacks = [];
+  if (legible) svg.classList.add("legible");
   for (const r of m.regions || []) {
     if (!r.polygon) continue;
     const st = info[r.id] || {};
@@ -92,6 +96,11 @@ export function drawBoard(board, opts) {
     const [bx, by, bw, bh] = bbox(r.polygon);
     const [cx, cy] = r.label_at || r.center || [bx + bw / 2, by + bh / 2];
     const room = Math.min(bw, bh);
+    if (legible) { // laid out once the board is on the page, at its size in pixels (legibleLayout)
+      if (st.ring) g.append(s("path", { d, fill: "none", stroke: st.ring, "stroke-width": 0.9 * unit, class: "ring", "stroke-linejoin": "round" }));
+      stacks.push({ id: r.id, name: showNames ? name : "", cx, cy, bw, bh, pieces: st.pieces || [], icons: st.icons || [],
+        marks: (st.markers || []).map(String) });
+    } else {
     // one vertical stack centred on the region: its name, a small line (label, markers), pieces, icons
     const pieces = st.pieces || [];
     const icons = st.icons || [];
@@ -145,6 +154,7 @@ export function drawBoard(board, opts) {
           stroke: ic.stroke || "#5a4a30", "stroke-width": isz * 0.12 }),
         s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
     });
+    }
     if (places.has(r.id)) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
@@ -165,12 +175,118 @@ export function drawBoard(board, opts) {
     over.append(og);
   }
   svg.append(base, over, top, labels);
+  if (legible) {
+    svg.legible = { spec: legible, stacks, top, labels, help, seatName: opts.seatName, col, focus: legible.focus ? focusBox(m, legible.focus, unit) : null };
+    const saved = views.get(opts.key || m.id || "board");
+    svg.dataset.fresh = saved ? "" : "1";
+  }
   zoomable(svg, opts.key || m.id || "board", vb);
   return svg;
 }
 
+/** The view box around some regions (a seat's realm), a little margin around. */
+function focusBox(m, ids, unit) {
+  const pts = [];
+  for (const r of m.regions || []) if (ids.includes(r.id) && r.polygon) pts.push(...r.polygon);
+  if (!pts.length) return null;
+  const [x, y, w, hh] = bbox(pts);
+  return [x - unit, y - unit, w + 2 * unit, hh + 2 * unit];
+}
+
+/** Greedy wrap of a name into lines of at most `max` characters (a word longer than that keeps its line). */
+function wrapTo(name, max) {
+  const out = [];
+  for (const w of name.split(" ")) {
+    const last = out[out.length - 1];
+    if (last !== undefined && (last + " " + w).length <= max) out[out.length - 1] = last + " " + w;
+    else out.push(w);
+  }
+  return out;
+}
+
+/** The names, pieces and icons of a legible board, at sizes in pixels: names at spec.name_px, piece counts at
+ * spec.count_px for the board's width on the page (or, on a narrow screen, for the view zoomed on spec.focus).
+ * A space shows one chip per piece kind and realm ("F3"), its Castle, capital and dungeon badges beside them;
+ * the chip's title lists the pieces. */
+function legibleLayout(svg) {
+  const L = svg.legible;
+  const home = (svg.dataset.home || "").split(" ").map(Number);
+  const rect = { width: svg.clientWidth, height: svg.clientHeight };
+  if (!rect.width || !home[2]) return;
+  let k = Math.min(rect.width / home[2], rect.height / home[3]) * 0.995; // pixels per board unit, the whole board shown
+  const want = L.spec.unit_px || 0;
+  if (L.focus && want && k < want * 0.75) { // a phone: open on the seat's realm, zoomed until names are legible
+    const w = Math.min(home[2], rect.width / want);
+    const hgt = w * home[3] / home[2];
+    k = Math.min(rect.width / w, rect.height / hgt) * 0.995;
+    const [fx, fy, fw, fh] = L.focus;
+    if (svg.dataset.fresh === "1" && svg.setView) svg.setView([fx + fw / 2 - w / 2, fy + fh / 2 - hgt / 2, w, hgt]);
+  }
+  svg.dataset.scale = String(k);
+  const fn = L.spec.name_px / k, fc = L.spec.count_px / k;
+  L.top.replaceChildren(); L.labels.replaceChildren();
+  const charW = 0.56; // of the font size, for DejaVu Sans Condensed bold
+  for (const st of L.stacks) {
+    const maxChars = Math.max(6, Math.floor(st.bw * 0.98 / (fn * charW)));
+    const lines = st.name ? (st.name.length <= maxChars ? [st.name] : wrapTo(st.name, maxChars)) : [];
+    const items = [];
+    for (const ic of st.icons) items.push({ icon: ic, txt: String(ic.icon) });
+    for (const p of st.pieces) {
+      const n = p.count ?? 1, letter = p.icon !== undefined ? String(p.icon) : "";
+      items.push({ piece: p, txt: letter && n > 1 ? `${letter}${n}` : letter || String(n) });
+    }
+    const ph = fc * 1.3, gap = fc * 0.18;
+    const widths = items.map(it => Math.max(ph, it.txt.length * fc * 0.62 + fc * 0.45));
+    const rows = []; let cur = [], curW = 0;
+    items.forEach((it, i) => {
+      const w = widths[i];
+      if (cur.length && curW + gap + w > st.bw * 1.08) { rows.push(cur); cur = []; curW = 0; }
+      cur.push([it, w]); curW += (cur.length > 1 ? gap : 0) + w;
+    });
+    if (cur.length) rows.push(cur);
+    const marks = st.marks.join(" · ");
+    const small = marks ? fn * 0.85 : 0;
+    const height = lines.length * fn * 1.08 + (small ? small * 1.15 : 0) + rows.length * (ph + gap);
+    let y = st.cy - height / 2;
+    if (lines.length) {
+      const text = s("text", { x: st.cx, y: y + fn * 0.86, "text-anchor": "middle", "font-size": fn, class: "label", "data-region": st.id });
+      lines.forEach((line, i) => text.append(s("tspan", { x: st.cx, dy: i ? "1.08em" : 0 }, line)));
+      L.labels.append(text);
+      y += lines.length * fn * 1.08;
+    }
+    if (small) {
+      L.labels.append(s("text", { x: st.cx, y: y + small * 0.9, "text-anchor": "middle", "font-size": small, class: "label small mark", "data-region": st.id }, marks));
+      y += small * 1.15;
+    }
+    for (const row of rows) {
+      const total = row.reduce((a, [, w]) => a + w, 0) + gap * (row.length - 1);
+      let x = st.cx - total / 2;
+      for (const [it, w] of row) {
+        const mx = x + w / 2, my = y + gap / 2 + ph / 2;
+        if (it.piece) {
+          const p = it.piece;
+          L.top.append(s("g", { class: "piece", "data-kind": p.kind || "", "data-region": st.id },
+            s("title", {}, pieceText(p, L.seatName) + helpText(L.help, p.help)),
+            s("rect", { x, y: y + gap / 2, width: w, height: ph, rx: ph * (p.shape === "circle" ? 0.5 : p.shape === "square" ? 0.12 : 0.3),
+              fill: p.color || (p.seat === null || p.seat === undefined ? "#555" : L.col(p.seat)), stroke: "#fff", "stroke-width": fc * 0.1 }),
+            s("text", { x: mx, y: my + fc * 0.36, "text-anchor": "middle", "font-size": fc, fill: "#fff", "font-weight": "bold", class: "count" }, it.txt)));
+        } else {
+          const ic = it.icon;
+          L.top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon, "data-region": st.id },
+            s("title", {}, (ic.title || ic.icon) + helpText(L.help, ic.help)),
+            s("rect", { x, y: y + gap / 2, width: w, height: ph, rx: ph * 0.2, fill: ic.fill || "#fff8e1", stroke: ic.stroke || "#5a4a30", "stroke-width": fc * 0.1 }),
+            s("text", { x: mx, y: my + fc * 0.36, "text-anchor": "middle", "font-size": fc, fill: ic.color || "#3b2a14", "font-weight": "bold" }, it.txt)));
+        }
+        x += w + gap;
+      }
+      y += ph + gap;
+    }
+  }
+}
+
 /** Labels that still touch an earlier one get smaller, then are hidden (the region's title keeps the name). */
 export function fitLabels(svg) {
+  if (svg.legible) { legibleLayout(svg); return; }
   const kept = [];
   const [vx, vy, vw, vh] = (svg.dataset.home || "").split(" ").map(Number);
   for (const t of svg.querySelectorAll("text.label")) { // keep every label inside the board (no clipped names)
@@ -213,6 +329,7 @@ function zoomable(svg, key, home) {
     set([bx - (bx - v[0]) * f, by - (by - v[1]) * f, v[2] * f, v[3] * f]);
   };
   svg.zoomBy = zoomAt;
+  svg.setView = set;
   svg.resetZoom = () => set(home.slice());
   svg.addEventListener("wheel", ev => { ev.preventDefault(); zoomAt(ev.deltaY > 0 ? 1.2 : 1 / 1.2, ev.clientX, ev.clientY); }, { passive: false });
   const pts = new Map();
