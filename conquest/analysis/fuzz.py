@@ -362,3 +362,95 @@ def run(rs: Ruleset, actions: int, seed: int = 0, hostile_every: int = 10, hosti
     while tally.steps < actions:
         random_game(rs, rng, actions - tally.steps, tally, hostile)
     return tally
+
+
+# ---- long runs: chunks, a checkpoint file, shards -----------------------------------------------------
+
+CHECKPOINT_FORMAT = "conquest-fuzz-checkpoint/1"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of a long run: ``run(ruleset, size, seed)``. A run of N actions per ruleset is the chunks
+    ``seed = base_seed + i`` for ``i < ceil(N / size)``; each is reproducible on its own."""
+    ruleset: str
+    index: int
+    seed: int
+    size: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.ruleset}:{self.seed}:{self.size}"
+
+
+def plan_chunks(ruleset_ids: list[str], actions: int, chunk: int, base_seed: int,
+                shard: int = 0, shards: int = 1) -> list[Chunk]:
+    """The chunks of a run, interleaved across rulesets (every ruleset advances together, so a run stopped
+    early has figures for all), keeping only those of ``shard`` out of ``shards`` (index % shards)."""
+    n = -(-actions // chunk)
+    out: list[Chunk] = []
+    for i in range(n):
+        size = min(chunk, actions - i * chunk)
+        for rid in ruleset_ids:
+            if i % shards == shard:
+                out.append(Chunk(rid, i, base_seed + i, size))
+    return out
+
+
+def load_checkpoint(path: str) -> dict[str, Any]:
+    """The checkpoint file's document, or an empty one when the file does not exist."""
+    import os
+    if not os.path.exists(path):
+        return {"format": CHECKPOINT_FORMAT, "chunks": {}}
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict) or doc.get("format") != CHECKPOINT_FORMAT or not isinstance(doc.get("chunks"), dict):
+        raise ValueError(f"{path} is not a fuzz checkpoint ({CHECKPOINT_FORMAT})")
+    return doc
+
+
+def record_chunk(path: str, chunk: Chunk, result: dict[str, Any]) -> None:
+    """Add one finished chunk to the checkpoint file, under an exclusive lock (several processes may share
+    the file), written to a temporary file and renamed so an interrupted write never loses what was there."""
+    import fcntl
+    import os
+    with open(path + ".lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        doc = load_checkpoint(path)
+        doc["chunks"][chunk.key] = {"ruleset": chunk.ruleset, "seed": chunk.seed, "size": chunk.size, **result}
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+
+def run_chunk(rs: Ruleset, chunk: Chunk, hostile_every: int = 10, hostile_count: int = 3) -> dict[str, Any]:
+    """Run one chunk; its figures (steps, inputs, violations, the first few, CPU seconds) as a dict."""
+    import time
+    t0 = time.process_time()
+    tally = run(rs, chunk.size, chunk.seed, hostile_every, hostile_count)
+    return {**tally.as_dict(), "cpu_seconds": round(time.process_time() - t0, 2),
+            "hostile_every": hostile_every, "hostile_count": hostile_count,
+            "first_violations": [v for v in tally.violations if v][:5]}
+
+
+def summarise(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per ruleset: chunks, actions checked, hostile inputs, violations, CPU seconds, the seeds done and the
+    chunks with a violation."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in doc["chunks"].values():
+        s = out.setdefault(c["ruleset"], {"chunks": 0, "steps_checked": 0, "inputs_tried": 0, "violations": 0,
+                                          "cpu_seconds": 0.0, "seeds": [], "failing": []})
+        s["chunks"] += 1
+        s["steps_checked"] += c["steps_checked"]
+        s["inputs_tried"] += c["inputs_tried"]
+        s["violations"] += c["violations"]
+        s["cpu_seconds"] = round(s["cpu_seconds"] + c["cpu_seconds"], 2)
+        s["seeds"].append(c["seed"])
+        if c["violations"]:
+            s["failing"].append({"seed": c["seed"], "size": c["size"], "first": c["first_violations"][:2]})
+    for s in out.values():
+        s["seeds"].sort()
+    return out
