@@ -81,7 +81,7 @@ def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int
     rs = get_ruleset("nerath")
     base = rs.new_game(2, {"board_setup": "empty", "events": "none",
                            "hurt_dragon_fights": battle.hurt_dragon_fights,
-                           "heroes_need_lasts": getattr(battle, "heroes_need_lasts", "while_standing")})
+                           "heroes_need_lasts": getattr(battle, "heroes_need_lasts", "whole_battle")})
     doc = base.to_json()
     doc.pop("to_move", None)
     x = DUNGEON_SPACE if battle.dungeon else SEA_SPACE if battle.sea else LAND_SPACE

@@ -241,4 +241,4 @@ class NerathOddsIn(BaseModel):
     ally: Union[list[PieceName], Annotated[str, Field(max_length=500)], None] = None
     ally_cards: list[Annotated[str, Field(max_length=60)]] = Field(default_factory=list, max_length=40)
     dungeon: bool = False
-    heroes_need_lasts: Literal["while_standing", "whole_battle"] = "while_standing"
+    heroes_need_lasts: Literal["while_standing", "whole_battle"] = "whole_battle"

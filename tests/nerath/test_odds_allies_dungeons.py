@@ -221,20 +221,21 @@ def test_a_position_s_treasure_bonus_does_not_trump_heroes_need():
 def test_the_highest_need_holds_against_every_guardian_while_its_guardian_stands():
     # "If the dungeon entrance contains multiple Dungeon Guardians, the disadvantage affects all the Heroes'
     # attack rolls during that battle-even against Dungeon Guardians that would otherwise be easy to hit."
-    b = dungeon(["fighter"], ["wraith", "goblin-pack"])
+    # (option heroes_need_lasts=while_standing, reading 22: held while the Guardian with it stands)
+    b = dungeon(["fighter"], ["wraith", "goblin-pack"], heroes_need_lasts="while_standing")
     assert b.d.variant == [8, 8, 8, 0]          # cheapest: the Goblins' two dice go first, the Wraith last
     assert b.a.dice(0, False, 8) == ((10, 8, 1),)
-    listed = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed")
+    listed = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed", heroes_need_lasts="while_standing")
     assert listed.d.variant == [8, 0, 0, 0]     # the Wraith first: then the Fighter hits on 6+ again
     assert listed.solve().attacker_wins > b.solve().attacker_wins
 
 
-def test_option_heroes_need_lasts_the_whole_battle():
+def test_heroes_need_lasts_the_whole_battle_by_default():
     # the same sentence read as "during that battle": the Wraith's 8+ holds after the Wraith is destroyed
-    # (option heroes_need_lasts=whole_battle, reading 22)
-    b = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed", heroes_need_lasts="whole_battle")
+    # (heroes_need_lasts=whole_battle, the default, reading 22)
+    b = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed")
     assert b.d.variant == [8, 8, 8, 8]
-    standing = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed")
+    standing = dungeon(["fighter"], ["wraith", "goblin-pack"], order="listed", heroes_need_lasts="while_standing")
     assert b.solve().attacker_wins < standing.solve().attacker_wins
     with pytest.raises(OddsError, match="heroes_need_lasts 'always'"):
         dungeon(["fighter"], ["wraith"], heroes_need_lasts="always")
@@ -442,8 +443,9 @@ def test_a_positions_battle_says_what_the_calculator_cannot_state():
     b = NerathBattle(["dragon"], ["footsoldier"], wounded=(1, 0))
     b.a.bonus = {"dragon": 1}
     assert beyond_calculator(b) == ["wounded Dragons", "the attack bonuses in force"]
-    # the calculator page states no heroes_need_lasts: a game played with whole_battle says so
+    # the calculator page states no heroes_need_lasts (it uses the default, whole_battle): a game played with
+    # while_standing says so
     doc, x, _a, _d = battle_document(dungeon(["fighter"], ["wraith", "goblin-pack"]))
-    doc["options"]["heroes_need_lasts"] = "whole_battle"
+    doc["options"]["heroes_need_lasts"] = "while_standing"
     said = rs.action_odds(rs.state_from_json(doc), f"battle {x}")["battle"]["beyond_calculator"]
-    assert said == ['"Heroes Need" held for the whole battle (option heroes_need_lasts)']
+    assert said == ['"Heroes Need" held only while a Guardian with it stands (option heroes_need_lasts)']

@@ -94,9 +94,9 @@ def test_calculator_takes_how_long_heroes_need_lasts(client: TestClient) -> None
     # option heroes_need_lasts (reading 22): the Wraith's 8+ for the whole battle is a harder fight
     body = {"attacker": ["fighter", "fighter"], "defender": ["wraith", "goblin-pack"], "dungeon": True,
             "order": "listed"}
-    standing = client.post("/api/odds/nerath", json=body).json()["attacker_wins"]
-    whole = client.post("/api/odds/nerath", json={**body, "heroes_need_lasts": "whole_battle"}).json()["attacker_wins"]
-    assert whole < standing
+    standing = client.post("/api/odds/nerath", json={**body, "heroes_need_lasts": "while_standing"}).json()
+    whole = client.post("/api/odds/nerath", json=body).json()["attacker_wins"]      # the default: whole_battle
+    assert whole < standing["attacker_wins"]
     r = client.post("/api/odds/nerath", json={**body, "heroes_need_lasts": "forever"})
     assert r.status_code == 422 and "heroes_need_lasts" in r.json()["error"]
 

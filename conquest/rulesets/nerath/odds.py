@@ -117,7 +117,7 @@ class NerathBattle:
                  wounded: Sequence[int] = (0, 0), ally: Sequence[str] | None = None,
                  ally_cards: Sequence[str] = (), names: tuple[str, str] = ("defender", "ally"),
                  dungeon: bool = False, guardian_dice: dict[str, list[int]] | None = None,
-                 fought: Sequence[str] | None = None, heroes_need_lasts: str = "while_standing") -> None:
+                 fought: Sequence[str] | None = None, heroes_need_lasts: str = "whole_battle") -> None:
         if not attacker:
             raise OddsError("attacker: no pieces given (an empty side cannot fight)")
         if not defender:
@@ -451,7 +451,7 @@ def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: 
     unseen = sorted(set(guardian_tiles()) - seen)
     fought = list(state.bt["tiles"]) if state.bt is not None else None
     battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought,
-                            heroes_need_lasts=state.options.get("heroes_need_lasts", "while_standing"))
+                            heroes_need_lasts=state.options.get("heroes_need_lasts", "whole_battle"))
     bonus, event_bonus = _bonus_cards(state, att), _bonus_cards(state, att, events_only=True)
     for b in (battle.battles if isinstance(battle, HiddenGuardians) else [battle]):
         b.a.bonus = bonus
@@ -500,8 +500,8 @@ def beyond_calculator(battle: Battle) -> list[str]:
             out.append("the dice the Guardians have lost")
         if isinstance(battle, NerathBattle) and battle.fought != battle.defender_pieces:
             out.append("the Rewards of the Guardians already destroyed")
-        if first.heroes_need_lasts != "while_standing":
-            out.append("\"Heroes Need\" held for the whole battle (option heroes_need_lasts)")
+        if first.heroes_need_lasts != "whole_battle":
+            out.append("\"Heroes Need\" held only while a Guardian with it stands (option heroes_need_lasts)")
     if isinstance(battle, HiddenGuardians):
         known = {t for t in battle.defender_pieces if t != FACEDOWN}
         if battle.unseen != sorted(set(guardian_tiles()) - known):

@@ -53,9 +53,10 @@ class NerathRuleset(Ruleset):
                    "no limit", None, int, 0, 1000),
             Option("hurt_dragon_fights", True, "a Dragon that took its one hit keeps rolling in the battle",
                    None, bool),
-            Option("heroes_need_lasts", "while_standing", "a dungeon battle's \"Heroes Need 7+/8+\": "
-                   "while_standing (the highest number among the Guardians still standing) or whole_battle (the "
-                   "highest among all the Guardians the battle began with)", ("while_standing", "whole_battle")),
+            Option("heroes_need_lasts", "whole_battle", "a dungeon battle's \"Heroes Need 7+/8+\": "
+                   "whole_battle (the highest among all the Guardians the battle began with: \"the disadvantage "
+                   "affects all the Heroes' attack rolls during that battle\") or while_standing (the highest "
+                   "number among the Guardians still standing)", ("whole_battle", "while_standing")),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
             Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is played), or none (a designer's option)",

@@ -31,7 +31,7 @@ class StateBase(State):
         "col_race", "col_power", "col_coins",
         "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
         "cur", "readied", "acted", "picked", "declined_now", "conq_ne", "attacked", "converted",
-        "dragon_used", "fort_placed", "bdie", "final_r", "amazon_debt", "defender", "camps_loose",
+        "dragon_used", "die_used", "fort_placed", "bdie", "final_r", "amazon_debt", "defender", "camps_loose",
         "peace_by", "peace_to", "holes_used", "stats",
     )
 
@@ -69,6 +69,7 @@ class StateBase(State):
     attacked: int
     converted: int
     dragon_used: bool
+    die_used: bool
     fort_placed: bool
     bdie: int
     final_r: int

@@ -168,6 +168,7 @@ class Conquering(StateBase):
             self.bdie = d
             return
         self.final_r = -1
+        self.die_used = True
         x = self.cur
         h = self.rhand[x]
         if h + d >= self.conquest_cost(x, r):
@@ -182,7 +183,10 @@ class Conquering(StateBase):
         active = self.rstatus[x] == ACTIVE
         pw = POWER_RULES[self.rpower[x]] if active else NO_POWER
         bd = self.bdie
-        if hand >= 1:
+        # option reinforcement_die=once_a_turn: "After the die, the turn's conquests end" — a race acting after
+        # the declined Ghouls' die conquers (and converts) no more
+        over = self.die_used and self.options.get("reinforcement_die", "once_a_turn") == "once_a_turn"
+        if hand >= 1 and not over:
             cost = self.conquest_cost
             final_ok = not pw.rolls_before_conquest
             dragon_ok = pw.dragon and not self.dragon_used and bd < 0
@@ -198,7 +202,7 @@ class Conquering(StateBase):
                     acts.append(("dragon", RID[r]))
             if pw.rolls_before_conquest and bd < 0:
                 acts.append(("berserk",))
-        if active:
+        if active and not over:
             more = CONQUEST_ACTIONS[x]
             if more is not None:
                 more(self, acts, bd)

@@ -95,6 +95,10 @@ class Explaining(StateBase):
                         + ("(slot 0)" if m == 1 else f"(slots 0 to {m - 1})"))
             return (f"the combo in slot {i} costs {_n(i, 'coin')} (1 on each combo above it) and you have "
                     f"{self.coins[self.seat]}")
+        if k in ("conquer", "final", "dragon", "convert", "berserk") and self.die_used \
+                and self.options.get("reinforcement_die", "once_a_turn") == "once_a_turn":
+            return ("the reinforcement die \"is used once, for the last conquest of the turn ... After the die, the "
+                    "turn's conquests end\": the declined Ghouls rolled it this turn (option reinforcement_die)")
         if k in ("conquer", "final", "dragon"):
             r = action[1]
             if self.bdie >= 0 and k != "conquer":
@@ -131,6 +135,9 @@ class Explaining(StateBase):
             return (f"to conquer it you need {_n(c, 'token')} (2 + 1 per Encampment, Fortress, Mountain, Troll's Lair, "
                     f"Lost Tribe or enemy token, less discounts, 003) and you have {hand}")
         if k == "convert":
+            if self.hand_now() < 1 and self.options.get("convert_needs_token", True):
+                return ("a player must always have at least one Race token available to initiate a new Conquest "
+                        "(003), a Sorcerers' conversion too (option convert_needs_token)")
             return ("Sorcerers replace a lone active token of an opponent, once per opponent per turn, in a region "
                     "adjacent to theirs, while a Sorcerer is left in the supply")
         if k == "berserk":

@@ -189,7 +189,9 @@ class Sorcerers(Race):
     from the supply."""
 
     def conquest_actions(self, s: StateBase, acts: list[tuple], bdie: int) -> None:
-        if bdie < 0:
+        # option convert_needs_token (default true): "a player must always have at least one Race token available
+        # to initiate a new Conquest" (003) holds for a conversion too
+        if bdie < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):
             for r in self.conversion_targets(s):
                 acts.append(("convert", RID[r]))
 

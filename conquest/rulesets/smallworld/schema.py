@@ -61,6 +61,7 @@ class TurnStateDoc(Part):
     attacked: Annotated[list[Seat], Field(max_length=5)] = []
     converted: Annotated[list[Seat], Field(max_length=5)] = []
     dragon_used: bool = False
+    die_used: bool = False
     fortress_placed: bool = False
     berserk_die: Optional[Annotated[int, Field(ge=0, le=3)]] = None
     final_region: Optional[Id] = None

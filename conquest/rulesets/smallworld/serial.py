@@ -63,6 +63,7 @@ def body_json(s: StateBase) -> dict[str, Any]:
             "attacked": _seats_mask(s.attacked, s.players),
             "converted": _seats_mask(s.converted, s.players),
             "dragon_used": s.dragon_used,
+            **({"die_used": True} if s.die_used else {}),
             "fortress_placed": s.fort_placed,
             "berserk_die": s.bdie if s.bdie >= 0 else None,
             "final_region": f"r{s.final_r + 1}" if s.final_r >= 0 else None,
@@ -247,6 +248,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     s.attacked = _mask(ts.get("attacked", []), "turn_state/attacked", players)
     s.converted = _mask(ts.get("converted", []), "turn_state/converted", players)
     s.dragon_used = _bool(ts.get("dragon_used", False), "turn_state/dragon_used")
+    s.die_used = _bool(ts.get("die_used", False), "turn_state/die_used")
     s.fort_placed = _bool(ts.get("fortress_placed", False), "turn_state/fortress_placed")
     bd = ts.get("berserk_die")
     s.bdie = -1 if bd is None else _int(bd, "turn_state/berserk_die", 0, 3)

@@ -110,6 +110,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.attacked = self.attacked
         s.converted = self.converted
         s.dragon_used = self.dragon_used
+        s.die_used = self.die_used
         s.fort_placed = self.fort_placed
         s.bdie = self.bdie
         s.final_r = self.final_r

@@ -24,6 +24,7 @@ class TurnTrack(StateBase):
         self.attacked = 0
         self.converted = 0
         self.dragon_used = False
+        self.die_used = False
         self.fort_placed = False
         self.bdie = -1
         self.final_r = -1
