@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.game import State
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
 
@@ -82,8 +83,8 @@ class StateBase(State):
 
     # ---- small queries ----------------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:
-        """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``)."""
-        self.stats[key] += n
+        """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``), up to ``core.schema.COUNTER_MAX``."""
+        add_to_counter(self.stats, key, n)
 
     def regions_of(self, race: int) -> list[int]:
         rr = self.rrace
