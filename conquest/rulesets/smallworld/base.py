@@ -27,7 +27,7 @@ put into decline, combos picked and the coins laid on the column to pick them, r
 class StateBase(State):
     __slots__ = (
         "players", "options", "board", "map_seed", "turns",
-        "turn", "seat", "phase", "coins",
+        "turn", "seat", "phase", "coins", "coins_floor",
         "rseat", "rpower", "rstatus", "rhand",
         "col_race", "col_power", "col_coins",
         "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
@@ -45,6 +45,7 @@ class StateBase(State):
     seat: int
     phase: int
     coins: list[int]
+    coins_floor: list[int]  # per seat, the least coins its public actions prove it holds (``hidden``)
     rseat: list[int]
     rpower: list[int]
     rstatus: list[int]

@@ -47,7 +47,7 @@ def body_json(s: StateBase) -> dict[str, Any]:
         "turns": s.turns,
         "seat": s.seat,
         "phase": PHASE_NAMES[s.phase],
-        "seats": [{"coins": s.coins[t]} for t in range(s.players)],
+        "seats": [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)],
         "races": races,
         "column": [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
                    for x, p, c in zip(s.col_race, s.col_power, s.col_coins)],
@@ -144,6 +144,9 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("seats", f"expected a list of {players} seats")
     s.coins = [_int((st or {}).get("coins") if isinstance(st, dict) else None, f"seats/{i}/coins")
                for i, st in enumerate(seats)]
+    # the public lower bound (``hidden``): a document without it proves nothing (0); never above the coins
+    s.coins_floor = [_int(st.get("coins_at_least", 0), f"seats/{i}/coins_at_least", 0, s.coins[i])
+                     for i, st in enumerate(seats)]
     s.rseat = [-1] * NR
     s.rpower = [-1] * NR
     s.rstatus = [OUT] * NR
