@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from conquest.core.errors import StateFormatError
 
-__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "check_nesting", "read_counters",
+__all__ = ["Body", "Part", "Count", "Int", "Id", "Flag", "Text", "add_to_counter", "check_nesting", "read_counters",
            "validate_document"]
 
 
@@ -76,6 +76,16 @@ def validate_document(model: type[BaseModel], data: dict[str, Any]) -> None:
         raise StateFormatError(path or "(document)", f"{err['msg'].lower()} (got {shown})") from None
 
 
+COUNTER_MAX = 1_000_000
+"""A report counter (``read_counters``) stops here: no rule reads it, and a counter that went on past the bound
+that documents are read with would make a state whose own document is refused."""
+
+
+def add_to_counter(counters: dict[str, int], key: str, n: int = 1) -> None:
+    """Add ``n`` to a report counter, stopping at ``COUNTER_MAX`` (reports read it as "at least")."""
+    counters[key] = min(COUNTER_MAX, counters[key] + n)
+
+
 def read_counters(doc: dict[str, Any], keys: tuple[str, ...], field: str = "stats") -> dict[str, int]:
     """The report counters of a state document (``field``: ``{counter: count}``, no rule reads them): each of
     ``keys``, 0 when the document leaves it (or the whole object) out. An unknown counter or a value that is not
@@ -86,7 +96,7 @@ def read_counters(doc: dict[str, Any], keys: tuple[str, ...], field: str = "stat
     out: dict[str, int] = {}
     for k in keys:
         v = found.get(k, 0)
-        if type(v) is not int or not 0 <= v <= 1_000_000:
-            raise StateFormatError(f"{field}/{k}", f"a count from 0 to 1000000, got {v!r}")
+        if type(v) is not int or not 0 <= v <= COUNTER_MAX:
+            raise StateFormatError(f"{field}/{k}", f"a count from 0 to {COUNTER_MAX}, got {v!r}")
         out[k] = v
     return out

@@ -62,6 +62,12 @@ def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for k in path:
+        doc = doc[k]
+    return doc
+
+
 def _strings(doc: Any, out: set[str]) -> set[str]:
     if isinstance(doc, dict):
         for k, v in doc.items():
@@ -81,7 +87,8 @@ def edited_documents(draw: Any, rid: str) -> dict[str, Any]:
     names = sorted(_strings(doc, set()))
     for _ in range(draw(st.integers(1, 2))):
         paths = [p for p in _paths(doc) if p and p[0] not in HEADER]
-        path = draw(st.sampled_from(paths))
+        counts = [p for p in paths if type(_at(doc, p)) is int]
+        path = draw(st.sampled_from(counts if counts and draw(st.booleans()) else paths))  # counts: half the edits
         parent: Any = doc
         for k in path[:-1]:
             parent = parent[k]
@@ -188,3 +195,63 @@ def test_deeply_nested_values_are_refused_naming_the_field(rid: str, depth: int)
                       key: _nested(depth, kind)}
             with pytest.raises(StateFormatError):
                 Record.from_json(record)
+
+
+# ---- the cases the issue names, each refused naming its field --------------------------------------------------
+def _first(rid: str, pred: Any) -> dict[str, Any]:
+    return copy.deepcopy(next(d for d in positions(rid) if pred(d)))
+
+
+def _refused(rid: str, doc: dict[str, Any], field: str) -> None:
+    with pytest.raises(StateFormatError) as e:
+        rulesets()[rid].state_from_json(doc)
+    assert e.value.field == field, str(e.value)
+
+
+def test_kingdom_a_move_under_way_needs_the_movers_soldier_tokens() -> None:
+    """"Spend 1 Soldier token per army you wish to move": a move whose mover has no Soldier token left made
+    'go' leave a count of -1."""
+    doc = _first("kingdom", lambda d: d["phase"] == "move")
+    doc["soldiers"][doc["current"]] = 0
+    _refused("kingdom", doc, f"soldiers/{doc['current']}")
+
+
+def test_kingdom_a_bonus_location_is_held_by_an_army_standing_there() -> None:
+    """"each bonus location can only accommodate a single Army pawn": a pawn on a location of a territory where
+    its player has no army is refused, in a pending vacate or place step too."""
+    doc = _first("kingdom", lambda d: d["phase"] in ("vacate", "place"))
+    empty = next(t for t, (r, b) in doc["armies"].items() if r == b == 0 and any(
+        l.startswith(t + ".") and v is None for l, v in doc["locations"].items()))
+    loc = next(l for l, v in doc["locations"].items() if l.startswith(empty + ".") and v is None)
+    doc["locations"][loc] = doc["current"]
+    _refused("kingdom", doc, "locations")
+
+
+def test_nerath_movable_pieces_are_pieces_on_the_board() -> None:
+    """A space's pieces deleted while ``movable`` still lists them: a legal move then left -1 Dragons."""
+    doc = _first("nerath", lambda d: d["phase"] == "move" and d["movable"])
+    sp = next(iter(doc["movable"]))
+    piece = next(iter(doc["movable"][sp]))
+    doc["pieces"][sp].pop(doc["realm"], None)
+    if not doc["pieces"][sp]:
+        del doc["pieces"][sp]
+    _refused("nerath", doc, f"movable/{sp}/{piece}")
+
+
+def test_narby_dragons_stay_on_the_board_after_the_set_up() -> None:
+    """A dragon off the board during the Populate phase was accepted."""
+    doc = _first("narby", lambda d: d["node"] in ("settle_x", "settle_y", "pop_roll", "chest_x"))
+    doc["dragon_at"][1] = None
+    _refused("narby", doc, "dragon_at/1")
+
+
+@pytest.mark.parametrize("rid", ["narby", "smallworld", "nerath"])
+def test_a_report_counter_at_its_bound_stays_there(rid: str) -> None:
+    """A ``stats`` counter at 1,000,000 (the bound documents are read with) was accepted, and the next count
+    made a document the loader refuses: counters stop at the bound, so play from it goes on."""
+    rs = rulesets()[rid]
+    rng = random.Random(3)
+    for doc in positions(rid)[1:]:
+        doc = copy.deepcopy(doc)
+        doc["stats"] = {k: 1_000_000 for k in rs.state_from_json(doc).to_json()["stats"]}
+        assert plays(rs, doc, rng) is None

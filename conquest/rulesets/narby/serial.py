@@ -328,6 +328,17 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one
     # ---- coherence of the node with the rest
     node = s.node
+    if s.phase != "setup":
+        # "When every dragon is on the board the first round" begins: after the set-up every seat has its
+        # dragon, on the board, and a home (its cave; the Undead's rolled square)
+        for i in range(players):
+            if s.dragon[i] < 0:
+                raise StateFormatError(f"dragons/{i}", f"seat {i} has no dragon after the set-up")
+            if s.dpos[i] < 0:
+                raise StateFormatError(f"dragon_at/{i}", f"seat {i}'s dragon is off the board in the {s.phase} "
+                                                         "phase (dragons stay on the board after the set-up)")
+            if s.home[i] < 0:
+                raise StateFormatError(f"home/{i}", f"seat {i} has no home cave after the set-up")
     needs_ev = {"react": ("attack", "steal", "destroy", "claim"), "place": ("place",), "upgrade": ("upgrade",),
                 "pop_x": ("place_power",), "pop_y": ("place_power",), "token": ("token",),
                 "tribute_card": ("tribute",), "lose": ("lose",),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Self, Sequence
 
 from conquest.core.game import CHANCE, State
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BABA, CHANCE_NODES, CHEST, DRAGON0, EMPTY, PIDX, PLACE0, RESTING,
                                           UNDEAD)
@@ -27,8 +28,8 @@ power prevented is not), bonus cards played, powers of places used, coins won at
 
 
 def count(s: "NarbyData", key: str, n: int = 1) -> None:
-    """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``)."""
-    s.stats[key] += n
+    """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``), up to ``core.schema.COUNTER_MAX``."""
+    add_to_counter(s.stats, key, n)
 
 
 class NarbyData(State):

@@ -5,6 +5,7 @@ attacks and damage. 2. Roll other attacks. 3. Take damage.", the dice each side 
 
 from __future__ import annotations
 
+from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, ships_at
 from conquest.rulesets.nerath.data import (
@@ -51,7 +52,7 @@ def battle_realms(st: NerathData, side: str) -> list[int]:
 def start_battle(st: NerathData, x: int) -> None:
     r = st.realm
     st.pending.remove(x)
-    st.stats["battles"] += 1
+    add_to_counter(st.stats, "battles")
     k = KIND[x]
     if k == LAND and friendly_land(st, x, r):
         return  # taken meanwhile (a Monster ran amok into it): nothing left to fight

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.state import HIT_ON, NerathData
@@ -17,7 +18,7 @@ def explore(st: NerathData, x: int) -> None:
     turn order played by another seat rolls for them and decides their damage."""
     bt = st.bt
     assert bt is not None
-    st.stats["explored"] += 1
+    add_to_counter(st.stats, "explored")
     for g in st.guardians[x]:
         g[1] = 1
     bt["tiles"] = [g[0] for g in st.guardians[x]]
@@ -96,7 +97,7 @@ def plunder(st: NerathData, x: int) -> None:
     bt = st.bt
     assert bt is not None
     tiles = guardian_tiles()
-    st.stats["plundered"] += 1
+    add_to_counter(st.stats, "plundered")
     st.gold[bt["att"]] += sum(tiles[t].reward for t in bt["tiles"])
     fx.plunder(st, x)
     bt["restock"] = 2

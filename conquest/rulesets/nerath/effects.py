@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, R, REALMS, T, TYPE_INDEX
@@ -219,9 +220,9 @@ def play(state: NerathData, action: tuple, realm: int | None = None) -> None:
 def count_play(state: NerathData, realm: int) -> None:
     """Report counters: Event cards played, and those played in another seat's turn."""
     st = state.stats
-    st["events_played"] = st.get("events_played", 0) + 1
+    add_to_counter(st, "events_played")
     if state.seat_of[realm] != state.seat_of[state.realm]:
-        st["events_out_of_turn"] = st.get("events_out_of_turn", 0) + 1
+        add_to_counter(st, "events_out_of_turn")
 
 
 def remove_piece(state: NerathData, realm: int, space: str, piece: str, cid: str,

@@ -9,9 +9,11 @@ Hidden from a seat (``NerathState.view``):
 - the Treasure hand of every realm the seat does not play, and the Treasure deck (sizes public);
 - the tile (and so the dice) of every facedown Dungeon Guardian, and the pile of unused tiles.
 
-A determinization for ``seat`` pools, per realm, the Event cards it cannot see (its deck, and for another
-seat's realm also its hand and discards) and deals them back at random into piles of the same sizes; it does
-the same with the Treasure cards out of sight (Treasure deck and other realms' Treasure hands), and with the
+A determinization for ``seat`` pools, per realm, the Event cards it cannot place (for another seat's realm,
+its deck and its hand) and deals them back at random into piles of the same sizes; the facedown discards are
+kept as they are, since every card in them was seen when it was played (or drawn and applied at once): the
+public history places it there, and a determinization that dealt a card just played back into its realm's
+hand would let the search play it twice. It does the same with the Treasure cards out of sight (Treasure deck and other realms' Treasure hands), and with the
 Guardian tiles out of sight (facedown tiles on entrances and the pile), a facedown tile at full strength as
 every facedown Guardian is.
 """
@@ -50,7 +52,9 @@ def determinize(state: "State", seat: int, rng: random.Random) -> "State":
     for r in range(R):
         if seat_of[r] == seat:
             continue  # the deck is the rest of the realm's cards: known as a set, kept
-        decks[r], hands[r], discards[r] = _deal(rng, [decks[r], hands[r], discards[r]], [True, True, False])
+        # the discards are kept: every card in them was seen played (or drawn and applied at once), so the
+        # public history places it there; only the deck and the hand are dealt afresh
+        decks[r], hands[r] = _deal(rng, [decks[r], hands[r]], [True, True])
     # Treasure cards: the deck and the hands of realms the seat does not play
     others = [r for r in range(R) if seat_of[r] != seat]
     treasures = s.treasures  # type: ignore[attr-defined]

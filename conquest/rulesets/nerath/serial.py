@@ -8,6 +8,7 @@ from typing import Any
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.errors import StateFormatError
 from conquest.core.notation import is_digits
+from conquest.core.schema import read_counters
 from conquest.rulesets.nerath.schema import MAX_REALM_PIECES
 from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.battle import battle_dice
@@ -211,6 +212,10 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         for p, c in row.items():
             if p not in TYPE_INDEX or not isinstance(c, int) or c < 0:
                 raise StateFormatError(f"movable/{sp}/{p}", "must map a piece to a count")
+            have = st.n[(s * R + st.realm) * T + TYPE_INDEX[p]]
+            if c > have:
+                raise StateFormatError(f"movable/{sp}/{p}", f"{c} {p} of {REALMS[st.realm]} may still move from "
+                                                            f"{sp}, which holds {have} (pieces)")
             if c:
                 st.movable[s * T + TYPE_INDEX[p]] = c
     st.pending = [_ix(sp, "battles") for sp in need("battles", list)]
@@ -305,10 +310,7 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
     deck = data.get("treasure_deck", [])
     if not isinstance(deck, list) or any(c not in treasure_cards() for c in deck):
         raise StateFormatError("treasure_deck", "a list of cards of treasures.yaml")
-    stats = data.get("stats", {})
-    if not isinstance(stats, dict) or not all(isinstance(v, int) for v in stats.values()):
-        raise StateFormatError("stats", "counters for reports: battles, explored, plundered")
-    st.stats.update(stats)
+    st.stats.update(read_counters(data, tuple(st.stats)))
     w = data.get("winners")
     st.winners = list(w) if w is not None else None
     st.end_reason = str(data.get("end_reason", ""))

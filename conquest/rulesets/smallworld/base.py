@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.game import State
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
 
@@ -26,7 +27,7 @@ put into decline, combos picked and the coins laid on the column to pick them, r
 class StateBase(State):
     __slots__ = (
         "players", "options", "board", "map_seed", "turns",
-        "turn", "seat", "phase", "coins",
+        "turn", "seat", "phase", "coins", "coins_floor",
         "rseat", "rpower", "rstatus", "rhand",
         "col_race", "col_power", "col_coins",
         "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
@@ -44,6 +45,7 @@ class StateBase(State):
     seat: int
     phase: int
     coins: list[int]
+    coins_floor: list[int]  # per seat, the least coins its public actions prove it holds (``hidden``)
     rseat: list[int]
     rpower: list[int]
     rstatus: list[int]
@@ -83,8 +85,8 @@ class StateBase(State):
 
     # ---- small queries ----------------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:
-        """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``)."""
-        self.stats[key] += n
+        """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``), up to ``core.schema.COUNTER_MAX``."""
+        add_to_counter(self.stats, key, n)
 
     def regions_of(self, race: int) -> list[int]:
         rr = self.rrace

@@ -28,6 +28,8 @@ class PickingCombo(StateBase):
         self.count("combos_picked")
         self.count("pick_coins_paid", i)
         self.coins[s] -= i
+        # public: the seat had the i coins it laid down, and takes the coins on the combo (``hidden``)
+        self.coins_floor[s] = max(self.coins_floor[s], i) - i + self.col_coins[i]
         for k in range(i):
             self.col_coins[k] += 1
         self.coins[s] += self.col_coins[i]

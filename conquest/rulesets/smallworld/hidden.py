@@ -9,6 +9,13 @@ table can estimate from public facts: the starting coins plus, for each turn tha
 per region its races hold now. The draw is uniform over the whole coins from three quarters to five quarters
 of that estimate (never below zero), so a determinization neither knows the true totals nor assumes them
 equal to the estimate.
+
+The draw never goes below what the public history proves (``coins_floor``, the document's
+``seats/N/coins_at_least``, kept by the rules as play goes): the starting coins; at a pick of slot i the seat
+had the i coins it laid down ("slot i costs i coins") and then took the coins on the combo; each scoring gives
+at least the 1 coin per region its races are seen to occupy (the races' and powers' bonuses are not counted:
+which of them applied is left to memory, as the face-down coins are). So a determinization is consistent with
+every public action: the range is lifted to start at that floor when the estimate falls below it.
 """
 
 from __future__ import annotations
@@ -31,8 +38,11 @@ def coin_estimate(state: "State", t: int) -> int:
 
 
 def coin_range(state: "State", t: int) -> tuple[int, int]:
+    """The range a determinization draws seat ``t``'s coins from: around the estimate, never below the floor
+    that the public history proves."""
     e = coin_estimate(state, t)
-    return max(0, (3 * e) // 4), (5 * e + 3) // 4
+    floor = state.coins_floor[t]  # type: ignore[attr-defined]
+    return max(floor, (3 * e) // 4), max(floor, (5 * e + 3) // 4)
 
 
 def determinize(state: "State", seat: int, rng: random.Random) -> "State":

@@ -24,6 +24,7 @@ class MapDoc(Part):
 
 class SeatDoc(Part):
     coins: Coins
+    coins_at_least: Coins = 0   # public: the least coins the seat's public actions prove (hidden.py)
 
 
 class RaceDoc(Part):

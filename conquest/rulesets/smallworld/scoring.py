@@ -22,6 +22,7 @@ class Scoring(StateBase):
             regs = [i for i in range(len(rr)) if rr[i] == y]
             active = y == x
             g += len(regs)
+            self.coins_floor[s] += len(regs)   # public: 1 coin per region seen occupied (``hidden``)
             coins = RACE_COINS[y]
             if coins is not None:
                 g += coins(self, regs, active)

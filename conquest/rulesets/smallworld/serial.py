@@ -11,7 +11,8 @@ from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import read_counters
 from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
-from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES
+from conquest.rulesets.smallworld.common import (ACTIVE, DECLINED, MAX_CAMPS, MAX_FORTS, MAX_HEROES, MAX_HOLES, NR,
+                                                  OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES)
 from conquest.rulesets.smallworld.powers import POWER_RULES
 
 S = TypeVar("S", bound=StateBase)
@@ -46,7 +47,7 @@ def body_json(s: StateBase) -> dict[str, Any]:
         "turns": s.turns,
         "seat": s.seat,
         "phase": PHASE_NAMES[s.phase],
-        "seats": [{"coins": s.coins[t]} for t in range(s.players)],
+        "seats": [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)],
         "races": races,
         "column": [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
                    for x, p, c in zip(s.col_race, s.col_power, s.col_coins)],
@@ -144,6 +145,9 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("seats", f"expected a list of {players} seats")
     s.coins = [_int((st or {}).get("coins") if isinstance(st, dict) else None, f"seats/{i}/coins")
                for i, st in enumerate(seats)]
+    # the public lower bound (``hidden``): a document without it proves nothing (0); never above the coins
+    s.coins_floor = [_int(st.get("coins_at_least", 0), f"seats/{i}/coins_at_least", 0, s.coins[i])
+                     for i, st in enumerate(seats)]
     s.rseat = [-1] * NR
     s.rpower = [-1] * NR
     s.rstatus = [OUT] * NR
@@ -236,6 +240,20 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         s.dragon[i] = _int(info.get("dragon", 0), f"regions/{rid}/dragon", 0, 1)
         if x < 0 and (s.lair[i] or s.fort[i] or s.camp[i] or s.hole[i] or s.hero[i] or s.dragon[i]):
             raise StateFormatError(f"regions/{rid}", "markers lie only in occupied regions")
+    # counts within the boxes: a race's tokens (board and hand) within its supply, markers within their number
+    for x in range(NR):
+        if s.rstatus[x] != OUT:
+            on_board = sum(s.tok[i] for i in range(n) if s.rrace[i] == x)
+            if on_board + s.rhand[x] > D.SUPPLY[x]:
+                raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand",
+                                       f"{D.RACE_IDS[x]} have {on_board} tokens on the board and {s.rhand[x]} in "
+                                       f"hand: more than the {D.SUPPLY[x]} of their supply")
+        elif s.rhand[x]:
+            raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand", "a race in the box holds no tokens")
+    for key, have, most in (("fortress", s.fort, MAX_FORTS), ("encampments", s.camp, MAX_CAMPS),
+                            ("hero", s.hero, MAX_HEROES), ("hole", s.hole, MAX_HOLES), ("dragon", s.dragon, 1)):
+        if sum(have) > most:
+            raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
     ts = d.get("turn_state") or {}
     if not isinstance(ts, dict):
         raise StateFormatError("turn_state", "expected an object")
@@ -288,6 +306,16 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     if ph == "die" and s.final_r < 0 and not (s.rstatus[s.cur] == ACTIVE
                                                   and POWER_RULES[s.rpower[s.cur]].rolls_before_conquest):
         raise StateFormatError("turn_state/final_region", "phase die needs the region of the final conquest")
+    if sum(s.camp) + s.camps_loose > MAX_CAMPS:
+        raise StateFormatError("turn_state/loose_encampments", f"more encampments than the {MAX_CAMPS} of the box")
+    if sum(s.hole) > s.holes_used:
+        raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} used")
+    # coins within what the turns so far can have paid: every coin comes from the start or from scoring
+    # (at most a few per region and a power's flat bonus a turn); the column's coins are seats' coins set down
+    most = int(D.SETUP["starting_coins"]) * players + max(s.turn, 1) * players * (10 * n + 20)
+    if sum(s.coins) + sum(s.col_coins) > most:
+        raise StateFormatError("seats", f"{sum(s.coins) + sum(s.col_coins)} coins by turn {s.turn} (with those on "
+                                        f"the column): more than play can have paid ({most})")
     if ph == "pick" and not s.col_race:
         raise StateFormatError("column", "phase pick needs combos in the column")
     return s

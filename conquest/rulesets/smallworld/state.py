@@ -48,6 +48,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.seat = 0
         s.phase = DRAW_RACE
         s.coins = [int(D.SETUP["starting_coins"])] * players
+        s.coins_floor = s.coins[:]
         s.rseat = [-1] * NR
         s.rpower = [-1] * NR
         s.rstatus = [OUT] * NR
@@ -85,6 +86,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.seat = self.seat
         s.phase = self.phase
         s.coins = self.coins[:]
+        s.coins_floor = self.coins_floor[:]
         s.rseat = self.rseat[:]
         s.rpower = self.rpower[:]
         s.rstatus = self.rstatus[:]
