@@ -544,6 +544,25 @@ class Games:
         if new.to_move is not None and new.to_move >= 0 and self._kind(live, new.to_move) != "human":
             self.on_server_turn(live.row.id)
 
+    def lone_pass(self, live: Live) -> Action | None:
+        """The ``pass`` the server answers for a person's seat whose only legal action it is, or None.
+
+        Only when every other seat is a computer (docs/web.md, "Windows with one answer"): the pass is then
+        committed like any answer (its log line, its step, the record are those of a chosen pass), and no
+        seat that could read the speed of the answer plays against it. With another person in the game the
+        seat is asked as before: an answer at once would tell that person that the seat's hidden card does
+        not fit this window, where a pass after a pause tells nothing."""
+        state = live.state
+        seat = state.to_move
+        if seat is None or not isinstance(seat, int) or seat < 0 or self._kind(live, seat) != "human":
+            return None
+        if any(s.kind in ("human", "record") for s in live.row.seats if s.seat != seat):
+            return None
+        acts = state.legal_actions()
+        if len(acts) != 1 or live.ruleset.format_action(acts[0]) != "pass":
+            return None
+        return acts[0]
+
     def play(self, gid: str, token: str | None, text: Any, expect_step: int | None = None) -> Live:
         """A human seat's action in notation. Every refusal is a WebError and writes nothing."""
         who = self.authorize(gid, token)  # before anything is replayed
@@ -591,13 +610,22 @@ class Games:
         return live if live is not None else self.load(gid)
 
     def resolve_chance(self, gid: str) -> None:
-        """Draw every pending chance outcome with the game's secret seeded generator and commit it."""
+        """Draw every pending chance outcome with the game's secret seeded generator and commit it; answer
+        every lone ``pass`` the server answers for a person's seat (``lone_pass``) on the way, so the answer
+        to an action already shows the game past them."""
         from conquest.analysis.runner import sample_chance
         for _ in range(10_000):
             with self._lock_for(gid):
                 live = self._cached(gid)
                 if live.state.to_move != CHANCE:
-                    return
+                    lone = self.lone_pass(live)
+                    if lone is None:
+                        return
+                    try:
+                        self._commit(live, lone, live.state.apply(lone))
+                    except Conflict:
+                        self._cache.pop(gid, None)
+                    continue
                 rng = random.Random(f"{live.row.chance_seed}:chance:{live.revision}")
                 outcome = sample_chance(live.state, rng)
                 try:
@@ -668,7 +696,8 @@ class Games:
             for f in self.listeners:
                 f(gid, revision)
             live = self.load(gid)
-            if live.state.to_move is not None and self._kind(live, live.state.to_move) not in ("human", None):
+            if live.state.to_move is not None and (self._kind(live, live.state.to_move) not in ("human", None)
+                                                   or self.lone_pass(live) is not None):
                 self.on_server_turn(gid)
             return live
 

@@ -77,6 +77,13 @@ class Advancer:
         if seat is None or seat == CHANCE:
             return False
         row = self.games.seat_row(live, seat)
+        if row is not None and row.kind == "human":
+            # a person's seat whose only answer is pass, among computer seats (after an undo): answered for it
+            lone = self.games.lone_pass(live)
+            if lone is None:
+                return False
+            self.games.commit_agent(gid, live.revision, lone)
+            return True
         if row is None or row.kind in ("human", "record"):
             return False
         try:

@@ -81,4 +81,7 @@ def payload(svc: Services, live: Live, who: Actor) -> dict[str, Any]:
             "last_chance": last_chance,
             "thinking": svc.advancer.thinking.get(live.row.id),
             "undo": games.undoable(live, who.seat),
+            # a lone pass the server answers for this seat (docs/web.md, "Windows with one answer")
+            "answered_for_you": who.seat is not None and live.state.to_move == who.seat
+            and games.lone_pass(live) is not None,
             **legal_for(live, who, board)}

@@ -492,9 +492,13 @@ def test_every_ruleset_is_playable_through_the_api(client: TestClient, rid: str)
         d = state_of(client, gid, t0)
         if d["game"]["over"]:
             break
+        if d["game"]["to_move"] != 0:
+            continue  # a lone pass the server answered for the seat meanwhile (docs/web.md)
         assert d["legal"], "the seat to move has legal actions"
         a = rng.choice(d["legal"])["text"]
-        r = client.post(f"/api/games/{gid}/actions", json={"action": a}, headers=tok(t0))
+        r = client.post(f"/api/games/{gid}/actions", json={"action": a, "step": d["game"]["step"]}, headers=tok(t0))
+        if r.status_code == 409 and d["answered_for_you"]:
+            continue  # the same race: the pass was answered for it first
         assert r.status_code == 200, r.text
         played += 1
     assert played > 0

@@ -97,7 +97,9 @@ class KingdomRuleset(Ruleset):
             else:
                 cell["label"] = f"{board.vp[t][0]}/{board.vp[t][1]} VP"
             regions[tid] = cell
-        notes = [f"Round {view['round']} of {view['options']['rounds']}, phase {view['phase']}. "
+        phase_words = {"income": "Soldier tokens", "conquest": "Conquest phase", "move": "Conquest phase (a move)",
+                       "vacate": "Conquest phase (a move)", "place": "Conquest phase (a move)", "over": "game over"}
+        notes = [f"Round {view['round']} of {view['options']['rounds']}, {phase_words.get(view['phase'], view['phase'])}. "
                  "Under each territory: its VP for Red/Blue."]
         terms = self.help_terms()
         legend = [{"icon": c, "text": k.replace("_", " "), "help": terms[f"location:{k}"]["text"]}
@@ -108,10 +110,47 @@ class KingdomRuleset(Ruleset):
                    "holds": [["Soldier tokens", view["soldiers"][p], None], ["in reserve", view["reserve"][p], None]],
                    "badges": [[f"{k.replace('_', ' ')} {v}", None] for k, v in view["derived"]["tokens"][p].items() if v]}
                   for p in (0, 1)]
+        name = (lambda tid: board.map.by_id[tid].name)
+        arm = (lambda n: f"{n} arm{'ies' if n != 1 else 'y'}")
         if view.get("move"):
-            frm = ", ".join(f"{k} {v}" for k, v in view["move"]["from"].items()) or "nothing yet"
-            notes.append(f"Moving into {view['move']['to']}: {frm}.")
-        return {"map": board.map.to_json(), "regions": regions, "notes": notes, "legend": legend, "panels": panels}
+            got = view["move"]["from"]
+            frm = ", ".join(f"{arm(v)} from {name(k)}" for k, v in got.items()) or "no army yet"
+            notes.append(f"Moving into {name(view['move']['to'])}: {frm} "
+                         f"({sum(got.values())} Soldier token{'s' if sum(got.values()) != 1 else ''}).")
+        return {"map": board.map.to_json(), "regions": regions, "notes": notes, "legend": legend, "panels": panels,
+                "colors": ["#c62828", "#1565c0"], "question": self._question(view, seat, board)}
+
+    @staticmethod
+    def _question(view: dict[str, Any], seat: int | None, board: Any) -> str | None:
+        """What the seat to move is asked now (shown above its actions), from its view."""
+        if seat is None or view.get("current") != seat or view.get("phase") in (None, "income", "over"):
+            return None
+        name = (lambda tid: board.map.by_id[tid].name)
+        have = view["soldiers"][seat]
+        phase = view["phase"]
+        if phase == "conquest":
+            return (f"Your action: recruit, move or stop. You have {have} Soldier token{'s' if have != 1 else ''}: "
+                    "recruiting costs 1 per army, and so does every army you move.")
+        if phase == "move":
+            mv = view["move"]
+            spent = sum(mv["from"].values())
+            foe = view["armies"][mv["to"]][1 - seat]
+            return (f"Moving into {name(mv['to'])}: choose the territories to bring armies from "
+                    f"(1 Soldier token each; {have - spent} left)"
+                    + (f", more than the {foe} enemy arm{'ies' if foe != 1 else 'y'} there" if foe else "")
+                    + ", then move.")
+        task = (view.get("tasks") or [{}])[0]
+        where = name(task["territory"]) if task.get("territory") else "the territory"
+        n = task.get("count", 1)
+        if phase == "vacate":
+            return (f"Your armies leaving {where} must come off {n} bonus location{'s' if n != 1 else ''}: "
+                    "choose which bonus you give up (you lose it at once).")
+        if phase == "place":
+            return (f"Your armies arriving in {where} can take {n} of its free bonus locations: choose which "
+                    "bonus you want.")
+        return None
+
+
 
     # ------------------------------------------------------------------ evaluation for the greedy agent
     def evaluate(self, state: State, seat: int) -> float:
@@ -142,28 +181,37 @@ class KingdomRuleset(Ruleset):
 
     # ------------------------------------------------------------------ text
     def describe_action(self, state: State, action: Any) -> str:
+        """What the action does and what it costs, in the game's words (territory names, the bonus of a
+        location; never an id)."""
         assert isinstance(state, KingdomState)
         b = state.board
         w = action[0]
         me = state.current
+        tok = (lambda n: f"{n} Soldier token{'s' if n != 1 else ''}")
+        arm = (lambda n: f"{n} arm{'ies' if n != 1 else 'y'}")
         if w == "recruit":
             n = action[1]
-            return (f"recruit {n} ({n} Soldier token{'s' if n > 1 else ''}; "
-                    f"{'armies' if n > 1 else 'an army'} to your castle)")
+            return f"recruit {arm(n)} into your castle ({tok(n)})"
         if w == "move":
             t = b.index[action[1]]
             e = state.enemy_armies(t, me)
             own = t == b.castles[me]
             return (f"move armies into {b.map.regions[t].name}" + (" (your castle)" if own else "")
-                    + (f" ({e} enemy arm{'ies' if e > 1 else 'y'} there)" if e else ""))
+                    + (f": bring more than its {arm(e)}" if e else "")
+                    + " (1 Soldier token per army moved)")
         if w == "from":
             n = action[2]
-            return f"move {n} arm{'ies' if n > 1 else 'y'} from {b.map.by_id[action[1]].name}"
+            return f"bring {arm(n)} from {b.map.by_id[action[1]].name} ({tok(n)})"
         if w == "go":
-            return f"go: {state.moved_total()} armies into {b.map.regions[state.move_to].name}"
+            n = state.moved_total()
+            return f"move now: {arm(n)} into {b.map.regions[state.move_to].name} ({tok(n)})"
         if w in ("vacate", "place"):
             l = b.loc_index[action[1]]
-            return f"{w} {action[1]} ({b.loc_kind[l].replace('_', ' ')})"
+            kind = b.loc_kind[l].replace("_", " ")
+            where = b.map.regions[b.loc_territory[l]].name
+            if w == "vacate":
+                return f"take the army off the {kind} location in {where} (you lose its bonus)"
+            return f"put an army on the {kind} location in {where} (you gain its bonus)"
         if w == "stop":
             return "stop your conquest"
         return self.format_action(action)

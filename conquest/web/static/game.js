@@ -211,7 +211,9 @@ function renderGame(afterMove) {
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
       d.you.seat !== null && d.undo > 0 ? h("button", { type: "button", id: "undo", onclick: undo, text: `Undo (${d.undo})` }) : null));
   side.append(head);
-  if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why: LOG.promptWhy(d) }));
+  if (mine && d.answered_for_you) side.append(h("div", { class: "card action-card", id: "action-card" }, LOG.promptWhy(d),
+    h("p", { class: "help", id: "answered", text: "Nothing you hold answers this: the game passes for you." })));
+  else if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why: LOG.promptWhy(d) }));
   side.append(h("div", { class: "card" }, playerPanels(d, seatName)));
   side.append(helpPanel(d.board, g.ruleset));
   if (d.board && d.board.map) side.append(h("details", { class: "card" }, h("summary", { text: "Details" }), ...viewPanel(d, false)));
