@@ -44,15 +44,16 @@ function sections(es, names) {
   return groups;
 }
 
-function entryView(e, me, send, matchSet, help) {
+function entryView(e, me, send, matchSet, help, quiet) {
   const isMatch = matchSet.has(e.options[0].a);
   const verb = help[`verb:${e.options[0].a.text.split(" ")[0]}`];
-  const tip = verb ? `${verb.name}: ${verb.text}` : null;
+  // quiet (board.notation "title"): the notation only in the tooltip, the words on the button
+  const tip = quiet ? `Notation: ${e.options[0].a.text}` : verb ? `${verb.name}: ${verb.text}` : null;
   if (e.options.length === 1) {
     const a = e.options[0].a;
     const li = h("li", { class: isMatch ? "match" : "" },
       h("button", { type: "button", "data-action": a.text, title: tip, onclick: () => send(a.text) }, a.description,
-        a.description !== a.text ? h("code", { text: a.text }) : null));
+        a.description !== a.text && !quiet ? h("code", { text: a.text }) : null));
     decorateAction(li, a, { gid: me.gid, token: me.token, step: me.data && me.data.game ? me.data.game.step : null });
     return li;
   }
@@ -67,7 +68,8 @@ function entryView(e, me, send, matchSet, help) {
     go.dataset.action = a.text;
     go.setAttribute("aria-label", a.description);
     desc.textContent = a.description;
-    go.replaceChildren("Play ", h("code", { text: a.text }));
+    go.replaceChildren("Play", quiet ? "" : " ", quiet ? "" : h("code", { text: a.text }));
+    if (quiet) go.title = `Notation: ${a.text}`;
     minus.disabled = i === 0; plus.disabled = i === values.length - 1;
   };
   const minus = h("button", { type: "button", class: "step minus", "aria-label": "one fewer", text: "−",
@@ -107,6 +109,7 @@ function composer(me, compose, names) {
 export function actionCard(d, me, { names, send, rerender, matching, compose, why }) {
   const legal = d.legal || [];
   const help = (d.board && d.board.help) || {};
+  const quiet = !!(d.board && d.board.notation === "title");
   const note = me.note; me.note = ""; // shown once
   const sel = me.selected;
   const matchSet = new Set(sel.length ? matching : []); // highlighted only when the board narrowed the list
@@ -119,14 +122,14 @@ export function actionCard(d, me, { names, send, rerender, matching, compose, wh
     const es = entries(shown);
     list.replaceChildren();
     if (es.length <= FLAT_LIMIT) {
-      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet, help))));
+      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet, help, quiet))));
     } else {
       const groups = sections(es, names);
       let first = true;
       for (const [k, group] of groups) {
         const det = h("details", { class: "group", open: first || groups.size <= 3 || me.open.has(k) },
           h("summary", {}, k, h("span", { class: "muted", text: ` (${group.length})` })),
-          h("ul", {}, group.map(e => entryView(e, me, send, matchSet, help))));
+          h("ul", {}, group.map(e => entryView(e, me, send, matchSet, help, quiet))));
         det.addEventListener("toggle", () => { if (det.open) me.open.add(k); else me.open.delete(k); });
         list.append(det);
         first = false;
