@@ -62,7 +62,8 @@ def test_a_battle_is_one_group_with_both_sides_dice_and_a_result() -> None:
     with its dice (how many of which die, the number needed) and the hits; the battle's lines share a group
     and the last one says how it ended."""
     seq = list(games())
-    start = next(i for i, s in enumerate(seq) if s.verb == "battle" and s.lines[None]["battle"]["forces"]
+    start = next(i for i, s in enumerate(seq) if s.verb == "battle" and s.lines[None].get("battle")
+                 and s.lines[None]["battle"]["forces"]
                  and len(s.lines[None]["battle"]["forces"]) == 2)
     line = seq[start].lines[None]
     group = line["group"]
@@ -72,8 +73,10 @@ def test_a_battle_is_one_group_with_both_sides_dice_and_a_result() -> None:
     assert {r["side"] for _n, r in rolls} == {"attacker", "defender"}
     for notation, r in rolls:
         assert r["hits"] == int(notation.split()[1]) and f"{r['hits']} hit" in r["text"]
-        for d in r["dice"]:
-            assert d["die"].startswith("d") and d["need"].endswith("+") and d["count"] >= 1
+        for d in r["dice"]:  # one die each: its face and whether it hit (illustrative faces, docs/rules/nerath.md)
+            faces, need = int(d["die"][1:]), int(d["need"][:-1])
+            assert 1 <= d["value"] <= faces and d["hit"] == (d["value"] >= need)
+        assert sum(d["hit"] for d in r["dice"]) == min(r["hits"], len(r["dice"]))
     ends = [s.lines[None]["battle_end"] for s in members if "battle_end" in s.lines[None]]
     assert len(ends) == 1 and ends[0]["space"] == line["battle"]["space"] and ends[0]["result"]
 

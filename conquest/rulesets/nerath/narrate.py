@@ -8,6 +8,7 @@ never draws single faces): its dice are shown as the dice rolled, what each need
 
 from __future__ import annotations
 
+import random
 from typing import Any, Mapping, Sequence
 
 from conquest.core.narration import changed_keys, counted, die, ends, line, listing, plural, score_row
@@ -96,14 +97,31 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     return sorted(out)
 
 
-def _rolls(battle: Mapping[str, Any], who: str, hits: int) -> list[dict[str, Any]]:
-    dice: list[dict[str, Any]] = []
-    for faces, need, count in battle.get("rolling") or []:
-        dice.append(die(who, f"d{faces}", plural(hits, "hit") if not dice else "", count=count,
-                        need=f"{need}+"))
-    if not dice:
-        dice.append(die(who, "dice", plural(hits, "hit")))
-    return dice
+def _rolls(battle: Mapping[str, Any], who: str, hits: int, key: str) -> list[dict[str, Any]]:
+    """Each die of a side's roll, with a face and whether it hit. The engine draws only the number of hits (one
+    chance outcome), so the faces are illustrative: drawn, with a generator seeded by the roll's place in the
+    game (the same on every page and every refresh), consistently with that number: the dice that hit are
+    chosen with weights their chances of hitting, a hit shows a face at or above what it needed, a miss one
+    below (docs/rules/nerath.md, "Dice in the battle window")."""
+    groups = [(int(f), int(need), int(c)) for f, need, c in battle.get("rolling") or []]
+    dice_ = [(f, need) for f, need, c in groups for _ in range(c)]
+    if not dice_:
+        return [die(who, "dice", plural(hits, "hit"))]
+    rng = random.Random(f"{key}|{hits}")
+    p = [max(0, f - need + 1) / f for f, need in dice_]
+    chosen: set[int] = set()
+    for _ in range(min(hits, len(dice_))):
+        left = [i for i in range(len(dice_)) if i not in chosen]
+        weights = [p[i] for i in left]
+        chosen.add(rng.choices(left, weights=weights)[0] if sum(weights) > 0 else left[0])
+    out = []
+    for i, (f, need) in enumerate(dice_):
+        hit = i in chosen
+        lo, hi = (min(need, f), f) if hit else (1, max(1, min(need - 1, f)))
+        d = die(who, f"d{f}", "hit" if hit else "", value=rng.randint(lo, hi), need=f"{need}+")
+        d["hit"] = hit
+        out.append(d)
+    return out
 
 
 def _battle_end(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -137,6 +155,16 @@ def breakdown(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
     out = _narrate(before, action, after, seat, names)
+    if before.get("phase") == "deal":
+        out["changed"] = []  # the set-up (Guardians placed face down) is no news
+    realm = acting_realm(before) if before.get("to_move") != "chance" else \
+        ((before.get("battle") or {}).get("attacker") or before.get("realm"))
+    from conquest.rulesets.nerath.webboard import REALM_COLOR
+    if realm in REALM_COLOR:
+        out["tint"] = REALM_COLOR[realm]  # the page outlines what changed in the colour of the realm that did it
+    news = _news(before, action, out)
+    if news:
+        out["news"] = news
     if ends(before, after):
         out["final"] = breakdown(after)
         out["text"] += f". The game is over ({after.get('end_reason') or 'the last round'})"
@@ -188,8 +216,14 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         if gs:
             foes.append(listing([("a facedown Guardian" if g.get("tile") == "facedown"
                                   else f"the {g['tile'].replace('-', ' ').title()}") for g in gs]))
-        text = f"Battle in {space_name(space)}: {who} with {att or 'no pieces'} against " \
-               f"{listing(foes) or 'no one'}"
+        holder = (before.get("control") or {}).get(space)
+        if space in (before.get("castles") or []) and holder and holder != realm:
+            # a Castle is not a piece but defends its space: it rolls in the battle
+            foes.append(f"{realm_name(holder)}'s Castle")
+        if not foes:  # nobody defends: the space changes hands without dice
+            return line(f"{who} marches into {space_name(space)} with {att or 'no pieces'}: no one defends it",
+                        "move", **extra)
+        text = f"Battle in {space_name(space)}: {who} with {att or 'no pieces'} against {listing(foes)}"
         extra["group"] = battle_key(before, space)
         return line(text, "battle", battle={"space": space, "name": space_name(space), "attacker": who,
                                             "sides": s, "forces": forces(s), "round": 1}, **extra)
@@ -221,14 +255,36 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
     if verb == "play":
         card = event_cards().get(action[1]) or {}
         who = cap(realm_name(card.get("realm") or realm))  # an Event card is its realm's
-        args = " ".join(str(a) for a in action[2:])
-        return line(f"{who} plays {card_name(action[1])}" + (f" ({args})" if args else ""), "card", **extra)
+        target = f", removing {counted(1, piece_name(action[3]))} in {space_name(action[2])}" \
+            if len(action) >= 4 else ""
+        from conquest.rulesets.nerath.webboard import card_effect
+        return line(f"{who} plays {card_name(action[1])} ({card_effect(action[1])}){target}", "card",
+                    card=action[1], **extra)
     if verb == "pass":
         return line(f"{who} plays no card", "card", **extra)
     if verb == "done":
         phase = PHASES.get(str(before.get("phase")), str(before.get("phase")))
         return line(f"{who} ends the {phase} step", "turn", **extra)
     return line(f"{who}: {' '.join(map(str, action))}", **extra)
+
+
+def _news(before: Mapping[str, Any], action: Any, entry: Mapping[str, Any]) -> str | None:
+    """The line's headline for "since your turn" (a space taken, a Castle built, a card played, a Treasure won)."""
+    end = entry.get("battle_end")
+    if end and " takes " in end["result"]:
+        return str(end["result"]).replace(" takes ", " took ")
+    if action is None:
+        return None
+    text = str(entry.get("text", ""))
+    if action[0] == "battle" and "no one defends" in text:
+        return text.split(" marches into ")[0] + " took " + space_name(action[1])
+    if action[0] == "buy" and action[1] == "castle":
+        return text.replace(" buys a Castle ", " built a Castle ").split(" (")[0]
+    if action[0] == "play":
+        return text.replace(" plays ", " played ").split(" (")[0]
+    if action[0] == "treasure":
+        return text.replace(" wins ", " won ")
+    return None
 
 
 def _hit_text(action: tuple[Any, ...], who: str) -> str:
@@ -258,8 +314,8 @@ def _chance(before: dict[str, Any], action: Any, after: dict[str, Any], extra: d
                     "the Guardians" if b.get("guardian_tiles") else "the defence")
             else:
                 who = realm_name(b.get("attacker"))
-            dice = _rolls(b, cap(who), n)
-            shown = listing([f"{d['count']} d{d['die'][1:]} needing {d['need']}" for d in dice if "count" in d])
+            dice = _rolls(b, cap(who), n, f"{extra.get('group')}|{b.get('round')}|{b.get('step')}")
+            shown = listing([f"{c} d{f} needing {need}+" for f, need, c in b.get("rolling") or []])
             text = f"{cap(who)} {verb_for(who, 'rolls', 'roll')} {plural(n, 'hit')}" + (f" ({shown})" if shown else "") + f", round {b.get('round')}"
             return line(text, "dice", dice=dice, round=b.get("round"),
                         side="defender" if rolling_defenders else "attacker", hits=n, **extra)

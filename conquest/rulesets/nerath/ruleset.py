@@ -320,28 +320,76 @@ class NerathRuleset(Ruleset):
         return help_terms()
 
     def describe_action(self, state: State, action: Any) -> str:
-        text = self.format_action(action)
-        board = tables().board.map
+        """The action in the game's words, with names and never a space id: "Move 2 Footsoldiers from Blackmere
+        to Gallows Reach", "Play Dark Rites: all pieces hit on 5+; before a battle of yours"."""
+        from conquest.core.narration import counted
+        from conquest.rulesets.nerath.narrate import PHASES, piece_name, space_name
+        from conquest.rulesets.nerath.webboard import card_text
         verb = action[0]
-        if verb in ("move", "withdraw") and len(action) >= 3:
-            names = [board.regions[board.by_id[a].index].name for a in action[1:3] if a in board.by_id]
-            return f"{text}  ({' → '.join(names)})"
+
+        def n_of(n: int, piece: str) -> str:
+            name = piece_name(piece)
+            return f"1 {name}" if n == 1 else counted(n, name)
+
+        if verb == "done":
+            phase = getattr(state, "phase", "")
+            bt = getattr(state, "battle", None)
+            if bt is not None and bt.get("step") == "landing":
+                return "Land no more pieces from the Warships"
+            return f"End the {PHASES.get(phase, phase)} step"
+        if verb == "move":
+            return f"Move {n_of(action[4], action[3])} from {space_name(action[1])} to {space_name(action[2])}"
+        if verb == "sail":
+            extra = ""
+            if isinstance(state, NerathState) and action[1] in state.ships:
+                sh = state.ships[action[1]]
+                cargo = [COUNTED[c] for c in (sh[C1], sh[C2]) if c >= 0]
+                extra = f" carrying {', '.join(piece_name(c) for c in cargo)}" if cargo else ""
+            return f"Sail Warship {action[1]}{extra} to {space_name(action[2])}"
+        if verb == "embark":
+            return f"Board 1 {piece_name(action[3])} from {space_name(action[1])} onto Warship {action[2]}"
+        if verb == "debark":
+            return f"Land 1 {piece_name(action[3])} from Warship {action[1]} in {space_name(action[2])}"
         if verb == "battle":
-            return f"{text}  (fight the battle in {board.by_id[action[1]].name})"
+            return f"Fight the battle in {space_name(action[1])}"
+        if verb == "hit":
+            if action[1] == "guardian":
+                return f"Guardian {action[2]} loses its d{action[3]}"
+            if action[1] == "ship":
+                return f"Take the hit on Warship {action[2]}"
+            if action[1] == "wounded-dragon":
+                return "Take the hit on the wounded Dragon (it dies)"
+            if action[1] == "castle":
+                return "Take the hit on the Castle"
+            if len(action) > 2:
+                return f"Take the hit on 1 {piece_name(action[1])} aboard Warship {action[2]}"
+            return f"Take the hit on 1 {piece_name(action[1])}"
+        if verb == "press":
+            return "Press on: fight another round"
+        if verb == "retreat":
+            return "Retreat: leave the battle"
+        if verb == "withdraw":
+            return f"Withdraw {n_of(action[3], action[2])} to {space_name(action[1])}"
+        if verb == "withdraw-ship":
+            return f"Withdraw Warship {action[1]} to {space_name(action[2])}"
+        if verb == "withdraw-aboard":
+            return f"Withdraw 1 {piece_name(action[2])} aboard Warship {action[1]}"
+        if verb == "amok":
+            return f"The Monster runs amok into {space_name(action[1])}"
+        if verb == "stay":
+            return "The Monster stops running amok"
         if verb == "buy":
             cost = tables().pieces[action[1]].cost
-            where = board.by_id[action[2]].name if len(action) > 2 and action[2] in board.by_id else ""
-            return f"{text}  ({tables().pieces[action[1]].name}, {cost} gold" + (f", in {where})" if where else ")")
-        if verb in ("sail", "debark") and isinstance(state, NerathState) and action[1] in state.ships:
-            sh = state.ships[action[1]]
-            cargo = [COUNTED[c] for c in (sh[C1], sh[C2]) if c >= 0]
-            return f"{text}  (Warship {action[1]}" + (f" carrying {', '.join(cargo)}" if cargo else "") + ")"
+            if len(action) > 3 and action[2] == "ship":
+                return f"Buy 1 {piece_name(action[1])} ({cost} gold) aboard Warship {action[3]}"
+            where = f" in {space_name(action[2])}" if len(action) > 2 else ""
+            return f"Buy 1 {piece_name(action[1])} ({cost} gold){where}"
         if verb == "play":
-            card = event_cards().get(action[1]) or treasure_cards().get(action[1])
-            if card:
-                return f"{text}  ({card['name']})"
-        return text
-
+            target = f" — remove 1 {piece_name(action[3])} in {space_name(action[2])}" if len(action) >= 4 else ""
+            return f"Play {card_text(action[1])}{target}"
+        if verb == "pass":
+            return "Play no card"
+        return self.format_action(action)
 
 def _side_margin(st: NerathState, teams: dict[int, float], seat: int) -> float:
     """The seat's side's value minus the strongest other side's."""

@@ -41,6 +41,31 @@ def _effects(effects: Any) -> str:
     return "; ".join(out)
 
 
+def card_effect(cid: str) -> str:
+    """What a card does and when it can be played, in the game's words: "all pieces hit on 5+; before a battle
+    of yours" (an Event card), "2 VP when played; for the rest of the game: Fighters hit on 5+; played in
+    your turn" (a Treasure card)."""
+    c = event_cards().get(cid)
+    if c is not None:
+        return (_effects(c.get("effects")) or "no effect") + "; " + (
+            "played at once when drawn" if c.get("immediate") else WHEN.get(c["when"], c["when"]))
+    t = treasure_cards().get(cid)
+    if t is None:
+        return ""
+    parts = [f"{t['vp']} VP when played"]
+    if t.get("power"):
+        parts.append("once: " + _effects(t["power"]))
+    if t.get("property"):
+        parts.append("for the rest of the game: " + _effects(t["property"]))
+    return "; ".join(parts) + "; played in your turn"
+
+
+def card_text(cid: str) -> str:
+    """A card's name and what it does: "Dark Rites: all pieces hit on 5+; before a battle of yours"."""
+    c = event_cards().get(cid) or treasure_cards().get(cid)
+    return f"{c['name']}: {card_effect(cid)}" if c else cid
+
+
 def help_terms() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for pid, p in tables().pieces.items():
@@ -58,16 +83,9 @@ def help_terms() -> dict[str, dict[str, str]]:
                                   + (f"; {', '.join(extra)}" if extra else "")}
     for cid, c in event_cards().items():
         out[f"event:{cid}"] = {"kind": "event card", "name": c["name"],
-                               "text": (_effects(c.get("effects")) or "no effect") + "; "
-                               + ("played at once when drawn" if c.get("immediate") else WHEN.get(c["when"], c["when"]))
-                               + f" ({REALM_NAME.get(c.get('realm', ''), '')} deck)"}
+                               "text": card_effect(cid) + f" ({REALM_NAME.get(c.get('realm', ''), '')} deck)"}
     for cid, c in treasure_cards().items():
-        parts = [f"{c['vp']} VP when played"]
-        if c.get("power"):
-            parts.append("once: " + _effects(c["power"]))
-        if c.get("property"):
-            parts.append("for the rest of the game: " + _effects(c["property"]))
-        out[f"treasure:{cid}"] = {"kind": "treasure card", "name": c["name"], "text": "; ".join(parts)}
+        out[f"treasure:{cid}"] = {"kind": "treasure card", "name": c["name"], "text": card_effect(cid)}
     for v, text in verbs_from_docstring(notation.__doc__).items():
         out[f"verb:{v}"] = {"kind": "action", "name": v, "text": text}
     return out
@@ -77,6 +95,13 @@ def _card_names(cards: Any, table: dict[str, dict[str, Any]]) -> str:
     if isinstance(cards, int):
         return f"{cards} face down" if cards else "none"
     return ", ".join(table[c]["name"] if c in table else c for c in cards) or "none"
+
+
+def _card_help(cards: Any) -> str | None:
+    """The tooltip of a hand: each card's name, what it does and when it can be played, one a line."""
+    if isinstance(cards, int) or not cards:
+        return None
+    return "\n".join(card_text(c) for c in cards)
 
 
 def _anchor_labels(board_map: dict[str, Any]) -> None:
@@ -159,8 +184,10 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "seat": t, "title": " & ".join(REALM_NAME[x] for x in realms),
             "score": [[f"{REALM_NAME[x]} VP", view["vp"][x], None] for x in realms]
             + [[f"{REALM_NAME[x]} gold", view["gold"][x], None] for x in realms],
-            "holds": [[f"{REALM_NAME[x]} events", _card_names(view["event_hands"][x], events), None] for x in realms]
-            + [[f"{REALM_NAME[x]} treasures", _card_names(view["treasure_hands"][x], treasures), None] for x in realms],
+            "holds": [[f"{REALM_NAME[x]} events", _card_names(view["event_hands"][x], events),
+                       _card_help(view["event_hands"][x])] for x in realms]
+            + [[f"{REALM_NAME[x]} treasures", _card_names(view["treasure_hands"][x], treasures),
+                _card_help(view["treasure_hands"][x])] for x in realms],
             "badges": ([[f"allied with {', '.join(allies)}", "allies share victory: their VP are added"]] if allies else [])
             + [[f"wins at {target(tm)}", "the victory target of this side (option length: " + length + ")"]]})
     legend = [{"icon": PIECE_ICON[p][0], "shape": PIECE_ICON[p][1], "fill": "#555", "text": tables().pieces[p].name,
@@ -188,7 +215,81 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     legible = {"name_px": NAME_PX, "count_px": COUNT_PX, "unit_px": UNIT_PX, "focus": focus or None,
                "viewbox": [round(v, 2) for v in box]}
     return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
-            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose, "legible": legible}
+            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose, "legible": legible,
+            "prompt": prompt(view, seat), "notation": "title"}
+
+
+def prompt(view: dict[str, Any], seat: int | None) -> str | None:
+    """The question the seat to move answers, in the game's words (None when it is not this seat's move)."""
+    from conquest.core.narration import listing, plural
+    from conquest.rulesets.nerath.narrate import acting_realm, army, cap, realm_name, sides, space_name
+    if seat is None or view.get("to_move") != seat:
+        return None
+    me = acting_realm(view)
+    b = view.get("battle")
+    if b:
+        where = space_name(b["space"])
+        att, defs = b["attacker"], list(b.get("defenders") or [])
+        foes = listing([realm_name(r) for r in defs]) or "the Guardians"
+        step = b.get("step")
+        if step == "assign" and b.get("queue"):
+            r, left = b["queue"][0]
+            if r == "guardians":
+                return (f"{cap(realm_name(att))} scored hits on the Guardians in {where}: "
+                        f"choose which Guardian loses a die ({plural(left, 'hit')} still to take)")
+            scorer = foes if r == att else realm_name(att)
+            total = b.get("hits_on_attacker") if r == att else b.get("hits_on_defenders") if len(defs) == 1 else None
+            if total and total >= left:
+                return (f"{cap(scorer)} scored {plural(total, 'hit')} on you in {where}: choose your casualties, "
+                        f"one at a time ({plural(total, 'hit')} to take: choose {total - left + 1} of {total})")
+            return f"{cap(scorer)} scored hits on you in {where}: choose your casualties ({left} still to take)"
+        if step == "press":
+            s = sides(view, b["space"])
+            mine = army(s.get(att, {})) or "no pieces"
+            theirs = listing([f"{realm_name(r)}'s {army(p)}" for r, p in s.items() if r != att])
+            theirs = theirs or listing([str(t).replace("-", " ").title() for t in b.get("guardian_tiles") or []]) \
+                or "the Castle"
+            return (f"Battle in {where}, after round {b.get('round')}: your {mine} against {theirs}. "
+                    f"Press on for another round, or retreat? (the odds of pressing on are below)")
+        if step == "window":
+            kind = b.get("window_kind")
+            moment = {"battle": f"Before the battle in {where}", "roll": f"Your side has rolled in {where}",
+                      "damage": f"You are about to take hits in {where}"}.get(kind, f"In the battle in {where}")
+            return f"{moment}: play one of these cards now, or none?"
+        if step == "withdraw":
+            return f"You retreat from {where}: choose where each retreating piece goes"
+        if step == "amok":
+            return f"Your Monster won in {where}: it may run amok into a next enemy space, or stop"
+        if step == "landing":
+            return f"The sea battle in {where} is won: land the pieces your Warships carry, or stop landing"
+    react = view.get("reaction")
+    if react:
+        mover = cap(realm_name(react.get("mover")))
+        if react.get("kind") == "income":
+            return f"{mover} collects its income: play a card now, or none?"
+        at = f" {space_name(react['space'])}" if react.get("space") else " a space of yours"
+        return f"{mover} moves into{at}: play a card now, or none?"
+    phase = view.get("phase")
+    gold = (view.get("gold") or {}).get(me)
+    if phase == "move":
+        return ("Move step: click a space with your pieces, set how many, then click where they go; moving into an "
+                "enemy space declares a battle there. End the step when you are done.")
+    if phase == "fight":
+        n = len(view.get("battles") or [])
+        return f"Fight Battles step: choose the next battle to fight ({plural(n, 'battle')} declared)."
+    if phase == "reposition":
+        kinds = tables().board.map
+        dungeons = [sp for sp in (view.get("movable") or {}) if sp in kinds.by_id and kinds.by_id[sp].kind == "dungeon"]
+        if dungeons:
+            return (f"Reposition step: your Heroes in {listing([space_name(d) for d in dungeons])} have plundered "
+                    f"the dungeon and must leave it: choose the exit (a friendly land space next to it, or a "
+                    f"Warship of yours next to it).")
+        return ("Reposition step: your flying pieces may move to a friendly space within their Move; "
+                "then end the step.")
+    if phase == "reinforce":
+        return (f"Reinforce step: you have {gold} gold. Buy pieces (in the spaces of your Castles; Warships in a sea "
+                f"next to one), then end the step to collect your income.")
+    return None
 
 
 NAME_PX, COUNT_PX = 11, 12  # the smallest space name and piece count drawn, in pixels

@@ -47,10 +47,11 @@ function sections(es, names) {
 // the notation (what one would type) is on hover only: the button reads as the game speaks
 function notationTip(a, tip) { return [tip, a.description !== a.text ? `notation: ${a.text}` : null].filter(Boolean).join("\n") || null; }
 
-function entryView(e, me, send, matchSet, help) {
+// quiet (board.notation "title"): the rules help's verb text is left out of the tooltip, which gives the notation only
+function entryView(e, me, send, matchSet, help, quiet) {
   const isMatch = matchSet.has(e.options[0].a);
   const verb = help[`verb:${e.options[0].a.text.split(" ")[0]}`];
-  const tip = verb ? `${verb.name}: ${verb.text}` : null;
+  const tip = !quiet && verb ? `${verb.name}: ${verb.text}` : null;
   if (e.options.length === 1) {
     const a = e.options[0].a;
     const li = h("li", { class: isMatch ? "match" : "" },
@@ -109,6 +110,7 @@ function composer(me, compose, names) {
 export function actionCard(d, me, { names, send, rerender, matching, compose, why }) {
   const legal = d.legal || [];
   const help = (d.board && d.board.help) || {};
+  const quiet = !!(d.board && d.board.notation === "title");
   const note = me.note; me.note = ""; // shown once
   const sel = me.selected;
   const matchSet = new Set(sel.length ? matching : []); // highlighted only when the board narrowed the list
@@ -121,14 +123,14 @@ export function actionCard(d, me, { names, send, rerender, matching, compose, wh
     const es = entries(shown);
     list.replaceChildren();
     if (es.length <= FLAT_LIMIT) {
-      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet, help))));
+      list.append(h("ul", {}, es.map(e => entryView(e, me, send, matchSet, help, quiet))));
     } else {
       const groups = sections(es, names);
       let first = true;
       for (const [k, group] of groups) {
         const det = h("details", { class: "group", open: first || groups.size <= 3 || me.open.has(k) },
           h("summary", {}, k, h("span", { class: "muted", text: ` (${group.length})` })),
-          h("ul", {}, group.map(e => entryView(e, me, send, matchSet, help))));
+          h("ul", {}, group.map(e => entryView(e, me, send, matchSet, help, quiet))));
         det.addEventListener("toggle", () => { if (det.open) me.open.add(k); else me.open.delete(k); });
         list.append(det);
         first = false;

@@ -202,6 +202,7 @@ function renderGame(afterMove) {
   const head = h("div", { class: "card" },
     h("div", { class: "turn" + (mine ? " mine" : ""), id: "turn", tabindex: "-1", text: turnText(d) }),
     resultTable(g),
+    LOG.news(d.log, d.you.seat),
     LOG.recentDice(d.log, d.you.seat),
     h("div", { class: "bar" },
       h("a", { href: `/game/${g.id}/replay#t=${me.token}`, text: "Replay" }),
@@ -211,9 +212,10 @@ function renderGame(afterMove) {
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
       d.you.seat !== null && d.undo > 0 ? h("button", { type: "button", id: "undo", onclick: undo, text: `Undo (${d.undo})` }) : null));
   side.append(head);
-  if (mine && d.answered_for_you) side.append(h("div", { class: "card action-card", id: "action-card" }, LOG.promptWhy(d),
+  const why = d.board && d.board.prompt ? h("p", { class: "why", id: "why", text: d.board.prompt }) : LOG.promptWhy(d);
+  if (mine && d.answered_for_you) side.append(h("div", { class: "card action-card", id: "action-card" }, why,
     h("p", { class: "help", id: "answered", text: "Nothing you hold answers this: the game passes for you." })));
-  else if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why: LOG.promptWhy(d) }));
+  else if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why }));
   side.append(h("div", { class: "card" }, playerPanels(d, seatName)));
   side.append(helpPanel(d.board, g.ruleset));
   if (d.board && d.board.map) side.append(h("details", { class: "card" }, h("summary", { text: "Details" }), ...viewPanel(d, false)));

@@ -33,7 +33,7 @@ export function diceChips(dice, opts) {
     const label = [`${d.who}:`, d.count && d.count > 1 ? `${d.count} ${d.die}` : d.die,
       d.value !== undefined ? `rolled ${d.value}` : null, d.need ? `needing ${d.need}` : null,
       d.outcome ? `— ${d.outcome}` : null].filter(Boolean).join(" ");
-    const chip = h("span", { class: "chip", title: label, "aria-label": label },
+    const chip = h("span", { class: "chip" + (d.hit === true ? " hit" : d.hit === false ? " miss" : ""), title: label, "aria-label": label },
       (opts && opts.who === false) || d.who === lastWho ? null : h("b", { text: d.who }),
       dieFace(d), d.need ? h("small", { text: `≥${String(d.need).replace(/\+$/, "")}` }) : null,
       d.outcome ? h("span", { class: "outcome", text: d.outcome }) : null);
@@ -95,6 +95,15 @@ export function recentDice(entries, mySeat) {
   if (!out.length) return null;
   return h("div", { class: "dice recent", "aria-label": "Dice since your last action" }, h("span", { class: "muted", text: "Dice since your last action: " }),
     out.map(e => h("div", { class: "recent-roll", title: e.text }, diceChips(e.dice))));
+}
+
+/** The headlines (a line's `news`) since this seat's last action: "Since your turn: Karkoth took Ravenrock, …". */
+export function news(entries, mySeat) {
+  const items = sinceMine(entries || [], mySeat).filter(e => e.news);
+  if (!items.length) return null;
+  return h("div", { class: "news", id: "news", "aria-label": "Since your last action" },
+    h("span", { class: "muted", text: mySeat === null || mySeat === undefined ? "Lately: " : "Since your turn: " }),
+    h("ul", {}, items.slice(-8).map(e => { const li = h("li", { text: e.news }); if (e.tint) li.style.borderLeftColor = e.tint; return li; })));
 }
 
 // ---- the battle / conquest window ---------------------------------------------------------------------
@@ -178,11 +187,12 @@ export function sinceMine(entries, mySeat) {
 function markBoard(root, entries, mySeat, fresh) {
   const since = sinceMine(entries, mySeat);
   const changed = new Set(); const just = new Set();
-  for (const e of since) for (const r of e.changed || []) changed.add(r);
+  const tint = new Map(); // the colour of who changed it last (a line's tint), when the game gives one
+  for (const e of since) for (const r of e.changed || []) { changed.add(r); if (e.tint) tint.set(r, e.tint); }
   for (const e of fresh) for (const r of e.changed || []) just.add(r);
   for (const g of root.querySelectorAll("g.region[data-region]")) {
     const id = g.dataset.region;
-    if (changed.has(id)) g.classList.add("changed");
+    if (changed.has(id)) { g.classList.add("changed"); if (tint.has(id)) g.style.setProperty("--changed", tint.get(id)); }
     if (just.has(id)) g.classList.add("just");
   }
   return changed;
