@@ -3,6 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 RLSTAMP := $(VENV)/.rl-stamp
+OSSTAMP := $(VENV)/.openspiel-stamp
 
 .PHONY: run test play bench check browser clean
 
@@ -21,6 +22,14 @@ $(RLSTAMP): $(STAMP)
 	  else echo "torch 2.13.0 could not be installed: the policy tests will be skipped"; fi
 	touch $(RLSTAMP)
 
+# The openspiel extra (OpenSpiel's wheel) for the conformance tests in tests/openspiel; where no wheel fits the
+# machine they are skipped with a message.
+$(OSSTAMP): $(STAMP)
+	@echo "== installing the openspiel extra (open-spiel) for the OpenSpiel conformance tests"
+	@$(BIN)/python -m pip install -q --only-binary=open-spiel -e '.[openspiel]' || \
+	  echo "open-spiel could not be installed: the OpenSpiel tests (tests/openspiel) will be skipped"
+	touch $(OSSTAMP)
+
 run: $(STAMP)
 	$(BIN)/conquest start kingdom --seats human,greedy
 
@@ -36,7 +45,7 @@ browser:
 # The web app's tests also run on PostgreSQL: CONQUEST_TEST_PG if set, else a private throwaway cluster that
 # scripts/pg-for-tests.sh starts on its own port of 127.0.0.1 and deletes afterwards (installing Debian's
 # postgresql first as root when it is missing); without PostgreSQL, on SQLite only.
-test: $(STAMP) $(RLSTAMP) browser
+test: $(STAMP) $(RLSTAMP) $(OSSTAMP) browser
 	@echo "== type check (mypy)"
 	$(BIN)/mypy
 	@echo "== tests (pytest: several minutes; the browser tests drive chromium)"
