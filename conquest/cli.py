@@ -230,7 +230,10 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
     from conquest.core.jsondoc import read_json_file
     from conquest.core.records import Record
     from conquest.core.registry import get_ruleset
+    from conquest.analysis.limits import check_seed
 
+    if seed is not None:
+        check_seed(seed)
     if resume is not None:
         if start_state is not None or option or players is not None:
             fail("--resume continues a recorded game: its ruleset, players, options and start come from the "
@@ -400,7 +403,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
 
 @app.command()
 def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
-             games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
+             games: int = typer.Option(100, "--games", "-n", min=1, help="number of games (at most 100,000)"),
              seats: str = typer.Option("random", "--seats", help="comma-separated agent specs, one per seat "
                                                                  "(Player 1 first; one name: every seat), e.g. "
                                                                  "ismcts:time=1.0,greedy"),
@@ -419,7 +422,10 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
 
     from conquest.analysis.simulate import simulate as run
     from conquest.agents import get_agent, seat_list
+    from conquest.analysis.limits import check_games, check_seed
     from conquest.core.registry import get_ruleset
+    check_games(games)
+    check_seed(seed, games)
     opts = parse_option_pairs(option)
     rs = get_ruleset(ruleset)
     probe = rs.new_game(players, opts, seed)  # bad ruleset, players or options: fail before the bar
@@ -652,6 +658,9 @@ def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal
     When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
     with piped input the command ends with the game."""
     import threading
+    from conquest.analysis.limits import check_seed
+    if seed is not None:
+        check_seed(seed)
     server = None
     thread = None
     if web:

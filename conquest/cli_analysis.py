@@ -15,7 +15,8 @@ from conquest.core.options import parse_option_pairs
 
 
 def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
-            games: int = typer.Option(..., "--games", "-n", help="number of games (game i uses seed+i)"),
+            games: int = typer.Option(..., "--games", "-n", help="number of games (game i uses seed+i; at most "
+                                                                   "100,000 in one run)"),
             agents: str = typer.Option("greedy", "--agents", help="agent specs, comma-separated: one for every "
                                                                   "seat, or one per seat (rotated over the seats)"),
             players: Optional[int] = typer.Option(None, "--players", "-p"),
@@ -32,13 +33,16 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                              "default: all)"),
             as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
-    from conquest.analysis.balance import Plan, run
+    from conquest.analysis.balance import Plan, make_out, prepare_out, run
     from conquest.analysis.dask_backend import make_backend
-    if games < 1:
-        fail(f"--games must be at least 1, not {games}")
+    from conquest.analysis.limits import check_games, check_seed
+    check_games(games)
+    check_seed(seed, games)
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
     plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
+    prepare_out(plan, out_dir, resume)  # the folder: refused now, before any game, when it cannot take the run
+    make_out(out_dir)
     engine = make_backend(backend, jobs, scheduler)
     report = _BalanceProgress(ruleset)
     try:
@@ -137,6 +141,8 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
         fail(f"--games must be at least 1, got {games}")
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
+    from conquest.analysis.limits import check_seed
+    check_seed(seed, games)
     specs = _seats(agents)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
@@ -164,6 +170,53 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
         raise typer.Exit(1)
 
 
+MAX_BATTLE_PIECES = 100
+"""The most pieces one side of a battle may list (attacker, defender, ally) for ``conquest odds``."""
+MAX_BATTLE_STATES = 100_000
+"""The most cells of a battle's chain (attacker states x defender states, an ally's multiplying them) that
+``conquest odds`` solves: about 2-3 CPU seconds at the limit (docs/odds.md)."""
+MAX_MONTE_CARLO = 20_000
+"""The most battles ``--monte-carlo`` plays (0.3-2 ms each through the rules: well under a minute)."""
+
+
+def _check_battle_size(sides: dict[str, list[str]], sea: bool, order: str) -> None:
+    """Refuse, before any work, a battle larger than the calculator answers in seconds: more than
+    ``MAX_BATTLE_PIECES`` on a side, or a chain of more than ``MAX_BATTLE_STATES`` cells (with facedown
+    Guardians, summed over the deals weighed)."""
+    import math
+
+    from conquest.analysis.odds import NerathBattle
+    from conquest.rulesets.nerath.data import guardian_tiles
+    from conquest.rulesets.nerath.odds_sides import FACEDOWN, _Side
+    for who, pieces in sides.items():
+        if len(pieces) > MAX_BATTLE_PIECES:
+            fail(f"--{who}: {len(pieces)} pieces; a side may list at most {MAX_BATTLE_PIECES} pieces")
+    if "guardians" in sides:
+        tiles = sides["guardians"]
+        pool = sorted(set(guardian_tiles()) - set(tiles))
+        m = tiles.count(FACEDOWN)
+        if m > len(pool):
+            return   # the calculator refuses it in its own words
+        deals = (math.perm if order == "listed" else math.comb)(len(pool), m)
+        concrete = [t if t != FACEDOWN else pool.pop() for t in tiles]
+        if len(set(concrete)) < len(concrete):
+            return   # a tile twice: refused by the calculator
+        one = NerathBattle(sides["attacker"], concrete, dungeon=True)
+        hits = [one.a.K, one.d.K]
+    else:
+        hits = [_Side(pieces, who == "attacker", sea, "cheapest", {}, True, who=who).K
+                for who, pieces in sides.items()]
+        deals = 1
+    states = deals
+    for k in hits:
+        states *= k + 1
+    if states > MAX_BATTLE_STATES:
+        fail(f"this battle's chain has {'about ' if deals > 1 else ''}{states:,} states (hits each side can take: "
+             f"{', '.join(f'{w} {k}' for w, k in zip(sides, hits))}"
+             + (f"; {deals:,} deals of the facedown Guardians" if deals > 1 else "")
+             + f"): the calculator solves at most {MAX_BATTLE_STATES:,} (fewer pieces)")
+
+
 def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
          attacker: Optional[str] = typer.Option(None, "--attacker", help="nerath: attacking pieces in order, "
                                                 "e.g. \"footsoldier,2 siege,dragon\""),
@@ -177,7 +230,8 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
          order: str = typer.Option("cheapest", "--order", help="nerath casualties: cheapest or listed"),
          press: str = typer.Option("always", "--press", help="nerath: always, or until-below=K pieces"),
          monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
-                                                   help="play N battles by the rules instead (a cross-check)"),
+                                                   help="play N battles by the rules instead (a cross-check; at "
+                                                        "most 20,000)"),
          attacker_cards: str = typer.Option("", "--attacker-cards", help="attack-bonus cards, comma-separated"),
          defender_cards: str = typer.Option("", "--defender-cards", help="attack-bonus cards, comma-separated"),
          ally_cards: str = typer.Option("", "--ally-cards", help="the ally's attack-bonus cards"),
@@ -195,12 +249,8 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
             if state_file is None or action is None:
                 fail("--state and --action go together (the position and the action to weigh)")
             assert state_file is not None and action is not None
-            try:
-                doc = json.loads(state_file.read_text())
-            except OSError as e:
-                fail(f"cannot read {state_file}: {e.strerror}")
-            except json.JSONDecodeError as e:
-                fail(f"{state_file}: not JSON ({e.msg} at line {e.lineno})")
+            from conquest.core.jsondoc import read_json_file
+            doc = read_json_file(state_file, "state")
             data = rs.action_odds(rs.state_from_json(doc), action)
             if as_json:
                 print(json.dumps(data))
@@ -218,7 +268,19 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
             fail("give both --attacker and --defender (pieces, comma-separated)")
         from conquest.analysis.odds import Battle, NerathBattle, dungeon_battle, parse_guardians, parse_pieces
         assert attacker is not None and defender is not None
+        if monte_carlo is not None and monte_carlo > MAX_MONTE_CARLO:
+            fail(f"--monte-carlo {monte_carlo}: at most {MAX_MONTE_CARLO:,} battles")
+        from conquest.analysis.limits import check_seed
+        check_seed(seed)
         opts = rs.options().resolve(parse_option_pairs(option))
+        sides = {"attacker": parse_pieces(attacker, "attacker")}
+        if dungeon:
+            sides["guardians"] = parse_guardians(defender, "defender")
+        else:
+            sides["defender"] = parse_pieces(defender, "defender")
+            if ally is not None:
+                sides["ally"] = parse_pieces(ally, "ally")
+        _check_battle_size(sides, sea, order)
         battle: Battle
         if dungeon:
             if sea or ally is not None or defender_cards or ally_cards:

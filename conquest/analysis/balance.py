@@ -42,10 +42,50 @@ def factor_names(plan: Plan) -> list[str]:
     return names + list(ruleset_factors(plan.ruleset, plan.players, plan.options))
 
 
+def _is_balance_output(out: Path) -> bool:
+    """Whether the folder ``out`` holds a balance run's output: its games file, or its summary (whose
+    ``format`` is ``conquest-balance/1``), so a run may be re-run or resumed into its own folder."""
+    if (out / GAMES_FILE).is_file():
+        return True
+    try:
+        doc = json.loads((out / SUMMARY_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecursionError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
+
+
+def make_out(out: Path) -> None:
+    """Make the folder ``out`` (and its parents); ``ConquestError`` in one line when it cannot be made."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConquestError(f"--out {out}: cannot make the folder ({e.strerror or e})") from None
+
+
 def prepare_out(plan: Plan, out: Path, resume: bool) -> list[dict[str, Any]]:
-    """Check ``out`` may take this plan's games; the rows already there (with --resume). Changes nothing."""
-    if out.exists() and not out.is_dir():
-        raise ConquestError(f"--out {out} is a file, not a folder")
+    """Check ``out`` may take this plan's games; the rows already there (with --resume). Changes nothing.
+
+    ``out`` must be a missing folder (made under a writable folder), an empty one, or one holding a balance
+    run's output: any other folder with files in it (``/``, a home folder) is refused, as are a path under a
+    file and a folder that cannot be written."""
+    import os
+    try:
+        if out.exists() and not out.is_dir():
+            raise ConquestError(f"--out {out} is a file, not a folder")
+        if out.is_dir():
+            if any(out.iterdir()) and not _is_balance_output(out):
+                raise ConquestError(f"--out {out} is a folder with other files in it (not a balance run's output):"
+                                    f" give a new or empty folder")
+            if not os.access(out, os.W_OK | os.X_OK):
+                raise ConquestError(f"--out {out}: the folder cannot be written (permission denied)")
+        else:
+            parent = next((p for p in out.absolute().parents if p.exists()), None)
+            if parent is None or not parent.is_dir():
+                raise ConquestError(f"--out {out}: {parent} is a file, so no folder can be made under it")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise ConquestError(f"--out {out}: no folder can be made under {parent} (permission denied)")
+    except OSError as e:  # a path too long, a loop of links, a folder that cannot be listed
+        raise ConquestError(f"--out {out}: {e.strerror or e}") from None
     stored, rows = read_games(out)
     if stored is None:
         return []
@@ -66,8 +106,9 @@ def run(plan: Plan, games: int, out: Path, jobs: int = 1, backend: Any = None, r
         factors: Sequence[str] | None = None, progress: Progress | None = None,
         checkpoint_seconds: float = 10.0) -> RunResult:
     """Play the plan's games ``0..games-1`` that ``out`` does not hold yet, store them, write the report."""
-    if games < 1:
-        raise ConquestError(f"--games must be at least 1, not {games}")
+    from conquest.analysis.limits import check_games, check_seed
+    check_games(games)
+    check_seed(plan.seed, games)
     known = factor_names(plan)
     for f in factors or ():
         if f not in known:
@@ -75,7 +116,7 @@ def run(plan: Plan, games: int, out: Path, jobs: int = 1, backend: Any = None, r
     rows = prepare_out(plan, out, resume)
     have = {r["game"]: r for r in rows}
     todo = [plan.game(i) for i in range(games) if i not in have]
-    out.mkdir(parents=True, exist_ok=True)
+    make_out(out)
     done = games - len(todo)
     if progress:
         progress(done, games)

@@ -116,6 +116,9 @@ def simulate(ruleset_id: str, games: int, seats: Sequence[str], players: int | N
              options: dict[str, Any] | None = None, seed: int = 0, jobs: int = 1,
              records_dir: str | None = None,
              progress: Callable[[GameOutcome], None] | None = None) -> Summary:
+    from conquest.analysis.limits import check_games, check_seed
+    check_games(games)
+    check_seed(seed, games)
     rs = get_ruleset(ruleset_id)
     probe = rs.new_game(players, options or {}, seed)  # validates players and options up front
     n = probe.players

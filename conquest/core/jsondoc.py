@@ -45,7 +45,7 @@ def pointer_exists(doc: Any, pointer: str) -> bool:
 
 def read_json_file(path: str | Path, what: str = "file") -> Any:
     """The JSON document in ``path``; ``ConquestError`` in one line when it cannot be read, is not text (a
-    binary file) or is not JSON."""
+    binary file), is not JSON, nests deeper than ``MAX_FILE_DEPTH`` or holds a number too long to convert."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except IsADirectoryError:
@@ -55,9 +55,36 @@ def read_json_file(path: str | Path, what: str = "file") -> Any:
     except UnicodeDecodeError:
         raise ConquestError(f"{path} is not a {what}: not UTF-8 text (a binary file?)") from None
     try:
-        return json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+    except RecursionError:
+        raise ConquestError(f"{path} is not a {what}: JSON nested more than {MAX_FILE_DEPTH} levels deep") from None
+    except ValueError as e:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
+        raise ConquestError(f"{path} is not a {what}: {str(e).split(';')[0]}") from None
+    if _depth(doc) > MAX_FILE_DEPTH:
+        raise ConquestError(f"{path} is not a {what}: JSON nested more than {MAX_FILE_DEPTH} levels deep")
+    return doc
+
+
+MAX_FILE_DEPTH = 64
+"""The deepest nesting of arrays and objects that ``read_json_file`` accepts (states and records nest about 6)."""
+
+
+def _depth(doc: Any) -> int:
+    """How deep arrays and objects nest in ``doc`` (a scalar: 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, (dict, list)):
+            d += 1
+            if d > deepest:
+                deepest = d
+                if d > MAX_FILE_DEPTH:
+                    return d
+            stack.extend((v, d) for v in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 def flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], Any] | None = None

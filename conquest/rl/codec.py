@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Collection, Iterable, Sequence, Union
 
+import numpy as np
+
 Token = Union[str, int]
 
 END = "#end"
@@ -25,6 +27,26 @@ KNOWN_ACTIONS = 200_000
 
 class EncodingError(ValueError):
     """An action or token that the encoding cannot write (a string missing from the vocabulary)."""
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40] + '...' if len(text) > 40 else text}"
+
+
+def as_token(action: Any) -> int:
+    """The token an environment is given, as an int: a whole number of Python (``bool`` excepted), a numpy
+    integer, or a 0-d numpy integer array (what Gymnasium's ``Discrete.contains`` accepts). Anything else -
+    floats (even ``1.0``), strings, ``None``, lists, arrays of another shape - raises ``ValueError``: it is
+    never rounded or truncated into a token."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    raise ValueError(f"an action is one token, a whole number (int, numpy integer or 0-d integer array), "
+                     f"not {_describe(action)}")
 
 
 class ActionCodec:
@@ -92,6 +114,7 @@ class ActionCodec:
         out: list[Any] = []
         i = 0
         n = len(tokens)
+        tokens = [as_token(t) for t in tokens]
         while i < n:
             t = tokens[i]
             if not 0 <= t < len(voc):

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from conquest.agents import Agent, decide, get_agent
 from conquest.core.errors import ConquestError
-from conquest.rl.match import IllegalToken, Match
+from conquest.rl.match import IllegalToken, Match, as_seed, as_token
 
 
 def _agents(opponents: Any, seats: list[int]) -> dict[int, Agent]:
@@ -32,7 +32,10 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
     An action outside the mask never changes the game. ``illegal="lose"`` (the default, what PettingZoo's
     ``TerminateIllegalWrapper`` does and what Gymnasium's ``check_env`` expects of an environment given random
     actions): the episode ends with reward ``-1`` and ``info["illegal_action"]`` naming the action;
-    ``illegal="raise"``: ``ValueError`` naming the action."""
+    ``illegal="raise"``: ``ValueError`` naming the action. A value that is not a token at all (not a whole
+    number: ``None``, a float, a string, a list) raises ``ValueError`` under either; ``step`` before ``reset`` or
+    after the episode ended (terminated, truncated or lost by an illegal action) raises
+    ``gymnasium.error.ResetNeeded``."""
 
     metadata = {"render_modes": ["ansi", "human"]}
 
@@ -46,6 +49,8 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward)
+        self._running = False
+        """An episode is under way (reset, not yet ended): ``step`` is allowed."""
         seats = list(range(self.match.players))
         if seat != "random" and not (isinstance(seat, int) and seat in seats):
             raise ConquestError(f"seat must be 0 to {self.match.players - 1} or 'random', not {seat!r}")
@@ -78,6 +83,7 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
+        seed = as_seed(seed)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(2**31))
@@ -85,15 +91,20 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
             self._seat(seed % self.match.players)
         self.match.reset(seed)
         self._others()
+        self._running = not (self.match.over() or self.match.truncated())
         return self.match.observe(self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         m = self.match
+        token = as_token(action)   # ValueError: not a token at all, under either ``illegal``
+        if not self._running:
+            raise gym.error.ResetNeeded("the episode is over (or was never started): call reset() before step()")
         try:
-            m.choose(int(action))
+            m.choose(token)
         except IllegalToken as e:
             if self.illegal == "raise":
                 raise ValueError(str(e)) from None
+            self._running = False
             return m.observe(self.seat), -1.0, True, False, {**self._info(), "illegal_action": str(e)}
         reward = m.last_shaping[self.seat] if m.last_shaping is not None else 0.0
         self._others()
@@ -102,6 +113,7 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
             result = m.result()
             reward += float(result[self.seat]) if result else 0.0
         truncated = m.truncated()
+        self._running = not (terminated or truncated)
         if self.render_mode == "human":
             self.render()
         return m.observe(self.seat), float(reward), terminated, truncated, self._info()

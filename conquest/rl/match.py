@@ -16,7 +16,7 @@ from conquest.core.chance import sample_chance
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.registry import get_ruleset
-from conquest.rl.codec import ActionCodec, Decision
+from conquest.rl.codec import ActionCodec, Decision, _describe, as_token  # noqa: F401  (as_token: for the envs)
 from conquest.rl.encodings.base import Encoding
 
 MAX_PREFIX = 8
@@ -36,12 +36,53 @@ class IllegalToken(ValueError):
     """A token outside the action mask (the game is left as it was)."""
 
 
+SEED_MAX = 2 ** 63 - 1
+"""The largest seed ``reset`` takes (seeds are 0..2^63-1, as the command line's non-negative ones)."""
+
+
+def as_seed(seed: Any) -> int | None:
+    """A ``reset`` seed as an int: ``None``, or a whole number from 0 to ``SEED_MAX`` (int, numpy integer, 0-d
+    integer array); ``ValueError`` otherwise (strings, floats, NaN, negative or larger numbers)."""
+    if seed is None:
+        return None
+    try:
+        value = as_token(seed)
+    except ValueError:
+        raise ValueError(f"seed must be None or a whole number from 0 to 2^63-1, not {_describe(seed)}") from None
+    if not 0 <= value <= SEED_MAX:
+        shown = str(value) if abs(value) < 10 ** 30 else f"a number of {len(str(abs(value)))} digits"
+        raise ValueError(f"seed must be a whole number from 0 to 2^63-1, not {shown}")
+    return value
+
+
+def _check_settings(max_decisions: Any, shaped_reward: Any) -> tuple[int | None, float]:
+    """``max_decisions``: None or a whole number of at least 1; ``shaped_reward``: a finite real number."""
+    if max_decisions is not None:
+        try:
+            max_decisions = as_token(max_decisions)
+        except ValueError:
+            raise ValueError(f"max_decisions must be None or a whole number of at least 1, not "
+                             f"{_describe(max_decisions)}") from None
+        if max_decisions < 1:
+            raise ValueError(f"max_decisions must be None or a whole number of at least 1, not {max_decisions}")
+    value = float("nan")
+    if isinstance(shaped_reward, (int, float, np.integer, np.floating)) and not isinstance(shaped_reward, bool):
+        try:
+            value = float(shaped_reward)
+        except OverflowError:  # an int past float's range
+            pass
+    if not np.isfinite(value):
+        raise ValueError(f"shaped_reward must be a finite number, not {_describe(shaped_reward)}")
+    return max_decisions, value
+
+
 class Match:
     """A game of ``ruleset`` for the environments. ``reset(seed)`` starts it; ``choose(token)`` is one decision
     of the seat to move."""
 
     def __init__(self, ruleset: str, players: int | None = None, options: dict[str, Any] | None = None,
                  max_decisions: int | None = None, shaped_reward: float = 0.0) -> None:
+        max_decisions, shaped_reward = _check_settings(max_decisions, shaped_reward)
         self.rs = get_ruleset(ruleset)
         self.players = self.rs.check_players(players)
         self.options = self.rs.options().resolve(options)
@@ -74,6 +115,7 @@ class Match:
 
     # ---- the game --------------------------------------------------------------------------------
     def reset(self, seed: int | None) -> None:
+        seed = as_seed(seed)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         self.rng = random.Random(seed)
@@ -148,13 +190,13 @@ class Match:
                 m[t] = 1
         return np.frombuffer(m, dtype=np.int8)
 
-    def choose(self, token: int) -> None:
-        """One decision of the seat to move. A token outside the mask raises ``IllegalToken`` and changes
-        nothing."""
+    def choose(self, token: Any) -> None:
+        """One decision of the seat to move. A value that is not a whole number raises ``ValueError`` (see
+        ``as_token``), a token outside the mask ``IllegalToken``; neither changes anything."""
+        token = as_token(token)
         d = self.decision
         if d is None:
             raise IllegalToken("the game is over: no action is expected")
-        token = int(token)
         if token not in (d._next or d._branches()):
             name = (repr(self.codec.token_name(token)) if 0 <= token < self.codec.size
                     else "(outside the action space)")
