@@ -158,6 +158,7 @@ class ISMCTSAgent(Agent):
         me = state.to_move
         assert me is not None and me >= 0
         self._me = me
+        self.last_iterations = 0
         self._prior = self.prior if self.prior >= 0 else state.ruleset.search_prior
         legal = list(state.legal_actions())
         if len(legal) == 1:
@@ -165,7 +166,6 @@ class ISMCTSAgent(Agent):
             return legal[0]
         if deadline is not None and time.perf_counter() >= deadline:
             self._kept = None
-            self.last_iterations = 0
             return quick_choice(state, rng)  # no time left in the turn: the best of a few actions, one ply
         limit, time_up = self._budget(deadline)
         players = state.players

@@ -47,12 +47,12 @@ class MCTSAgent(Agent):
     last_iterations = 0  # of the last decision (for inspection)
 
     def choose(self, state: State, rng: random.Random, deadline: float | None = None) -> Action:
+        self.last_iterations = 0
         legal = list(state.legal_actions())
         if len(legal) == 1:
             return legal[0]
         players = state.players
         root = _Node(players)
-        self.last_iterations = 0
         for it in range(self.iterations):
             if it and deadline is not None and time.perf_counter() >= deadline:
                 break
