@@ -595,16 +595,78 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
 def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
           port: int = typer.Option(8000, "--port", help="port to listen on"),
           db: Optional[str] = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
-                                                              "or SQLite in the user data directory)")) -> None:
+                                                              "or SQLite in the user data directory)"),
+          agents: str = typer.Option("random,greedy", "--agents",
+                                     help="computer seats offered besides the levels (easy, normal, hard): "
+                                          "comma-separated agent specs, each a seat kind ('' for none)"),
+          policies: Optional[Path] = typer.Option(None, "--policies",
+                                                  help="folder of trained policies (NAME.json + NAME.safetensors), "
+                                                       "offered as seat kinds policy:NAME"),
+          decision_seconds: float = typer.Option(5.0, "--decision-seconds",
+                                                 help="seconds a computer seat may think per decision, at most"),
+          turn_seconds: float = typer.Option(10.0, "--turn-seconds",
+                                             help="seconds a computer seat may think per whole turn, at most"),
+          thinking_games: int = typer.Option(2, "--thinking-games",
+                                             help="games of one client (IP address) whose computer seats may "
+                                                  "think at once")) -> None:
     """Serve the web app: play in the browser."""
     try:
         from conquest.web.server import serve as run_server
+        from conquest.web.seats import SeatKinds
     except ImportError as e:
         fail(f"the web app is not available: {e}")
+    import math
+    for name, value in (("--decision-seconds", decision_seconds), ("--turn-seconds", turn_seconds)):
+        if not (math.isfinite(value) and 0 < value <= 600):
+            fail(f"{name} must be more than 0 and at most 600 seconds, not {value:g}")
+    if not 1 <= thinking_games <= 1000:
+        fail(f"--thinking-games must be from 1 to 1000, not {thinking_games}")
+    app_options: dict[str, Any] = {"agents": _seats(agents) if agents.strip() else [],
+                                   "policies": str(policies) if policies is not None else None,
+                                   "think_limit": decision_seconds, "turn_limit": turn_seconds,
+                                   "thinking_per_client": thinking_games}
+    try:  # the seat kinds checked before anything is served (a bad spec or policy is one line)
+        offered = SeatKinds(app_options["agents"], app_options["policies"], decision_seconds, turn_seconds)
+    except ConquestError as e:
+        fail(str(e))
+    if policies is not None and not offered.policies:
+        err.print(f"warning: no policy found in {policies} (each is NAME.json with NAME.safetensors)", markup=False)
     problem = _bind_problem(host, port)
     if problem:
         fail(f"cannot serve on {host}:{port}: {problem}")
-    run_server(host, port, _database(db))
+    run_server(host, port, _database(db), app_options=app_options)
+
+
+policy_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="Trained policies: convert an sb3-contrib model to the safe format.")
+app.add_typer(policy_app, name="policy")
+
+
+@policy_app.command("convert")
+def policy_convert(model: Path = typer.Argument(..., metavar="MODEL.zip",
+                                                help="the MaskablePPO .zip saved by sb3-contrib"),
+                   target: Path = typer.Argument(..., metavar="OUT", help="where to write OUT.json and "
+                                                                         "OUT.safetensors"),
+                   ruleset: str = typer.Option("kingdom", "--ruleset", help="the ruleset it was trained on"),
+                   players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+                   option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value it "
+                                                                             "was trained with"),
+                   text: Optional[str] = typer.Option(None, "--help-text", help="one line said of the policy "
+                                                                                  "in the web lobby")) -> None:
+    """Convert a MaskablePPO model (sb3-contrib .zip) into a policy: OUT.json (a description) and
+    OUT.safetensors (weights only), what `policy:path=OUT` and `conquest serve --policies` read.
+
+    Only convert a model you trained or whose origin you trust: the zip's tensors are in torch's pickle-based
+    format. They are read with torch's weights-only loader, and MaskablePPO.load (which unpickles the rest of
+    the zip) is never called, but a pickle is a pickle. The policy written holds no pickle."""
+    from conquest.core.registry import get_ruleset
+    from conquest.rl.convert import convert_sb3
+    rs = get_ruleset(ruleset)
+    try:
+        desc, weights = convert_sb3(str(model), str(target), rs.id, players, parse_option_pairs(option), text)
+    except OSError as e:
+        fail(f"cannot convert {model}: {e.strerror or e}")
+    out.print(f"wrote {desc} and {weights}: play it with --seats policy:path={desc}", markup=False)
 
 
 def _database(db: str | None) -> str:

@@ -1,11 +1,13 @@
 """Train a kingdom policy with MaskablePPO (sb3-contrib) against the `random` agent, on the CPU.
 
-    python examples/train_kingdom.py --out kingdom-policy.zip            # the full run (a few minutes)
+    python examples/train_kingdom.py --out kingdom-policy                # the full run (a few minutes)
     python examples/train_kingdom.py --steps 4000 --eval 20 --out /tmp/p  # a smoke run
 
 The learner plays a seat drawn at random each game (the observation is written from the seat's side, so one
-policy plays both colours). At the end the policy plays `--eval` games against the opponent (seats alternate)
-and the win rate is printed. The saved file plays as an agent: `policy:path=FILE` (docs/rl.md).
+policy plays both colours). The policy is saved in the safe format (OUT.json, a description, and
+OUT.safetensors, weights only: no pickle), which plays as an agent, `policy:path=OUT.json` (docs/rl.md), and can
+be installed in a server's policies folder (`conquest serve --policies DIR`). At the end the policy plays
+`--eval` games against the opponent (seats alternate) and the win rate is printed.
 Needs the `rl` extra: pip install 'conquest[rl]'.
 """
 
@@ -44,13 +46,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (more than 1 only helps large networks; on a busy machine it slows down)")
-    ap.add_argument("--out", default="kingdom-policy.zip", help="where the policy is saved")
+    ap.add_argument("--out", default="kingdom-policy", help="where the policy is saved: OUT.json and "
+                                                            "OUT.safetensors")
     args = ap.parse_args()
 
     import torch
     from sb3_contrib import MaskablePPO
 
     import conquest.rl as rl
+    from conquest.rl.convert import policy_from_sb3
 
     torch.set_num_threads(args.threads)
     env = rl.gym_env("kingdom", seat="random", opponents=args.opponent)
@@ -60,8 +64,8 @@ def main() -> None:
     start = time.time()
     model.learn(total_timesteps=args.steps)
     minutes = (time.time() - start) / 60
-    model.save(args.out)
-    out = args.out if args.out.endswith(".zip") else args.out + ".zip"
+    out, _weights = policy_from_sb3(model, args.out, "kingdom",
+                                    help_text=f"MaskablePPO, {args.steps} steps against {args.opponent}")
     rate = evaluate(out, args.eval, args.opponent, args.seed) if args.eval else float("nan")
     print(json.dumps({"steps": args.steps, "train_minutes": round(minutes, 2), "opponent": args.opponent,
                       "eval_games": args.eval, "win_rate": round(rate, 3), "policy": out}))

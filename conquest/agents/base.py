@@ -54,6 +54,10 @@ class Agent:
 
     id = "agent"
     params: ClassVar[dict[str, Param]] = {}
+    honours_deadline: ClassVar[bool] = False
+    """Whether ``choose`` takes a ``deadline`` (a ``time.perf_counter()`` instant) and returns by it: the search
+    itself stops (the budget is checked as it works), so a server can bound its thinking. ``decide`` passes a
+    deadline only to agents that say so; the built-in agents all do."""
 
     def __init__(self, **params: Any) -> None:
         for name, p in self.params.items():
@@ -69,17 +73,37 @@ class Agent:
         parts = [f"{n}={getattr(self, n)}" for n, p in self.params.items() if getattr(self, n) != p.default]
         return ":".join([self.id, *parts])
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random, deadline: float | None = None) -> Action:
         raise NotImplementedError
 
 
 AGENTS: dict[str, Callable[..., Agent]] = {}
 
-LEVELS: dict[str, tuple[str, str]] = {
-    "easy": ("greedy", "one-ply lookahead on the ruleset's evaluation; answers at once"),
-    "normal": ("ismcts:time=0.5", "information-set MCTS, 0.5 s per decision"),
-    "hard": ("ismcts:time=2.0", "information-set MCTS, 2 s per decision (answers within 2.5 s)"),
+@dataclass(frozen=True)
+class Level:
+    """A level of computer player offered by the web lobby: an agent spec and its time budgets. ``decision``:
+    seconds at most for one decision; ``turn``: seconds at most for a whole turn (every consecutive decision of
+    the seat), shared out over its decisions by ``conquest.agents.budget.TurnBudget``."""
+
+    label: str
+    spec: str
+    decision: float
+    turn: float
+    help: str
+
+
+LEVEL_SETTINGS: dict[str, Level] = {
+    "easy": Level("Easy", "greedy", 0.5, 3.0,
+                  "plays the move that looks best at once (one move ahead); answers at once"),
+    "normal": Level("Normal", "ismcts:time=0.5", 0.5, 3.0,
+                    "searches ahead up to 0.5 s a move and 3 s a whole turn"),
+    "hard": Level("Hard", "ismcts:time=2.0", 2.0, 10.0,
+                  "searches ahead up to 2 s a move and 10 s a whole turn"),
 }
+"""The levels: id -> Level. The time budgets are what the web app's computer players keep to; on the command
+line a level is its spec (``hard`` is ``ismcts:time=2.0``: 2 s per decision, no limit per turn)."""
+
+LEVELS: dict[str, tuple[str, str]] = {k: (v.spec, v.help) for k, v in LEVEL_SETTINGS.items()}
 """Levels offered by the web lobby: level -> (agent spec, what it means)."""
 
 

@@ -26,7 +26,12 @@ statistics average over what the observer cannot know, and the agent never reads
   evaluation (``pick=1``: uniform random), and are then scored by the ruleset's evaluation, squashed into
   (0, 1) around the root's evaluation on the scale of the evaluations met so far.
 - The budget is ``time`` seconds or ``iterations`` iterations per decision (``iterations`` alone: no clock);
-  ``cpu=1`` counts the process's CPU time instead of the wall clock (measurements on a shared machine).
+  ``cpu=1`` counts the process's CPU time instead of the wall clock (measurements on a shared machine). A
+  runner may also give ``choose`` a deadline (the web app's per-decision and per-turn budgets): the search
+  stops at whichever comes first. The deadline is checked between iterations; the root's one-ply ordering
+  (one evaluation per legal action: the greedy agent's move) and the first iteration are always done, unless
+  the deadline has already passed when the decision starts (no time left in the turn): then the agent plays
+  the best of a few legal actions sampled at random by their one-ply evaluation (``greedy.quick_choice``).
 - Decisive moves: a root action that ends the game won (the seat alone best) in the state given and in eight
   further determinizations is played at once.
 - Tree reuse: when the observer moves again right after its own action with nothing in between (no chance, no
@@ -42,7 +47,7 @@ import time
 from typing import Any, Sequence
 
 from conquest.agents.base import Agent, Param, register
-from conquest.agents.greedy import expected_value
+from conquest.agents.greedy import expected_value, quick_choice
 from conquest.core.chance import pick_outcome
 from conquest.core.game import CHANCE, Action, State
 
@@ -86,6 +91,7 @@ class ISMCTSAgent(Agent):
     short rollouts scored by the evaluation, progressive widening and tree reuse."""
 
     id = "ismcts"
+    honours_deadline = True
     params = {
         "time": Param(float, 1.0, "seconds per decision (ignored when only iterations is given)", positive=True),
         "iterations": Param(int, 0, "iterations per decision (0: as many as the time allows)", minimum=0),
@@ -134,28 +140,39 @@ class ISMCTSAgent(Agent):
         return spec.replace(":time=0.0", "") if self.time == 0 else spec
 
     # ---- the budget ------------------------------------------------------------------------------------
-    def _budget(self) -> tuple[int, float, Any]:
+    def _budget(self, given: float | None = None) -> tuple[int, Any]:
+        """(iteration limit, a function telling whether the time is up). ``given``: a deadline on the
+        ``time.perf_counter()`` clock set by the runner, on top of the agent's own budget."""
         limit = self.iterations if self.iterations > 0 else 10 ** 9
         clock = time.process_time if self.cpu else time.perf_counter
         deadline = clock() + self.time if self.time > 0 else math.inf
-        return limit, deadline, clock
+        if given is None:
+            return limit, lambda: clock() >= deadline
+        if self.cpu or deadline == math.inf:
+            return limit, lambda: clock() >= deadline or time.perf_counter() >= given
+        end = min(deadline, given)
+        return limit, lambda: time.perf_counter() >= end
 
     # ---- the search ------------------------------------------------------------------------------------
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random, deadline: float | None = None) -> Action:
         me = state.to_move
         assert me is not None and me >= 0
         self._me = me
+        self.last_iterations = 0
         self._prior = self.prior if self.prior >= 0 else state.ruleset.search_prior
         legal = list(state.legal_actions())
         if len(legal) == 1:
             self._kept = None
             return legal[0]
-        limit, deadline, clock = self._budget()
+        if deadline is not None and time.perf_counter() >= deadline:
+            self._kept = None
+            return quick_choice(state, rng)  # no time left in the turn: the best of a few actions, one ply
+        limit, time_up = self._budget(deadline)
         players = state.players
         rs = state.ruleset
         root = self._reused(state, me) or _Node(players)
         if root.order is None:
-            values = {}
+            values: dict[Any, float] = {}
             for a in legal:
                 after = state.apply_unchecked(a)
                 res = after.result()
@@ -171,7 +188,7 @@ class ISMCTSAgent(Agent):
             spread = 0.0
         scale = _Scale(rs.evaluate_all(state), spread)
         it = 0
-        while it < limit and (it == 0 or clock() < deadline):
+        while it < limit and (it == 0 or not time_up()):
             self._iterate(root, state.determinize(me, rng), rng, scale, me)
             it += 1
         self.last_iterations = it

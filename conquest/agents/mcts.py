@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 from conquest.agents.base import Agent, Param, register
@@ -32,23 +33,30 @@ def _leaf_value(state: State, players: int) -> list[float]:
 
 @register
 class MCTSAgent(Agent):
-    """UCT with random rollouts on the one determinization it is given; ``iterations`` per decision."""
+    """UCT with random rollouts on the one determinization it is given; ``iterations`` per decision (fewer when
+    a deadline passes first: it is checked after every iteration)."""
 
     id = "mcts"
+    honours_deadline = True
     params = {"iterations": Param(int, 200, "search iterations per decision", minimum=1),
               "rollout": Param(int, 40, "random steps after the tree before the evaluation scores", minimum=0),
               "c": Param(float, 1.2, "UCT exploration constant", minimum=0)}
     iterations: int
     rollout: int
     c: float
+    last_iterations = 0  # of the last decision (for inspection)
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random, deadline: float | None = None) -> Action:
+        self.last_iterations = 0
         legal = list(state.legal_actions())
         if len(legal) == 1:
             return legal[0]
         players = state.players
         root = _Node(players)
-        for _ in range(self.iterations):
+        for it in range(self.iterations):
+            if it and deadline is not None and time.perf_counter() >= deadline:
+                break
+            self.last_iterations = it + 1
             node, s, path = root, state, [root]
             # selection and expansion
             while s.to_move is not None:

@@ -11,7 +11,8 @@ class RandomAgent(Agent):
     """Uniform over the legal actions."""
 
     id = "random"
+    honours_deadline = True  # it answers at once
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random, deadline: float | None = None) -> Action:
         actions = state.legal_actions()
         return actions[rng.randrange(len(actions))]

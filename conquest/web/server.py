@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Sequence
 
 from fastapi import FastAPI
 
@@ -20,9 +20,10 @@ from conquest.core.game import Ruleset
 from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.limits import CreationLimit, Limits, guarded_protocol
-from conquest.web.live import Advancer, Hub
+from conquest.web.live import THINKING_PER_CLIENT, Advancer, Hub
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
 from conquest.web.routes import actions, games as game_routes, meta, odds, pages, records, socket
+from conquest.web.seats import DECISION_LIMIT, TURN_LIMIT, SeatKinds
 from conquest.web.storage import Store
 
 log = logging.getLogger("conquest.web")
@@ -57,22 +58,27 @@ def available_rulesets() -> dict[str, Ruleset]:
 
 
 def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]] | None = None,
-               think_limit: float = 5.0, agent_delay: float = 0.0, sweep_seconds: float = 10.0,
+               think_limit: float = DECISION_LIMIT, agent_delay: float = 0.0, sweep_seconds: float = 10.0,
                request_threads: int = 8, body_timeout: float = BODY_TIMEOUT, import_seconds: float = MAX_IMPORT_SECONDS,
-               limits: Limits | None = None) -> FastAPI:
+               agents: Sequence[str] | None = None, policies: str | None = None, turn_limit: float = TURN_LIMIT,
+               thinking_per_client: int = THINKING_PER_CLIENT, limits: Limits | None = None) -> FastAPI:
     """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets).
     ``body_timeout``: seconds a request's body may take to arrive (408 after); ``import_seconds``: the
-    longest check of an imported record; ``limits``: games per client and in memory (default ``Limits()``;
-    its connection limits are uvicorn's part: ``uvicorn_options``)."""
+    longest check of an imported record. Computer seats (``conquest.web.seats``): the levels, the named
+    ``agents`` the operator enables (default ``random`` and ``greedy``) and the policies installed in the folder
+    ``policies`` (none by default), each within ``think_limit`` seconds per decision and ``turn_limit`` per whole
+    turn; the games of one client think ``thinking_per_client`` at a time. ``limits``: games per client and in
+    memory (default ``Limits()``; its connection limits are uvicorn's part: ``uvicorn_options``)."""
     if rulesets is None:
         rulesets = available_rulesets
     if limits is None:
         limits = Limits()
+    seats = SeatKinds(agents, policies, decision_limit=think_limit, turn_limit=turn_limit)
     store = Store(db)
     games = Games(store, rulesets, import_seconds=import_seconds, cache_games=limits.cache_games,
                   cache_states=limits.cache_states)
     hub = Hub()
-    advancer = Advancer(games, think_limit, agent_delay, hub.publish)
+    advancer = Advancer(games, think_limit, agent_delay, hub.publish, seats=seats, per_client=thinking_per_client)
     games.listeners.append(lambda gid, rev: hub.publish(gid, rev))
     games.on_server_turn = advancer.schedule
 
@@ -125,18 +131,25 @@ def _server_process() -> None:
 
 
 def app_from_env() -> FastAPI:
-    """The app for ``uvicorn --factory`` with several worker processes (database from ``CONQUEST_DB``)."""
+    """The app for ``uvicorn --factory`` with several worker processes (database from ``CONQUEST_DB``, the
+    other settings of ``create_app`` as JSON in ``CONQUEST_APP_OPTIONS``)."""
+    import json
     import os
     _server_process()
+    options = json.loads(os.environ.get("CONQUEST_APP_OPTIONS") or "{}")
     return create_app(os.environ.get("CONQUEST_DB"), agent_delay=float(os.environ.get("CONQUEST_AGENT_DELAY", "0.4")),
-                      limits=Limits.from_env())
+                      limits=Limits.from_env(), **options)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, workers: int = 1) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, workers: int = 1,
+          app_options: dict[str, Any] | None = None) -> None:
     """Serve the web app until interrupted (``conquest serve``). ``db``: a database URL or a SQLite file
     path; default ``CONQUEST_DB`` or SQLite in the user data directory. ``workers`` > 1 runs that many
-    server processes on one port, sharing the database (no game state lives only in one process)."""
+    server processes on one port, sharing the database (no game state lives only in one process).
+    ``app_options``: more settings of ``create_app`` (seat kinds and thinking limits)."""
+    import json
     import os
+    app_options = dict(app_options or {})
 
     import uvicorn
     from conquest.web.storage import Store, normalise_url
@@ -153,11 +166,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, work
         Store(url).close()  # create or upgrade the tables once, before the workers start
         os.environ["CONQUEST_DB"] = url
         # each worker process reads the limits from the environment (the caps are per process)
+        os.environ["CONQUEST_APP_OPTIONS"] = json.dumps(app_options)
         uvicorn.run("conquest.web.server:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level="warning", **{**UVICORN_LIMITS, "http": "conquest.web.limits:GuardedH11Protocol"})
     else:
-        uvicorn.run(create_app(url, agent_delay=0.4, limits=limits), host=host, port=port, log_level="warning",
-                    **uvicorn_options(limits))
+        uvicorn.run(create_app(url, agent_delay=0.4, limits=limits, **app_options), host=host, port=port,
+                    log_level="warning", **uvicorn_options(limits))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,11 +18,10 @@ router = APIRouter(prefix="/api/games")
 
 
 @router.post("", status_code=201)
-def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], request: Request, svc: Svc
-                ) -> dict[str, Any]:
-    from conquest.agents import get_agent
-    from conquest.core.errors import ConquestError
+def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc: Svc,
+                request: Request) -> dict[str, Any]:
     games = svc.games
+    kinds = svc.advancer.seats
     rs = games.ruleset(body.ruleset)
     n = body.players if body.players is not None else (len(body.seats) or rs.default_players())
     try:
@@ -31,20 +30,30 @@ def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], req
     except Exception:  # noqa: BLE001 - bad options are reported by new_game below
         defaults = []
     seats: list[tuple[str, str]] = []
+    computers = 0
     for i, s in enumerate(body.seats):
         if s.kind != "human":
-            try:
-                agent = get_agent(s.kind)  # an agent spec or a level (easy, normal, hard)
-            except ConquestError as e:
-                raise WebError(422, f"seats.{i}: seat kind {s.kind!r}: {e}") from None
-            if getattr(agent, "time", 0) > svc.advancer.think_limit:
-                raise WebError(422, f"seats.{i}: {s.kind} thinks longer than this server allows "
-                                    f"({svc.advancer.think_limit:g} s per decision)")
+            # looked up whole in the server's table: a client's text is never an agent spec nor a path
+            kind = kinds.get(s.kind)
+            if kind is None:
+                raise WebError(422, f"seats.{i}: {kinds.refusal()}")
+            policy = kinds.policies.get(s.kind)
+            if policy is not None and (policy.ruleset != rs.id or policy.players != n):
+                raise WebError(422, f"seats.{i}: {s.kind} plays {policy.ruleset} with {policy.players} players")
+            computers += 1
         default = defaults[i] if i < len(defaults) else f"Player {i + 1}"
         seats.append((s.kind, clean_name(s.name, default)))
-    svc.creations.take(client_of(request))  # games per client and time (429 beyond)
+    client = client_of(request)
+    if computers:
+        busy = svc.advancer.busy(client)
+        if busy >= svc.advancer.per_client:
+            raise WebError(429, f"you have {busy} games whose computer players are thinking (at most "
+                                f"{svc.advancer.per_client} at once): try again when one of them has answered")
+    svc.creations.take(client)  # games per client and time (429 beyond)
     row = games.create(rs.id, n, body.options, seats, body.seed)
     live = games.load(row.id)
+    if computers:
+        svc.advancer.own(row.id, client)
     svc.advancer.schedule(row.id)
     games.resolve_chance(row.id)
     return {"game": games.summary(games.load(row.id)),

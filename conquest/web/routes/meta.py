@@ -17,7 +17,6 @@ router = APIRouter(prefix="/api")
 
 @router.get("/rulesets")
 def list_rulesets(svc: Svc) -> dict[str, Any]:
-    from conquest.agents import AGENTS, LEVELS
     out = []
     for _rid, rs in sorted(svc.games.rulesets().items()):
         info = rs.info()
@@ -30,8 +29,9 @@ def list_rulesets(svc: Svc) -> dict[str, Any]:
                 names[str(n)] = [f"Player {i + 1}" for i in range(n)]
         info["seat_names"] = names
         out.append(info)
-    return {"rulesets": out, "seat_kinds": ["human", *LEVELS, *sorted(AGENTS)],
-            "levels": {k: {"spec": spec, "help": text} for k, (spec, text) in LEVELS.items()}}
+    # seat_kinds: every kind this server accepts; levels: {id: {spec, label, help, decision_seconds,
+    # turn_seconds}}; agents and policies: the operator's named agents and installed policies
+    return {"rulesets": out, **svc.advancer.seats.describe()}
 
 
 @router.post("/my-games")

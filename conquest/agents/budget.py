@@ -1,0 +1,58 @@
+"""Time budgets of a computer player: per decision and per whole turn.
+
+A turn is every consecutive decision of one seat (chance outcomes between them do not end it; another seat's
+decision does). ``TurnBudget`` shares a turn's seconds out over its decisions without knowing how many there
+will be: each decision may search for at most ``decision`` seconds and at most ``1/SHARE`` of what is left of
+the turn once ``RESERVE`` of it is kept back. The reserve pays for the decisions that come after the search time
+is spent: each of them still costs its one-ply ordering of the legal actions and one search iteration (the
+greedy agent's move, about 10-50 ms in Nerath), and a Nerath turn can hold dozens of decisions.
+
+``decide_within`` is what a runner calls: it hands the agent the deadline (``Agent.honours_deadline``: the
+search itself stops) and charges the time the decision took to the turn.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from conquest.agents.base import Agent
+from conquest.core.game import Action, State
+
+SHARE = 2.0
+"""A decision searches for at most this fraction's inverse of what is left of the turn's search time."""
+RESERVE = 0.25
+"""The fraction of a turn's budget kept for the fixed cost of the decisions after its search time is spent."""
+
+
+@dataclass
+class TurnBudget:
+    """The thinking time of one seat's turn. ``decision``: seconds at most per decision; ``turn``: seconds at
+    most for the whole turn. ``spent``: seconds charged so far, over ``decisions`` decisions."""
+
+    decision: float
+    turn: float
+    spent: float = 0.0
+    decisions: int = 0
+
+    def allowance(self) -> float:
+        """Seconds the next decision may take: ``min(decision, (turn x (1 - RESERVE) - spent) / SHARE)``, never
+        below 0 (then the agent does only its one-ply ordering and one iteration)."""
+        left = self.turn * (1.0 - RESERVE) - self.spent
+        return max(0.0, min(self.decision, left / SHARE))
+
+    def charge(self, seconds: float) -> None:
+        self.spent += max(0.0, seconds)
+        self.decisions += 1
+
+
+def decide_within(agent: Agent, state: State, rng: random.Random, budget: TurnBudget) -> Action:
+    """``decide`` with the deadline the turn's budget allows this decision, the time it took charged to the
+    turn (wall clock: what the players wait)."""
+    from conquest.agents.specs import decide
+    start = time.perf_counter()
+    try:
+        return decide(agent, state, rng, deadline=start + budget.allowance())
+    finally:
+        budget.charge(time.perf_counter() - start)
