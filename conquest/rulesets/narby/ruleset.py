@@ -104,6 +104,15 @@ class NarbyRuleset(Ruleset):
             names = self.seat_names(int(before["players"]), before["options"])
         return narrate(before, action, after, seat, names)
 
+    def log_visible(self, before: State, action: Any, after: State, seat: int | None) -> bool | None:
+        """Whether a seat may see this entry of the game log (the web app's hook): the only secret of the game is
+        the card in each hand (``view``), so a card dealt (chance ``card ID``) is seen by the dragon that gets it
+        only; every other entry, cards played included, by all."""
+        assert isinstance(before, NarbyState)
+        if isinstance(action, tuple) and action and action[0] == "card":
+            return seat is not None and before.node == "draw" and seat == before.k
+        return True
+
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
