@@ -398,7 +398,7 @@ class Ruleset(ABC):
         if not isinstance(data.get("options", {}), dict):
             raise StateFormatError("options", "must be an object")
         try:
-            options = self.options().resolve(data.get("options", {}))
+            options = self.options().resolve(self.options().saved(data.get("options", {})))
         except OptionError as e:
             raise StateFormatError("options", str(e)) from None
         if self.state_class.schema is not None:

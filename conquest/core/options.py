@@ -14,6 +14,10 @@ def _short(v: Any) -> str:
     return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} digits)"
 
 
+NO_LEGACY: Any = object()
+"""``Option.legacy`` when the option changes nothing for games saved before it existed."""
+
+
 @dataclass(frozen=True)
 class Option:
     name: str
@@ -23,6 +27,10 @@ class Option:
     type: type = str
     minimum: int | None = None
     maximum: int | None = None
+    legacy: Any = NO_LEGACY
+    """The value a game saved before this option existed was played with (a record or a saved state that does
+    not name the option), when that is not ``default``: a new option whose default changes the rules keeps the
+    finished games as they were played."""
 
     def coerce(self, value: Any) -> Any:
         """Turn a value (possibly a command-line string) into this option's type, or raise OptionError."""
@@ -84,6 +92,17 @@ class OptionsSpec:
                 names = ", ".join(known) or "none"
                 raise OptionError(f"unknown option '{name}' (known options: {names})")
         return {o.name: o.coerce(given[o.name]) if o.name in given else o.default for o in self.options}
+
+    def saved(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """The options of a saved game (a record, a stored game, a state document): ``given`` plus, for each
+        option it does not name, the ``legacy`` value the game was played with before that option existed.
+        Options the game names are kept as they are (records store every option's resolved value, so a later
+        change of a default changes no saved game)."""
+        out = dict(given or {})
+        for o in self.options:
+            if o.name not in out and o.legacy is not NO_LEGACY:
+                out[o.name] = o.legacy
+        return out
 
     def describe(self) -> list[dict[str, Any]]:
         return [o.describe() for o in self.options]

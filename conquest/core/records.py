@@ -72,8 +72,13 @@ class Record:
         start = data.get("start")
         if start is not None and not isinstance(start, dict):
             raise StateFormatError("start", "must be a state JSON object or absent")
+        options = dict(data.get("options", {}))
+        try:  # a record made before an option existed keeps the rules it was played with (Option.legacy)
+            options = get_ruleset(data["ruleset"]).options().saved(options)
+        except ConquestError:
+            pass  # an unknown ruleset is refused where the record is used
         return cls(ruleset=data["ruleset"], rules_version=str(data.get("rules_version", "")),
-                   players=data["players"], options=dict(data.get("options", {})), seats=list(seats),
+                   players=data["players"], options=options, seats=list(seats),
                    seed=seed, actions=list(data["actions"]), result=result, scores=data.get("scores"),
                    start=start)
 
@@ -88,7 +93,7 @@ class Record:
         rs = get_ruleset(self.ruleset)
         if self.start is not None:
             return rs.state_from_json(self.start)
-        return rs.new_game(self.players, self.options, self.seed)
+        return rs.new_game(self.players, rs.options().saved(self.options), self.seed)
 
 
 def replay(record: Record, verify: bool = True) -> State:

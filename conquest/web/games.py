@@ -402,7 +402,7 @@ class Games:
         """Apply ``actions`` (checked) to ``state`` (default: the game's first state), adding the states
         after every SNAPSHOT_EVERY steps to ``snapshots``."""
         if state is None:
-            state = rs.new_game(row.players, row.options, row.seed)
+            state = rs.new_game(row.players, rs.options().saved(row.options), row.seed)
             if snapshots is not None:
                 snapshots[0] = state
         for a in actions:
@@ -745,7 +745,8 @@ class Games:
                 begin = max((k for k in live.snapshots if k <= max(0, len(log) - NARRATE_WINDOW)), default=0)
                 start = live.snapshots.get(begin) if begin else None
                 if start is None:
-                    begin, start = 0, live.ruleset.new_game(live.row.players, live.row.options, live.row.seed)
+                    begin, start = 0, live.ruleset.new_game(live.row.players, live.ruleset.options().saved(
+                        live.row.options), live.row.seed)
                 # the steps before the window keep their notation (log_for falls back to it)
                 story = stories[key] = Story(texts[:begin], [{} for _ in range(begin)], [(start, start.view(seat))])
             names = [self.seat_name(live, s) for s in range(live.row.players)]

@@ -125,7 +125,11 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
     if action is None:
         if node == "draw":
             return line(f"{cap(t.who(before.get('step')))} draws a card", "draw", changed=ch)
-        return line(f"{cap(t.who(before.get('seat')))} does something you cannot see", "hidden", changed=ch)
+        # the one who acted is the one to move (``seat`` is the dragon whose turn it is, or null between turns)
+        mover = before.get("to_move")
+        if mover == "chance":
+            return line("Chance decides something you cannot see", "hidden", changed=ch)
+        return line(f"{cap(t.who(mover))} does something you cannot see", "hidden", changed=ch)
     if before.get("to_move") == "chance":
         return _chance(t, before, action, after, ch)
     me = before.get("seat")
@@ -158,6 +162,15 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         return line(f"{who} loses its claim on {t.key(action[1])}", "battle", changed=ch)
     if verb == "upgrade":
         return line(f"{who} upgrades the town at {action[1]} to a city", changed=ch)
+    if node == "procreator" and verb in ("pass", "play"):
+        # the last answer of the Pro-creator window places the settlement the dice (as they now stand) give
+        text = (f"{who} keeps the settlement dice as rolled" if verb == "pass" else
+                f"{who} plays {card_name(action[1])} ({' '.join(map(str, action[2:]))})")
+        if after.get("node") != "procreator":
+            d = before.get("dice") or []
+            rolled = f"{d[0]},{d[1]}" if verb == "pass" and len(d) >= 2 else None
+            text += f" — {settlement_outcome(t, before, after, rolled)}"
+        return line(text, "card", changed=ch)
     if verb == "choose":
         return line(f"{who} chooses the place of power to appear: {place_name(action[1])}", changed=ch,
                     group=f"populate-{before.get('round')}")
@@ -249,9 +262,7 @@ def _location(t: Teller, before: Mapping[str, Any], node: str, n: int, after: Ma
     x = (before.get("dice") or [0])[0]
     where = f"{x},{n}"
     if kind == "settle":
-        new = changed_keys(before.get("settlements"), after.get("settlements"))
-        outcome = (listing([f"a {after['settlements'][s]} at {s}" for s in new if s in after.get("settlements", {})])
-                   or f"nothing is built at {where}")
+        outcome = settlement_outcome(t, before, after, where)
     elif kind == "chest":
         outcome = (f"it lands at {after.get('chest')} with {plural(after.get('chest_coins', 0), 'coin')}"
                    if after.get("chest") else f"no room at {where}")
@@ -266,6 +277,31 @@ def _location(t: Teller, before: Mapping[str, Any], node: str, n: int, after: Ma
         outcome = f"it appears at {spot}" if spot else f"no room at {where}: roll again"
     return line(f"{cap(what)}: row {n} (d20) — {outcome}", "dice", changed=ch, group=group,
                 dice=[die(cap(what), "d20", outcome, value=n)])
+
+
+def settlement_outcome(t: Teller, before: Mapping[str, Any], after: Mapping[str, Any], where: str | None) -> str:
+    """What the settlement dice did, read from the board before and after (never "nothing is built" while a
+    settlement appears): new towns or cities, a town become a city, the choice or the Pro-creator window still
+    to come, or a square with no room (the dice are rolled again)."""
+    sb, sa = before.get("settlements") or {}, after.get("settlements") or {}
+    made = []
+    for s in changed_keys(sb, sa):
+        if s in sa and s not in sb:
+            made.append(f"a {sa[s]} at {s}")
+        elif s in sa:
+            made.append(f"the {sb[s]} at {s} becomes a {sa[s]}")
+    if made:
+        return listing(made)
+    nxt = after.get("node")
+    dice = after.get("dice") or []
+    at = where or (f"{dice[0]},{dice[1]}" if len(dice) >= 2 and dice[0] and dice[1] else "the square the dice give")
+    if nxt == "procreator":
+        return f"the dice say {at}; the dragons holding a card may change them first (Pro-creator)"
+    if nxt == "upgrade":
+        return f"a city: {t.who(after.get('to_move'))} chooses which town beside {at} becomes one"
+    if nxt == "settle_x":
+        return f"no room at {at}: the dice are rolled again"
+    return f"nothing is built at {at}"
 
 
 def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, after: Mapping[str, Any],

@@ -76,13 +76,13 @@ class NarbyRuleset(Ruleset):
                    "may still be the claim lost", choices=("not_adjacent", "any")),
             Option("win_check", "at_once", "\"Game plays until a player exceeds\" the win amount: at_once = the "
                    "game ends as soon as a dragon's coins exceed it (the text); round = checked when the round's "
-                   "tribute is done", choices=("at_once", "round")),
+                   "tribute is done", choices=("at_once", "round"), legacy="round"),
             Option("ties", "shared", "equal totals (coins and treasure tokens) at the end: shared = every dragon "
                    "with the top total shares the win (the document names no tie-break); coins = the dragon with "
-                   "more coins wins, still equal ones share", choices=("shared", "coins")),
+                   "more coins wins, still equal ones share", choices=("shared", "coins"), legacy="coins"),
             Option("destroy_own_claims", True, "\"Destroy Claimed Settlement | Roll on Destroy chart\" names no "
                    "owner: true = a dragon may destroy its own claims too (the text); false = only other dragons' "
-                   "claims and unclaimed ones", type=bool),
+                   "claims and unclaimed ones", type=bool, legacy=False),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
@@ -103,6 +103,15 @@ class NarbyRuleset(Ruleset):
         if names is None:
             names = self.seat_names(int(before["players"]), before["options"])
         return narrate(before, action, after, seat, names)
+
+    def log_visible(self, before: State, action: Any, after: State, seat: int | None) -> bool | None:
+        """Whether a seat may see this entry of the game log (the web app's hook): the only secret of the game is
+        the card in each hand (``view``), so a card dealt (chance ``card ID``) is seen by the dragon that gets it
+        only; every other entry, cards played included, by all."""
+        assert isinstance(before, NarbyState)
+        if isinstance(action, tuple) and action and action[0] == "card":
+            return seat is not None and before.node == "draw" and seat == before.k
+        return True
 
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)

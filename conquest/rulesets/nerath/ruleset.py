@@ -56,7 +56,8 @@ class NerathRuleset(Ruleset):
             Option("heroes_need_lasts", "whole_battle", "a dungeon battle's \"Heroes Need 7+/8+\": "
                    "whole_battle (the highest among all the Guardians the battle began with: \"the disadvantage "
                    "affects all the Heroes' attack rolls during that battle\") or while_standing (the highest "
-                   "number among the Guardians still standing)", ("whole_battle", "while_standing")),
+                   "number among the Guardians still standing)", ("whole_battle", "while_standing"),
+                   legacy="while_standing"),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
             Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is played), or none (a designer's option)",

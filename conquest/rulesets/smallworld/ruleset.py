@@ -78,11 +78,12 @@ class SmallWorldRuleset(Ruleset):
             Option("convert_needs_token", True, "whether a Sorcerers' conversion needs a Race token in hand, like "
                    "any conquest (003: 'Regardless of a Race and/or Special Power benefit, a player must always have "
                    "at least one Race token available to initiate a new Conquest': default true) or not (false: the "
-                   "Sorcerer comes from the supply)", type=bool),
+                   "Sorcerer comes from the supply)", type=bool, legacy=False),
             Option("reinforcement_die", "once_a_turn", "once_a_turn: the reinforcement die is used once a turn, for "
                    "the turn's last conquest, and after it the turn's conquests end, declined Ghouls' die included "
                    "(the active race then conquers no more); each_race: declined Ghouls and the active race each "
-                   "may roll it for their own last conquest", choices=("once_a_turn", "each_race")),
+                   "may roll it for their own last conquest", choices=("once_a_turn", "each_race"),
+                   legacy="each_race"),
             Option("column", "", "fix the first visible combos, top first, as race:power pairs separated by "
                    "commas (e.g. 'ratmen:flying,elves:hill'); the rest are drawn at random"),
         ))
