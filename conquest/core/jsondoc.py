@@ -58,6 +58,8 @@ def read_json_file(path: str | Path, what: str = "file") -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise ConquestError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+    except RecursionError:
+        raise ConquestError(f"{path}: JSON nested too deeply to be a state or record") from None
 
 
 def flatten(doc: Any, prefix: tuple[Any, ...] = (), out: dict[tuple[Any, ...], Any] | None = None

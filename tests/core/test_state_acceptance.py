@@ -294,3 +294,14 @@ def test_narby_a_round_past_the_round_limit_is_refused() -> None:
     doc = _first("narby", lambda d: d["node"] == "act")
     doc["round"] = doc["options"]["max_rounds"] + 1
     _refused("narby", doc, "round")
+
+
+def test_a_json_file_nested_past_the_parser_is_one_error(tmp_path: Any) -> None:
+    """A file of 200,000 nested lists made ``json.loads`` raise RecursionError: now one ConquestError line."""
+    from conquest.core.errors import ConquestError
+    from conquest.core.jsondoc import read_json_file
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(ConquestError) as e:
+        read_json_file(path)
+    assert "nested too deeply" in str(e.value) and "\n" not in str(e.value)
