@@ -100,8 +100,9 @@ def edited_documents(draw: Any, rid: str) -> dict[str, Any]:
         elif type(old) is bool:
             parent[key] = not old
         elif type(old) is int:
-            parent[key] = draw(st.sampled_from([0, 1, 2, old - 1, old + 1, old + 2, 2 * old + 3, 99, 10_000,
-                                                999_999, 1_000_000]) | st.integers(0, 30))
+            parent[key] = draw(st.sampled_from([0, 1, 2, old - 1, old + 1, old + 2, 2 * old + 3, 12, 40, 99, 100,
+                                                500, 1_000, 10_000, 100_000, 999_999, 1_000_000])
+                               | st.integers(0, 30))   # the bounds documents are read with among them
         elif isinstance(old, str) or old is None:
             parent[key] = draw(st.sampled_from(names + [0, 1] if old is None else names))
         elif isinstance(old, list):
@@ -255,3 +256,52 @@ def test_a_report_counter_at_its_bound_stays_there(rid: str) -> None:
         doc = copy.deepcopy(doc)
         doc["stats"] = {k: 1_000_000 for k in rs.state_from_json(doc).to_json()["stats"]}
         assert plays(rs, doc, rng) is None
+
+
+def _at_bound(rid: str, field: str) -> Any:
+    from conquest.rulesets.narby.schema import COINS_MAX
+    from conquest.rulesets.nerath.schema import GOLD_MAX, VP_MAX
+
+    def edit(doc: dict[str, Any]) -> None:
+        if rid == "nerath":
+            doc[field] = {k: GOLD_MAX if field == "gold" else VP_MAX for k in doc[field]}
+        else:
+            doc[field] = [COINS_MAX] * len(doc[field])
+    return edit
+
+
+@pytest.mark.parametrize("rid,field", [("nerath", "gold"), ("nerath", "vp"), ("narby", "coins")])
+def test_a_resource_at_the_bound_documents_are_read_with_stays_there(rid: str, field: str) -> None:
+    """Gold, victory points and coins at the bound of the state document were accepted, and the next income
+    made a document the loader refuses (docs/rules/nerath.md, "Bounds of a state document": no game comes near):
+    play stops them at the bound, so 60 random steps from there all write documents that load."""
+    rs = rulesets()[rid]
+    rng = random.Random(5)
+    for doc in positions(rid)[1::6]:
+        doc = copy.deepcopy(doc)
+        _at_bound(rid, field)(doc)
+        state = rs.state_from_json(doc)
+        for _ in range(60):
+            if state.to_move is None:
+                break
+            state = state.apply(sample_chance(state, rng) if state.to_move == CHANCE
+                                else rng.choice(list(state.legal_actions())))
+            rs.state_from_json(json.loads(json.dumps(state.to_json())))
+
+
+def test_narby_a_round_past_the_round_limit_is_refused() -> None:
+    """Option max_rounds "end[s] the game after this many rounds": a document in a later round is refused."""
+    doc = _first("narby", lambda d: d["node"] == "act")
+    doc["round"] = doc["options"]["max_rounds"] + 1
+    _refused("narby", doc, "round")
+
+
+def test_a_json_file_nested_past_the_parser_is_one_error(tmp_path: Any) -> None:
+    """A file of 200,000 nested lists made ``json.loads`` raise RecursionError: now one ConquestError line."""
+    from conquest.core.errors import ConquestError
+    from conquest.core.jsondoc import read_json_file
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(ConquestError) as e:
+        read_json_file(path)
+    assert "nested more than" in str(e.value) and "\n" not in str(e.value)

@@ -13,7 +13,8 @@ from pydantic import Field, StrictInt, StrictStr
 
 from conquest.core.schema import Body, Count, Id, Text
 
-Coins = Annotated[int, Field(ge=0, le=100_000)]
+COINS_MAX = 100_000   # a dragon's coins and the chest's: play stops them here (turn.apply), no game comes near
+Coins = Annotated[int, Field(ge=0, le=COINS_MAX)]
 Square = Annotated[StrictStr, Field(max_length=5)]
 SeatList = Annotated[list[Optional[Id]], Field(min_length=2, max_length=10)]
 Seat = Annotated[int, Field(ge=0, le=9)]

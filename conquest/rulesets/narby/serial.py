@@ -191,6 +191,9 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
     s.adj = int(options["adjacency"])
     s.cblk = bool(options["chest_blocks"])
     s.round = as_int("round", 0)
+    if options["max_rounds"] and s.round > options["max_rounds"]:
+        raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "
+                                        f"{options['max_rounds']}), which ends the game")
     if d.get("phase") not in PHASES:
         raise StateFormatError("phase", f"one of {', '.join(PHASES)}")
     s.node = need("node")

@@ -22,6 +22,7 @@ from conquest.rulesets.narby.populate import (choose_place, place_choices, place
                                               roll_settle_x, roll_settle_y, upgrade_choices, upgrade_town)
 from conquest.rulesets.narby.setup import (choose_dragon, dragon_choices, dragon_placed, roll_cave_x, roll_cave_y,
                                            roll_dragon)
+from conquest.rulesets.narby.schema import COINS_MAX
 from conquest.rulesets.narby.state import NarbyData, put_piece, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 from conquest.rulesets.narby.tribute import lose_choices, lose_claim, next_tribute, roll_tribute, treasure_token
@@ -147,6 +148,10 @@ def apply(s: NarbyData, action: Any) -> None:
     ``at_once`` a dragon past the win amount ends the game there; a round whose tribute is over
     (``end.end_of_round``) is followed by the next one here."""
     APPLY[s.node](s, action)
+    # coins stop at the bound a document is read with (no game comes near: the win amount is at most 100)
+    if s.chest_coins > COINS_MAX or max(s.coins) > COINS_MAX:
+        s.chest_coins = min(s.chest_coins, COINS_MAX)
+        s.coins = [min(c, COINS_MAX) for c in s.coins]
     check_win_at_once(s)
     if s.node == NEW_ROUND:
         start_round(s)

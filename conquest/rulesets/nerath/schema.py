@@ -16,6 +16,8 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 from conquest.core.schema import Body, Count, Id, Part, Text
 
 MAX_PIECES = 500
+GOLD_MAX = 100_000       # a realm's gold, and
+VP_MAX = 10_000          # its victory points: play stops them here (serial.keep_bounds), no game comes near
 MAX_REALM_PIECES = 500   # a realm's pieces on the board, all spaces and kinds (checked by serial.from_body)
 Pieces = Annotated[int, Field(ge=0, le=MAX_PIECES)]
 Small = Annotated[int, Field(ge=0, le=MAX_PIECES)]
@@ -79,8 +81,8 @@ class NerathBody(Body):
     round: Annotated[int, Field(ge=1, le=10_000)]
     realm: Id
     phase: Id
-    gold: dict[Id, Annotated[int, Field(ge=0, le=100_000)]]
-    vp: dict[Id, Annotated[int, Field(ge=0, le=10_000)]]
+    gold: dict[Id, Annotated[int, Field(ge=0, le=GOLD_MAX)]]
+    vp: dict[Id, Annotated[int, Field(ge=0, le=VP_MAX)]]
     control: dict[Id, Id]
     control_at_turn_start: dict[Id, Id]
     castles: list[Id]

@@ -9,7 +9,7 @@ import conquest.rulesets.nerath.effects as fx
 from conquest.core.errors import StateFormatError
 from conquest.core.notation import is_digits
 from conquest.core.schema import read_counters
-from conquest.rulesets.nerath.schema import MAX_REALM_PIECES
+from conquest.rulesets.nerath.schema import GOLD_MAX, MAX_REALM_PIECES, VP_MAX
 from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.battle import battle_dice
 from conquest.rulesets.nerath.cards import treasure_cards
@@ -33,6 +33,17 @@ def _realm_ix(name: Any, field: str) -> int:
     if name not in REALM_INDEX:
         raise StateFormatError(field, f"unknown realm {name!r} (one of {', '.join(REALMS)})")
     return REALM_INDEX[name]
+
+
+def keep_bounds(st: NerathData) -> None:
+    """Gold and victory points stop at the bounds a document is read with (``GOLD_MAX``, ``VP_MAX``; docs/rules/
+    nerath.md, "Bounds of a state document"): no game comes near, and one that went past them would write a
+    document its own loader refuses."""
+    for r in range(R):
+        if st.gold[r] > GOLD_MAX:
+            st.gold[r] = GOLD_MAX
+        if st.vp[r] > VP_MAX:
+            st.vp[r] = VP_MAX
 
 
 def body_json(st: NerathData) -> dict[str, Any]:

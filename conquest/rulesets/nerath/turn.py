@@ -20,7 +20,7 @@ from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
 from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
 from conquest.rulesets.nerath.schema import NerathBody
 from conquest.rulesets.nerath.sea import debark, embark, sail
-from conquest.rulesets.nerath.serial import body_json, from_body
+from conquest.rulesets.nerath.serial import body_json, from_body, keep_bounds
 from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, NerathData, O1, O2, OWNER, SPACE
 from conquest.rulesets.nerath.victory import end_of_round
 from conquest.rulesets.nerath.view import view
@@ -224,6 +224,7 @@ class NerathState(NerathData):
 
     def _apply(self, action: Any) -> None:
         apply_action(self, action)
+        keep_bounds(self)
 
     def start_turn(self) -> None:
         start_turn(self)

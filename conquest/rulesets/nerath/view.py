@@ -10,16 +10,15 @@ from conquest.rulesets.nerath.state import NerathData
 
 
 def view(st: NerathData, seat: int | None) -> dict[str, Any]:
-    """Event and Treasure hands and Event discards (face down) are hidden from other seats, every deck and
-    pile from everyone, facedown Guardians too."""
+    """Event and Treasure hands are hidden from other seats, every deck and pile from everyone, facedown
+    Guardians too. The Event discards are face down but not hidden: every seat saw each card in them when it was
+    played (or drawn and applied at once), so the public history shows them (docs/rules/nerath.md, reading 21)."""
     doc = st.to_json()
     for r in range(R):
         name = REALMS[r]
         doc["event_decks"][name] = len(st.decks[r])
         if seat is None or st.seat_of[r] != seat:
             doc["event_hands"][name] = len(st.hands[r])
-            # "discard it facedown beside the Event deck": seen when played, then face down
-            doc["event_discards"][name] = len(st.discards[r])
             doc["treasure_hands"][name] = len(st.treasures[r])
     doc["treasure_deck"] = len(st.treasure_deck)
     doc["guardian_pile"] = len(st.guardian_pile)
