@@ -46,10 +46,10 @@ NARRATE_WINDOW = 1000
 MAX_RECORD_ACTIONS = 30_000  # the longest record POST /api/records takes
 MAX_IMPORT_SECONDS = 30.0  # and the longest it may take to check it
 # The games kept in memory (replayed, with their snapshots and narrated logs): at most CACHE_GAMES, holding at most
-# CACHE_STATES states in all (one per game plus its snapshots); the least recently used beyond that are dropped
-# (the database holds them: ``load`` replays them when they are asked for again)
+# CACHE_STATES states in all (see Live.weight; a Nerath state with what goes with it is about 100-200 KiB); the
+# least recently used beyond that are dropped (the database holds them: ``load`` replays them when asked for again)
 CACHE_GAMES = 256
-CACHE_STATES = 4096
+CACHE_STATES = 1024
 
 
 class WebError(Exception):
@@ -184,9 +184,9 @@ class Live:
     """The log narrated to each seat that asked (see ``Games.narrated``)."""
 
     def weight(self) -> int:
-        """What the game holds in memory, counted in states: its state and snapshots, and one for each
-        narrated log (its recent states share most of their parts with each other)."""
-        return 1 + len(self.snapshots) + len(self.stories)
+        """What the game holds in memory, counted in states: its state and snapshots, one for each narrated
+        log (its recent states share most of their parts with each other) and one per 500 steps of its log."""
+        return 1 + len(self.snapshots) + len(self.stories) + len(self.log) // 500
 
 
 @dataclass
