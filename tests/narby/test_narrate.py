@@ -37,7 +37,7 @@ def test_using_a_place_of_power_is_told() -> None:
     line = narrate(view, RS.parse_action("power darkheart_cottage"), view, 0, names)
     assert "uses the power of Darkheart Cottage" in line["text"] and line["kind"] == "card"
     line = narrate(view, RS.parse_action("power tower_of_unquenched_flame 13,16"), view, 0, names)
-    assert "Tower of Unquenched Flame (13,16)" in line["text"]
+    assert "Tower of Unquenched Flame (column 13, row 16)" in line["text"]
 
 
 def test_claiming_two_at_once_is_told() -> None:
@@ -47,7 +47,7 @@ def test_claiming_two_at_once_is_told() -> None:
     view = st.before.view(0)
     a, b = B.parse_sq("3,4"), B.parse_sq("4,4")
     line = narrate(view, ("claim2", a, b), view, 0, RS.seat_names(2, view["options"]))
-    assert "claims" in line["text"] and "3,4" in line["text"] and "4,4" in line["text"]
+    assert "claims" in line["text"] and "column 3, row 4" in line["text"] and "column 4, row 4" in line["text"]
 
 
 def test_a_location_of_two_d20_is_one_event() -> None:

@@ -7,6 +7,7 @@ card stays "a card": its view says "hidden".
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 from conquest.core.narration import changed_keys, die, ends, line, listing, plural, score_row
@@ -104,6 +105,19 @@ def breakdown(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, A
                       c + (tokens[p] if p < len(tokens) else 0)) for p, c in enumerate(coins)]
 
 
+_SQUARE = re.compile(r"\b(\d{1,2}),(\d{1,2})\b")
+_SHIFT = re.compile(r"Pro-creator on ([xy])([+-]2)")
+
+
+def readable(text: str) -> str:
+    """Squares as a player reads them on the labelled grid ("10,9" -> "column 10, row 9"), a Pro-creator's die
+    by name; the notation (on hover) keeps x,y."""
+    text = _SHIFT.sub(lambda m: f"Pro-creator: the settlement's {'column' if m[1] == 'x' else 'row'} die {m[2]}",
+                      text)
+    text = re.sub(r"\b(square|town|city|ruin|cave) (\d{1,2},\d{1,2})\b", r"\1 at \2", text)
+    return _SQUARE.sub(lambda m: f"column {m[1]}, row {m[2]}", text)
+
+
 def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
             names: Sequence[str]) -> dict[str, Any]:
     out = _narrate(before, action, after, seat, names)
@@ -111,6 +125,10 @@ def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: in
         out["final"] = breakdown(after, names)
         out["text"] += ". The game is over"
         out["kind"] = "end"
+    out["text"] = readable(out["text"])
+    for d in out.get("dice") or []:
+        if isinstance(d.get("outcome"), str):
+            d["outcome"] = readable(d["outcome"])
     return out
 
 

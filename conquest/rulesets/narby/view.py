@@ -21,43 +21,96 @@ def view(s: NarbyData, seat: int | None) -> dict[str, Any]:
     return doc
 
 
+def _at(q: int) -> str:
+    x, y = B.xy(q)
+    return f"column {x}, row {y}"
+
+
+def _dragon(state: NarbyData, dragon_id: str) -> str:
+    return f"the {T.dragons[T.dragon_index[dragon_id]].name} dragon" if dragon_id in T.dragon_index else dragon_id
+
+
+def _thing(state: NarbyData, key: Any) -> str:
+    """A claimable key in words: a place of power by name, a square by what is on it and where."""
+    if isinstance(key, str):
+        return f"{T.places[PIDX[key]].name} (place of power)"
+    c = state.occ[key]
+    if c == EMPTY:
+        return f"the blank square at {_at(key)}"
+    return f"the {KIND_NAME.get(c, 'square')} at {_at(key)}"
+
+
 def describe_action(state: NarbyData, action: Any) -> str:
-    """The legal action as the CLI lists it: its notation and what it does here."""
+    """What the legal action does here, in the game's words: squares as "column 10, row 9" (the labels of the
+    grid), dragons, places and cards by name; the CLI prints the notation beside it."""
     w = action[0]
-    text = notation.format_action(action)
-    from conquest.rulesets.narby.webboard import VERBS
-    notes = {k: v for k, v in VERBS.items() if k not in ("claim", "play", "power", "place")}
+    one = "1 action"
     if w == "place" and state.ev is not None:
         piece = state.ev["piece"]
         x, y = B.xy(action[1])
         if piece == "chest":
-            return f"{text}  (the thief's chest goes to {x},{y})"
-        what = "Baba Yaga's Hut" if piece == "hut" else f"the {state.dragon_id(state.ev['dragon'])} dragon"
-        return f"{text}  ({what} covers {x}-{x + 1}, {y}-{y + 1})"
-    if w == "move" and state.chest >= 0 and state.chest in B.FOOT[action[1]]:
-        return f"{text}  (move the dragon (1 action), landing over the thief's chest)"
-    if w == "claim" and state.node == "act":
+            return f"put the thief's chest at column {x}, row {y}"
+        what = "Baba Yaga's Hut" if piece == "hut" else _dragon(state, state.dragon_id(state.ev["dragon"]))
+        return f"put {what} on columns {x}–{x + 1}, rows {y}–{y + 1}"
+    if w == "move":
+        x, y = B.xy(action[1])
+        over = state.chest >= 0 and state.chest in B.FOOT[action[1]]
+        return (f"move the dragon to columns {x}–{x + 1}, rows {y}–{y + 1} ({one})"
+                + (", landing over the thief's chest" if over else ""))
+    if w in ("claim", "claim2") and state.node == "act":
+        if w == "claim2":
+            return f"claim {_thing(state, action[1])} and {_thing(state, action[2])} (Citadel of Torture, {one})"
         key = action[1]
         o = state.claims.get(key, -1)
         cost = 2 if o not in (-1, state.who) else 1
         acts = f"{cost} action{'s' if cost > 1 else ''}"
-        if isinstance(key, str):
-            what = f"{T.places[PIDX[key]].name} (place of power)"
-        else:
-            c = state.occ[key]
-            if c == EMPTY:
-                return f"{text}  — claim the blank square {B.sq_text(key)} (earns nothing at tribute), {acts}"
-            what = f"the {KIND_NAME.get(c, 'square')} at {B.sq_text(key)}"
+        if not isinstance(key, str) and state.occ[key] == EMPTY:
+            return f"claim {_thing(state, key)} (earns nothing at tribute; {acts})"
         if o >= 0 and o != state.who:
-            return f"{text}  — take {what} from {seat_label(state, o)}, {acts}"
-        return f"{text}  — claim {what}, {acts}"
+            return f"take {_thing(state, key)} from {_dragon(state, state.dragon_id(o))} ({acts})"
+        return f"claim {_thing(state, key)} ({acts})"
+    if w == "destroy":
+        return f"destroy {_thing(state, action[1])}: roll on the Destroy chart ({one})"
+    if w == "abandon":
+        return f"take back your claim ring from {_thing(state, action[1])} ({one})"
+    if w == "lose":
+        return f"lose your claim on {_thing(state, action[1])}"
+    if w == "upgrade":
+        return f"the town at {_at(action[1])} becomes a city"
+    if w == "steal":
+        t = action[1]
+        src = "the thief's chest" if t == "chest" else f"{_dragon(state, t)}'s cave"
+        return f"steal from {src}: roll on the Steal chart ({one})"
+    if w == "attack":
+        return f"attack {_dragon(state, action[1])}: both roll a d20, ties to the defender ({one})"
+    if w == "choose":
+        p = T.places[PIDX[action[1]]]
+        return f"{p.name} appears ({p.power})"
+    if w == "dragon":
+        return f"play {_dragon(state, action[1])}"
     if w == "play":
         card = T.cards[T.card_ids.index(action[1])]
-        return f"{text}  ({card.name}: {card.text})"
+        arg = action[2] if len(action) > 2 else None
+        if action[1] == "procreator" and isinstance(arg, str):
+            axis = "column" if arg[0] == "x" else "row"
+            return f"play Pro-creator: the settlement's {axis} die {arg[1:]} ({card.text})"
+        if isinstance(arg, str) and arg in T.dragon_index:
+            return f"play {card.name} on {_dragon(state, arg)} ({card.text})"
+        if isinstance(arg, int):
+            return f"play {card.name} on {_thing(state, arg)} ({card.text})"
+        return f"play {card.name} ({card.text})"
     if w == "power":
         p = T.places[PIDX[action[1]]]
-        return f"{text}  ({p.name}: {p.power})"
-    return f"{text}  ({notes[w]})" if w in notes else text
+        arg = action[2] if len(action) > 2 else None
+        on = (f" on {_dragon(state, arg)}" if isinstance(arg, str) and arg in T.dragon_index
+              else f" on {_thing(state, arg)}" if isinstance(arg, int) else "")
+        return f"use {p.name}{on} ({p.power})"
+    if w == "pass":
+        return {"react": "let it happen (play nothing)", "procreator": "let the settlement be built where rolled",
+                "tribute_card": "play no card: roll the tribute as it is"}.get(str(state.node), "do nothing")
+    if w == "end":
+        return "end this dragon's turn"
+    return notation.format_action(action)
 
 
 PLACE_LETTERS = "ABEFGHIJKLMNOP"  # no C, D, R, T: those mean city, dragon, ruin, town

@@ -58,9 +58,19 @@ def help_terms() -> dict[str, dict[str, str]]:
     return out
 
 
+def where(key: str) -> str:
+    """A square as a player reads it on the labelled grid: "column 10, row 9" (the notation writes 10,9)."""
+    x, y = key.split(",")
+    return f"column {x}, row {y}"
+
+
 def _map() -> dict[str, Any]:
-    regions = [{"id": B.sq_text(q), "cell": [q % B.N, q // B.N], "kind": "empty"} for q in range(B.SQUARES)]
-    return {"id": "narby", "name": "Narby, 20 × 20", "labels": False, "regions": regions}
+    regions = [{"id": B.sq_text(q), "name": where(B.sq_text(q)), "cell": [q % B.N, q // B.N], "kind": "empty"}
+               for q in range(B.SQUARES)]
+    # the grid's column numbers above it and row numbers on its left, as squares are written (column, row)
+    axes = {"cols": [[i + 0.5, str(i + 1)] for i in range(B.N)], "rows": [[i + 0.5, str(i + 1)] for i in range(B.N)],
+            "size": 0.5}
+    return {"id": "narby", "name": "Narby, 20 × 20", "labels": False, "regions": regions, "axes": axes}
 
 
 def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -68,6 +78,10 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     dragons = view["dragons"]
     colors = [CSS[T.dragons[T.dragon_index[d]].color] if d else SEAT_DEFAULT[t % len(SEAT_DEFAULT)]
               for t, d in enumerate(dragons)]
+
+    def who(t: int) -> str:
+        return f"the {T.dragons[T.dragon_index[dragons[t]]].name} dragon" if dragons[t] else f"Seat {t + 1}"
+
     regions: dict[str, Any] = {}
     for q in range(B.SQUARES):
         x, y = q % B.N, q // B.N
@@ -79,21 +93,21 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         o = claims.get(key, -1)
         cell = regions[key]
         cell["icons"].append({"icon": icon, "key": kind, "title": text, "fill": "#fff8e1" if kind != "ruin" else "#d7ccc8"})
-        cell["name"] = f"{kind} {key}"
+        cell["name"] = f"{kind} at {where(key)}"
     for key, o in claims.items():
         if key in regions:
             regions[key]["owner"] = o
-            regions[key]["markers"].append(f"claimed by seat {o + 1}")
+            regions[key]["markers"].append(f"claimed by {who(o)}")
     overlays: list[dict[str, Any]] = []
     aliases: dict[str, str] = {}
     for t, c in enumerate(view["caves"]):
         if c:
-            regions[c]["icons"].append({"icon": "c", "key": "cave", "title": f"the cave of seat {t + 1}",
+            regions[c]["icons"].append({"icon": "c", "key": "cave", "title": f"the cave of {who(t)}",
                                         "fill": colors[t], "color": "#fff"})
-            regions[c]["name"] = f"cave of seat {t + 1}"
+            regions[c]["name"] = f"cave of {who(t)} at {where(c)}"
     for t, hsq in enumerate(view.get("home", [])):
         if hsq and not view["caves"][t]:
-            regions[hsq]["icons"].append({"icon": "h", "key": "home", "title": f"the home of seat {t + 1} (Undead)",
+            regions[hsq]["icons"].append({"icon": "h", "key": "home", "title": f"the home of {who(t)} (Undead)",
                                           "fill": colors[t], "color": "#fff"})
     for pid, anchor in view["places"].items():
         i = T.place_index[pid]
@@ -103,7 +117,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         aliases[pid] = anchor
         overlays.append({"kind": "place", "x": ax - 1, "y": ay - 1, "w": 2, "h": 2, "label": PLACE_LETTERS[i],
                          "fill": "#5d4037", "stroke": colors[o] if o >= 0 else "#222", "opacity": 0.75,
-                         "title": f"{p.name} (place of power){', claimed by seat ' + str(o + 1) if o >= 0 else ''}",
+                         "title": f"{p.name} (place of power){', claimed by ' + who(o) if o >= 0 else ''}",
                          "help": f"place:{pid}"})
         for dx in (0, 1):
             for dy in (0, 1):
@@ -120,10 +134,9 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             d = dragons[t]
             if d:
                 aliases[d] = a  # "attack red", "play robber red": clicked on that dragon's square
-            name = T.dragons[T.dragon_index[d]].name if d else f"seat {t + 1}"
             overlays.append({"kind": "dragon", "x": ax - 1, "y": ay - 1, "w": 2, "h": 2, "seat": t, "round": 0.9,
                              "label": f"D{t + 1}", "opacity": 0.88,
-                             "title": f"the {name} dragon of seat {t + 1} (covers {ax}-{ax + 1}, {ay}-{ay + 1})",
+                             "title": f"{who(t)} (columns {ax}–{ax + 1}, rows {ay}–{ay + 1})",
                              "help": f"dragon:{d}" if d else None})
     panels = []
     for t in range(players):
@@ -143,14 +156,15 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
                        "badges": [[p.name, p.power] for p in places]})
     legend = [{"icon": "t", "text": "town"}, {"icon": "C", "text": "city"}, {"icon": "r", "text": "ruin"},
               {"icon": "c", "text": "cave", "fill": "#795548"},
-              {"icon": "D1", "text": "dragon (2×2) of seat 1", "shape": "circle", "fill": colors[0]},
+              {"icon": "D1", "text": f"dragon (2×2): D1 is {who(0)}", "shape": "circle", "fill": colors[0]},
               {"icon": "A", "text": "place of power (2×2)", "shape": "square", "fill": "#5d4037"},
               {"icon": "$", "text": f"thief's chest ({view['chest_coins']} coins)", "shape": "square", "fill": "#c79100"},
               {"text": "tinted square: claimed (claimant's colour)"}]
     used = set(view.get("powers_used", []))
     notes = [f"Round {view['round']}, {view['phase']} phase" +
-             (f"; seat {view['seat'] + 1} has {view['actions_left']} action(s) left" if view.get("seat") is not None
-              and view["phase"] == "action" else "") + f". Win: more than {view['options']['win']} coins."]
+             (f"; {who(view['seat'])} has {view['actions_left']} action(s) left" if view.get("seat") is not None
+              and view["phase"] == "action" else "") + f". Win: more than {view['options']['win']} coins."
+             + " Squares are written column, row."]
     for pid in view["places"]:
         p = T.places[T.place_index[pid]]
         notes.append(f"{PLACE_LETTERS[T.place_index[pid]]}: {p.name} — {p.power}" + (" (used this round)" if pid in used else ""))
@@ -158,4 +172,61 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     shown = {k: v for k, v in terms.items() if k.startswith(("card:", "verb:"))
              or (k.startswith("dragon:") and k[7:] in dragons) or (k.startswith("place:") and k[6:] in view["places"])}
     return {"kind": "narby", "map": _map(), "regions": regions, "overlays": overlays, "aliases": aliases,
-            "colors": colors, "panels": panels, "legend": legend, "notes": notes, "help": shown}
+            "colors": colors, "panels": panels, "legend": legend, "notes": notes, "help": shown,
+            "question": question(view, seat, who)}
+
+
+def question(view: dict[str, Any], seat: int | None, who: Any) -> str | None:
+    """What the seat to move is asked now, naming the event it answers (shown above its actions)."""
+    if seat is None or view.get("to_move") != seat:
+        return None
+    node = view.get("node")
+    ev = view.get("event") or {}
+    if node == "procreator":
+        x, y = (view.get("dice") or [0, 0])[:2]
+        return (f"A new settlement was rolled at column {x}, row {y}. Play Pro-creator to move one of those two "
+                "dice by 2 before it is built, or let it be built there.")
+    if node == "react":
+        actor = ev.get("actor")
+        kind = ev.get("type")
+        def spot(k: Any) -> str:
+            k = str(k)
+            if k in T.place_index:
+                return T.places[T.place_index[k]].name
+            kind_at = (view.get("settlements") or {}).get(k)
+            return f"the {kind_at} at {where(k)}" if kind_at else f"the square at {where(k)}" if "," in k else k
+
+        def whom(t: Any, own: str) -> str:
+            return own if t == seat else (who(t) if isinstance(t, int) and t >= 0 else "another dragon")
+
+        frm = ev.get("from")
+        what = {"attack": f"attacks {whom(ev.get('defender'), 'you')}",
+                "steal": ("is stealing from the thief's chest" if frm == "chest"
+                          else f"is stealing from {whom(frm, 'your')}{'' if frm == seat else chr(39) + 's'} cave"),
+                "destroy": f"is destroying {spot(ev.get('target'))}",
+                "claim": "is claiming " + " and ".join(spot(k) for k in ev.get("targets") or [])
+                }.get(str(kind), "acts")
+        name = who(actor) if isinstance(actor, int) else "A dragon"
+        return f"{name[:1].upper()}{name[1:]} {what}. Play a card or a power against it, or let it happen."
+    if node == "tribute_card":
+        return "Your tribute roll is next: play a tribute card (it changes this roll), or roll as it is."
+    if node == "lose":
+        return "Your tribute roll was 0–4: you lose a single claim. Choose which claim ring comes back."
+    if node == "upgrade":
+        return "A town was rolled beside these towns: choose which town becomes a city."
+    if node == "pop_choose":
+        return "You have the fewest coins: choose the place of power that appears."
+    if node == "place":
+        piece = ev.get("piece")
+        if piece == "chest":
+            return "Choose where the thief's chest goes."
+        if piece == "hut":
+            return "Choose where Baba Yaga's Hut goes."
+        return "Choose where the dragon goes (it covers 2 × 2 squares from the one chosen: right and down)."
+    if node == "dragon_select":
+        return "Choose your dragon."
+    if node == "act":
+        n = view.get("actions_left")
+        return (f"Your turn: {n} action{'' if n == 1 else 's'} left. Move, claim, destroy, steal, attack or abandon "
+                "a claim; or end the turn.")
+    return None

@@ -86,7 +86,7 @@ export function drawBoard(board, opts) {
     if (st.fill && owned) g.append(s("path", { d, fill: ownerColor, "fill-opacity": 0.35, class: "tint" }));
     if (st.declined) g.append(s("path", { d, fill: "url(#declined)", class: "hatch" }));
     const name = st.name || r.name || "";
-    const title = [name ? `${name} (${r.id})` : r.id];
+    const title = [name || r.id];
     if (st.label) title.push(st.label);
     for (const p of st.pieces || []) title.push(pieceText(p, opts.seatName));
     for (const ic of st.icons || []) title.push(ic.title || ic.icon);
@@ -173,6 +173,13 @@ export function drawBoard(board, opts) {
     if (o.label) og.append(s("text", { x: o.x + o.w / 2, y: o.y + o.h / 2 + Math.min(o.w, o.h) * 0.13, "text-anchor": "middle",
       "font-size": Math.min(o.w, o.h) * (o.label.length > 2 ? 0.28 : 0.4), fill: o.text || "#fff", "font-weight": "bold" }, o.label));
     over.append(og);
+  }
+  // a grid's column and row numbers (map.axes: {cols: [[x, text]], rows: [[y, text]], size}), in the margin
+  if (m.axes) {
+    const ax = s("g", { class: "axes", "aria-hidden": "true" }), size = m.axes.size || 0.5;
+    for (const [x, t] of m.axes.cols || []) ax.append(s("text", { x, y: vb[1] + size * 1.25, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
+    for (const [y, t] of m.axes.rows || []) ax.append(s("text", { x: vb[0] + size * 1.1, y: y + size * 0.35, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
+    labels.append(ax);
   }
   svg.append(base, over, top, labels);
   if (legible) {
