@@ -71,7 +71,7 @@ export function drawBoard(board, opts) {
   const showNames = m.labels !== false;
   // board.legible {name_px, count_px, focus?}: names and counts keep a size in pixels (Nerath)
   const legible = board.legible || null;
-  const stacks = [];
+  const stacks = [], rings = s("g", { class: "rings" });
   if (legible) svg.classList.add("legible");
   for (const r of m.regions || []) {
     if (!r.polygon) continue;
@@ -97,7 +97,8 @@ export function drawBoard(board, opts) {
     const [cx, cy] = r.label_at || r.center || [bx + bw / 2, by + bh / 2];
     const room = Math.min(bw, bh);
     if (legible) { // laid out once the board is on the page, at its size in pixels (legibleLayout)
-      if (st.ring) g.append(s("path", { d, fill: "none", stroke: st.ring, "stroke-width": 0.9 * unit, class: "ring", "stroke-linejoin": "round" }));
+      if (st.ring) rings.append(s("path", { d, fill: "none", stroke: st.ring, "stroke-width": 0.75 * unit, class: "ring", "stroke-linejoin": "round",
+        transform: `translate(${cx} ${cy}) scale(0.9) translate(${-cx} ${-cy})` }));
       stacks.push({ id: r.id, name: showNames ? name : "", cx, cy, bw, bh, pieces: st.pieces || [], icons: st.icons || [],
         marks: (st.markers || []).map(String) });
     } else {
@@ -176,6 +177,7 @@ export function drawBoard(board, opts) {
   }
   svg.append(base, over, top, labels);
   if (legible) {
+    base.after(rings);
     svg.legible = { spec: legible, stacks, top, labels, help, seatName: opts.seatName, col, focus: legible.focus ? focusBox(m, legible.focus, unit) : null };
     const saved = views.get(opts.key || m.id || "board");
     svg.dataset.fresh = saved ? "" : "1";
