@@ -228,8 +228,10 @@ function legibleLayout(svg) {
   const fn = L.spec.name_px / k, fc = L.spec.count_px / k;
   L.top.replaceChildren(); L.labels.replaceChildren();
   const charW = 0.56; // of the font size, for DejaVu Sans Condensed bold
+  const widths0 = L.stacks.map(st => st.bw).sort((a, b) => a - b);
+  const cell = widths0[Math.floor(widths0.length / 2)] || 1; // a typical space's width (a big sea's name stays on its hex)
   for (const st of L.stacks) {
-    const maxChars = Math.max(6, Math.floor(st.bw * 0.98 / (fn * charW)));
+    const maxChars = Math.max(6, Math.floor(Math.min(st.bw, cell) * 0.98 / (fn * charW)));
     const lines = st.name ? (st.name.length <= maxChars ? [st.name] : wrapTo(st.name, maxChars)) : [];
     const items = [];
     for (const ic of st.icons) items.push({ icon: ic, txt: String(ic.icon) });
@@ -242,7 +244,7 @@ function legibleLayout(svg) {
     const rows = []; let cur = [], curW = 0;
     items.forEach((it, i) => {
       const w = widths[i];
-      if (cur.length && curW + gap + w > st.bw * 1.08) { rows.push(cur); cur = []; curW = 0; }
+      if (cur.length && curW + gap + w > Math.min(st.bw, cell) * 1.08) { rows.push(cur); cur = []; curW = 0; }
       cur.push([it, w]); curW += (cur.length > 1 ? gap : 0) + w;
     });
     if (cur.length) rows.push(cur);
