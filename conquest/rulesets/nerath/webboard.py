@@ -135,7 +135,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             for piece, c in row.items():
                 icon, shape = PIECE_ICON.get(piece, ("?", "circle"))
                 regions[rid]["pieces"].append({"seat": seat_of[REALMS.index(realm)], "color": REALM_COLOR[realm],
-                                               "kind": f"{tables().pieces[piece].name} ({REALM_NAME[realm]})",
+                                               "kind": f"{tables().pieces[piece].name}{'s' if c > 1 else ''}"
+                                               f" ({REALM_NAME[realm]})",
                                                "count": c, "icon": icon, "shape": shape, "help": f"piece:{piece}"})
     for sid, sh in view["ships"].items():
         cargo = "+".join(sh["cargo"])

@@ -1,6 +1,6 @@
 // The board: one SVG drawn from the ruleset's board_json (map polygons, per-region owner, pieces, markers,
 // icons, overlays), with zoom and pan (wheel, pinch, drag, buttons) and clickable places.
-import { h, s, color } from "./ui.js";
+import { h, s, color, toast } from "./ui.js";
 
 const KIND_FILL = { land: "#efe6cf", sea: "#b9d3e6", lake: "#cfe3ef", water: "#b9d3e6", mountain: "#d8cbb5",
   forest: "#cfe0bf", dungeon: "#a1887f", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
@@ -86,7 +86,7 @@ export function drawBoard(board, opts) {
     if (st.fill && owned) g.append(s("path", { d, fill: ownerColor, "fill-opacity": 0.35, class: "tint" }));
     if (st.declined) g.append(s("path", { d, fill: "url(#declined)", class: "hatch" }));
     const name = st.name || r.name || "";
-    const title = [name ? `${name} (${r.id})` : r.id];
+    const title = [name ? (legible ? name : `${name} (${r.id})`) : r.id]; // a legible board names no ids
     if (st.label) title.push(st.label);
     for (const p of st.pieces || []) title.push(pieceText(p, opts.seatName));
     for (const ic of st.icons || []) title.push(ic.title || ic.icon);
@@ -156,6 +156,8 @@ export function drawBoard(board, opts) {
         s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
     });
     }
+    // a legible board: a tap (or click) on a space with no action here shows its name and the full list of pieces
+    if (legible && !places.has(r.id)) g.addEventListener("click", () => { if (!svg.dragged) toast(title.join(", ")); });
     if (places.has(r.id)) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
