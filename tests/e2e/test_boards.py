@@ -107,7 +107,9 @@ def test_board_fits_the_page_and_its_labels_do_not_overlap(browser: Any, server:
     pg.mouse.wheel(0, -200)
     pg.wait_for_function(f"() => Number(document.querySelector('svg.board').getAttribute('viewBox').split(' ')[2]) < {zoomed}")
     pg.click("button[aria-label='Whole board']")
-    assert pg.eval_on_selector("svg.board", width_of) == whole
+    # the whole board (a Nerath board on a phone opens zoomed on the seat's realm: its start is not the whole)
+    home = pg.eval_on_selector("svg.board", "s => Number(s.dataset.home.split(' ')[2])")
+    assert pg.eval_on_selector("svg.board", width_of) == home >= whole
     assert not pg.errors, pg.errors  # type: ignore[attr-defined]
     pg.context.close()
 

@@ -307,7 +307,7 @@ def _chance(before: dict[str, Any], action: Any, after: dict[str, Any], extra: d
     if verb == "hits":
         n = action[1]
         if b:
-            rolling_defenders = b.get("step") == "roll_d"
+            rolling_defenders = b.get("step") in ("roll_d", "fs_d")
             if rolling_defenders:
                 realms = [r for r in b.get("defenders") or []]
                 who = listing([realm_name(r) for r in realms]) if realms else (

@@ -135,7 +135,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             for piece, c in row.items():
                 icon, shape = PIECE_ICON.get(piece, ("?", "circle"))
                 regions[rid]["pieces"].append({"seat": seat_of[REALMS.index(realm)], "color": REALM_COLOR[realm],
-                                               "kind": f"{tables().pieces[piece].name} ({REALM_NAME[realm]})",
+                                               "kind": f"{tables().pieces[piece].name}{'s' if c > 1 else ''}"
+                                               f" ({REALM_NAME[realm]})",
                                                "count": c, "icon": icon, "shape": shape, "help": f"piece:{piece}"})
     for sid, sh in view["ships"].items():
         cargo = "+".join(sh["cargo"])
@@ -219,12 +220,27 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "prompt": prompt(view, seat), "notation": "title"}
 
 
-def prompt(view: dict[str, Any], seat: int | None) -> str | None:
-    """The question the seat to move answers, in the game's words (None when it is not this seat's move)."""
-    from conquest.core.narration import listing, plural
-    from conquest.rulesets.nerath.narrate import acting_realm, army, cap, realm_name, sides, space_name
+def prompt(view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """The question the seat to move answers, in the game's words (None when it is not this seat's move):
+    {text, hits?}; a casualty choice gives the hits left and the battle's log group, and the page counts the
+    roll's hits from the log into "{total}" and "{nth}" ("3 hits to take: choose 1 of 3")."""
     if seat is None or view.get("to_move") != seat:
         return None
+    text = _prompt(view)
+    if text is None:
+        return None
+    b = view.get("battle") or {}
+    if b.get("step") == "assign" and b.get("queue") and b["queue"][0][0] != "guardians":
+        from conquest.rulesets.nerath.narrate import battle_key
+        r, left = b["queue"][0]
+        return {"text": text, "hits": {"left": left, "group": battle_key(view, b["space"]),
+                                       "side": "defender" if r == b["attacker"] else "attacker"}}
+    return {"text": text}
+
+
+def _prompt(view: dict[str, Any]) -> str | None:
+    from conquest.core.narration import listing, plural
+    from conquest.rulesets.nerath.narrate import acting_realm, army, cap, realm_name, sides, space_name
     me = acting_realm(view)
     b = view.get("battle")
     if b:
@@ -238,15 +254,13 @@ def prompt(view: dict[str, Any], seat: int | None) -> str | None:
                 return (f"{cap(realm_name(att))} scored hits on the Guardians in {where}: "
                         f"choose which Guardian loses a die ({plural(left, 'hit')} still to take)")
             scorer = foes if r == att else realm_name(att)
-            total = b.get("hits_on_attacker") if r == att else b.get("hits_on_defenders") if len(defs) == 1 else None
-            if total and total >= left:
-                return (f"{cap(scorer)} scored {plural(total, 'hit')} on you in {where}: choose your casualties, "
-                        f"one at a time ({plural(total, 'hit')} to take: choose {total - left + 1} of {total})")
-            return f"{cap(scorer)} scored hits on you in {where}: choose your casualties ({left} still to take)"
+            # the page knows the roll (its log): "{total}" and "{nth}" are filled there (game.js promptText)
+            return (f"{cap(scorer)} scored {{total}} on you in {where}: choose your casualties, one at a time "
+                    f"({{total}} to take: choose {{nth}})")
         if step == "press":
             s = sides(view, b["space"])
             mine = army(s.get(att, {})) or "no pieces"
-            theirs = listing([f"{realm_name(r)}'s {army(p)}" for r, p in s.items() if r != att])
+            theirs = listing([f"{realm_name(r)} with {army(p)}" for r, p in s.items() if r != att])
             theirs = theirs or listing([str(t).replace("-", " ").title() for t in b.get("guardian_tiles") or []]) \
                 or "the Castle"
             return (f"Battle in {where}, after round {b.get('round')}: your {mine} against {theirs}. "

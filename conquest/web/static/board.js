@@ -1,6 +1,6 @@
 // The board: one SVG drawn from the ruleset's board_json (map polygons, per-region owner, pieces, markers,
 // icons, overlays), with zoom and pan (wheel, pinch, drag, buttons) and clickable places.
-import { h, s, color } from "./ui.js";
+import { h, s, color, toast } from "./ui.js";
 
 const KIND_FILL = { land: "#efe6cf", sea: "#b9d3e6", lake: "#cfe3ef", water: "#b9d3e6", mountain: "#d8cbb5",
   forest: "#cfe0bf", dungeon: "#a1887f", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
@@ -71,7 +71,7 @@ export function drawBoard(board, opts) {
   const showNames = m.labels !== false;
   // board.legible {name_px, count_px, focus?}: names and counts keep a size in pixels (Nerath)
   const legible = board.legible || null;
-  const stacks = [];
+  const stacks = [], rings = s("g", { class: "rings" });
   if (legible) svg.classList.add("legible");
   for (const r of m.regions || []) {
     if (!r.polygon) continue;
@@ -86,7 +86,7 @@ export function drawBoard(board, opts) {
     if (st.fill && owned) g.append(s("path", { d, fill: ownerColor, "fill-opacity": 0.35, class: "tint" }));
     if (st.declined) g.append(s("path", { d, fill: "url(#declined)", class: "hatch" }));
     const name = st.name || r.name || "";
-    const title = [name || r.id];
+    const title = [name ? (legible ? name : `${name} (${r.id})`) : r.id]; // a legible board names no ids
     if (st.label) title.push(st.label);
     for (const p of st.pieces || []) title.push(pieceText(p, opts.seatName));
     for (const ic of st.icons || []) title.push(ic.title || ic.icon);
@@ -97,7 +97,8 @@ export function drawBoard(board, opts) {
     const [cx, cy] = r.label_at || r.center || [bx + bw / 2, by + bh / 2];
     const room = Math.min(bw, bh);
     if (legible) { // laid out once the board is on the page, at its size in pixels (legibleLayout)
-      if (st.ring) g.append(s("path", { d, fill: "none", stroke: st.ring, "stroke-width": 0.9 * unit, class: "ring", "stroke-linejoin": "round" }));
+      if (st.ring) rings.append(s("path", { d, fill: "none", stroke: st.ring, "stroke-width": 0.75 * unit, class: "ring", "stroke-linejoin": "round",
+        transform: `translate(${cx} ${cy}) scale(0.9) translate(${-cx} ${-cy})` }));
       stacks.push({ id: r.id, name: showNames ? name : "", cx, cy, bw, bh, pieces: st.pieces || [], icons: st.icons || [],
         marks: (st.markers || []).map(String) });
     } else {
@@ -155,6 +156,8 @@ export function drawBoard(board, opts) {
         s("text", { x, y: iy + isz * 0.38, "text-anchor": "middle", "font-size": isz * 1.1, fill: ic.color || "#3b2a14", "font-weight": "bold" }, ic.icon)));
     });
     }
+    // a legible board: a tap (or click) on a space with no action here shows its name and the full list of pieces
+    if (legible && !places.has(r.id)) g.addEventListener("click", () => { if (!svg.dragged) toast(title.join(", ")); });
     if (places.has(r.id)) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
@@ -183,6 +186,7 @@ export function drawBoard(board, opts) {
   }
   svg.append(base, over, top, labels);
   if (legible) {
+    base.after(rings);
     svg.legible = { spec: legible, stacks, top, labels, help, seatName: opts.seatName, col, focus: legible.focus ? focusBox(m, legible.focus, unit) : null };
     const saved = views.get(opts.key || m.id || "board");
     svg.dataset.fresh = saved ? "" : "1";
@@ -233,8 +237,10 @@ function legibleLayout(svg) {
   const fn = L.spec.name_px / k, fc = L.spec.count_px / k;
   L.top.replaceChildren(); L.labels.replaceChildren();
   const charW = 0.56; // of the font size, for DejaVu Sans Condensed bold
+  const widths0 = L.stacks.map(st => st.bw).sort((a, b) => a - b);
+  const cell = widths0[Math.floor(widths0.length / 2)] || 1; // a typical space's width (a big sea's name stays on its hex)
   for (const st of L.stacks) {
-    const maxChars = Math.max(6, Math.floor(st.bw * 0.98 / (fn * charW)));
+    const maxChars = Math.max(6, Math.floor(Math.min(st.bw, cell) * 0.98 / (fn * charW)));
     const lines = st.name ? (st.name.length <= maxChars ? [st.name] : wrapTo(st.name, maxChars)) : [];
     const items = [];
     for (const ic of st.icons) items.push({ icon: ic, txt: String(ic.icon) });
@@ -247,7 +253,7 @@ function legibleLayout(svg) {
     const rows = []; let cur = [], curW = 0;
     items.forEach((it, i) => {
       const w = widths[i];
-      if (cur.length && curW + gap + w > st.bw * 1.08) { rows.push(cur); cur = []; curW = 0; }
+      if (cur.length && curW + gap + w > Math.min(st.bw, cell) * 1.08) { rows.push(cur); cur = []; curW = 0; }
       cur.push([it, w]); curW += (cur.length > 1 ? gap : 0) + w;
     });
     if (cur.length) rows.push(cur);

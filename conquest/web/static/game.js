@@ -100,8 +100,10 @@ export function turnText(d) {
   if (g.over) return "The game is over.";
   if (d.you.seat !== null && g.to_move === d.you.seat) return "Your turn.";
   if (g.to_move_kind === "record") return "A recorded game: it stops here.";
-  if (g.to_move_kind && g.to_move_kind !== "human" && g.to_move_kind !== "chance")
-    return `${g.to_move_name} (computer, ${g.to_move_kind}) is ${d.thinking === g.to_move ? "thinking…" : "to move."}`;
+  // a computer seat to move is being played by the server (its turn is many decisions, the server's "thinking"
+  // flag is set during each one): it is thinking for the whole of its turn
+  if (g.to_move_kind && g.to_move_kind !== "human" && g.to_move_kind !== "chance" && g.to_move_kind !== "record")
+    return `${g.to_move_name} (computer, ${g.to_move_kind}) is thinking…`;
   if (g.to_move === "chance") return "Rolling / drawing…";
   return `${g.to_move_name} is to move.`;
 }
@@ -200,7 +202,8 @@ function renderGame(afterMove) {
   const side = h("section", { class: "side" });
   const spectator = (tokensOf(g.id).find(e => e.spectator) || {}).spectator;
   const head = h("div", { class: "card" },
-    h("div", { class: "turn" + (mine ? " mine" : ""), id: "turn", tabindex: "-1", text: turnText(d) }),
+    h("div", { class: "turn" + (mine ? " mine" : "") + (/ is thinking…$/.test(turnText(d)) ? " thinking" : ""), id: "turn", tabindex: "-1",
+      "aria-live": "polite", text: turnText(d) }),
     resultTable(g),
     LOG.news(d.log, d.you.seat),
     LOG.recentDice(d.log, d.you.seat),
@@ -212,7 +215,7 @@ function renderGame(afterMove) {
       h("button", { type: "button", onclick: () => downloadRecord(g.id, me.token), text: "Download record" }),
       d.you.seat !== null && d.undo > 0 ? h("button", { type: "button", id: "undo", onclick: undo, text: `Undo (${d.undo})` }) : null));
   side.append(head);
-  const why = d.board && d.board.prompt ? h("p", { class: "why", id: "why", text: d.board.prompt }) : LOG.promptWhy(d);
+  const why = d.board && d.board.prompt ? h("p", { class: "why", id: "why", text: promptText(d) }) : LOG.promptWhy(d);
   if (mine && d.answered_for_you) side.append(h("div", { class: "card action-card", id: "action-card" }, why,
     h("p", { class: "help", id: "answered", text: "Nothing you hold answers this: the game passes for you." })));
   else if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why }));
@@ -236,6 +239,17 @@ function renderGame(afterMove) {
     const t = document.getElementById("turn"); if (t) t.focus({ preventScroll: true });
   }
   LOG.afterRender(app, d, me.token);
+}
+
+/** board.prompt {text, hits?}: the question of this decision; a casualty choice counts the roll's hits from the
+ * log (the last roll of the scoring side in that battle): "{total}" -> "3 hits", "{nth}" -> "1 of 3". */
+export function promptText(d) {
+  const p = d.board.prompt;
+  if (!p.hits) return p.text;
+  const roll = [...(d.log || [])].reverse().find(e => e.group === p.hits.group && e.side === p.hits.side && typeof e.hits === "number");
+  const total = Math.max(p.hits.left, roll ? roll.hits : 0);
+  const hits = n => `${n} hit${n === 1 ? "" : "s"}`;
+  return p.text.replaceAll("{total}", hits(total)).replaceAll("{nth}", `${total - p.hits.left + 1} of ${total}`);
 }
 
 // the log: the narrated story (log.js)

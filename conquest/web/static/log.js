@@ -99,11 +99,16 @@ export function recentDice(entries, mySeat) {
 
 /** The headlines (a line's `news`) since this seat's last action: "Since your turn: Karkoth took Ravenrock, …". */
 export function news(entries, mySeat) {
-  const items = sinceMine(entries || [], mySeat).filter(e => e.news);
-  if (!items.length) return null;
+  const since = sinceMine(entries || [], mySeat);
+  const items = since.filter(e => e.news);
+  // the battles that ended meanwhile, each a button that opens its window (a phone does not open it by itself)
+  const ended = since.filter(e => e.battle_end && e.group).slice(-3);
+  if (!items.length && !ended.length) return null;
   return h("div", { class: "news", id: "news", "aria-label": "Since your last action" },
     h("span", { class: "muted", text: mySeat === null || mySeat === undefined ? "Lately: " : "Since your turn: " }),
-    h("ul", {}, items.slice(-8).map(e => { const li = h("li", { text: e.news }); if (e.tint) li.style.borderLeftColor = e.tint; return li; })));
+    h("ul", {}, items.slice(-8).map(e => { const li = h("li", { text: e.news }); if (e.tint) li.style.borderLeftColor = e.tint; return li; }),
+      ended.map(e => h("li", { class: "battle-news" }, h("button", { type: "button", class: "link news-battle", "data-group": e.group,
+        text: `${e.battle_end.result} — show the battle`, onclick: () => openBattle(entries, e.group) })))));
 }
 
 // ---- the battle / conquest window ---------------------------------------------------------------------
@@ -322,7 +327,8 @@ export function afterRender(root, d, token) {
   markBoard(root, log, d.you.seat, fresh);
   const ended = [...log].reverse().find(e => e.battle_end && e.group);
   if (ended && was.step !== null && ended.step >= was.step && ended.group !== was.battle) {
-    openBattle(log, ended.group);
+    // a phone keeps its actions in view: the battle is offered under "Since your turn" (news) instead
+    if (!(d.board && d.board.legible && window.innerWidth <= 600)) openBattle(log, ended.group);
     was.battle = ended.group;
   } else if (openGroup) {
     const dlg = document.getElementById("battle-window");

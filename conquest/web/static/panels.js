@@ -1,6 +1,6 @@
 // Panels beside the board: one per seat (name, colour, score, holdings: built by the ruleset from the seat's
 // own view), the result table, rules help, and the raw view as a tree (for rulesets without a board hook).
-import { h, swatch, color, label } from "./ui.js";
+import { h, swatch, color, label, toast } from "./ui.js";
 
 function seatSwatch(seat, colors) {
   const el = swatch(seat);
@@ -19,7 +19,8 @@ export function playerPanels(d, seatName) {
     const you = d.you && d.you.seat === p.seat;
     const thinking = d.thinking === p.seat;
     const kind = seat && seat.kind !== "human" ? `computer (${seat.kind})` : "";
-    const fact = ([lab, val, help]) => h("span", { class: "fact" + (help ? " has-help" : ""), title: help || null, tabindex: help ? 0 : null },
+    const fact = ([lab, val, help]) => h("span", { class: "fact" + (help ? " has-help" : ""), title: help || null, tabindex: help ? 0 : null,
+      onclick: help ? () => toast(help) : null }, // a tap shows the tooltip (a hand's cards and what they do)
       h("b", { text: `${lab} ` }), h("span", { text: val === null || val === undefined ? "?" : String(val) }));
     const box = h("div", { class: "player" + (toMove ? " to-move" : "") + (you ? " you" : ""), "data-seat": p.seat },
       h("div", { class: "who" }, seatSwatch(p.seat, colors), h("b", { text: seatName(p.seat) }),
