@@ -42,7 +42,7 @@ def main() -> None:
             state.apply_action(action)
     print("Small World returns (ISMCTS, random):", state.returns(), "after", len(state.history()), "moves")
 
-    nerath = pyspiel.load_game("conquest_nerath(players=4,mode=free-for-all,max_game_length=3000)")
+    nerath = pyspiel.load_game("conquest_nerath(players=4,mode=free-for-all,max_rounds=10)")
     returns = pyspiel.evaluate_bots(nerath.new_initial_state(),
                                     [pyspiel.make_uniform_random_bot(p, args.seed + p) for p in range(4)],
                                     args.seed)
