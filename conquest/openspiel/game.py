@@ -126,11 +126,13 @@ class _Core:
     of OpenSpiel moves made, and the trail of the history. Copying shares the engine state and the trail (an
     engine state is never changed in place: ``apply_unchecked`` makes a new one)."""
 
-    __slots__ = ("setup", "state", "moves", "trail", "decision", "outcomes")
+    __slots__ = ("setup", "state", "to_move", "moves", "trail", "decision", "outcomes")
 
     def __init__(self, setup: _Setup, state: State, moves: int, trail: _Trail) -> None:
         self.setup = setup
         self.state = state
+        self.to_move = state.to_move
+        """The engine state's seat to move (kept: some rulesets work it out at each ask)."""
         self.moves = moves
         self.trail = trail
         self.decision: Decision | None = None
@@ -158,6 +160,7 @@ class _Core:
     # ---- moves -------------------------------------------------------------------------------------------
     def _advance(self, action: Any, mover: int | None) -> None:
         self.state = self.state.apply_unchecked(action)
+        self.to_move = self.state.to_move
         self.trail = _Trail(self.trail, self.state, mover, action)
 
     def settle(self) -> None:
@@ -167,7 +170,7 @@ class _Core:
         self.outcomes = None
         while True:
             st = self.state
-            tm = st.to_move
+            tm = self.to_move
             if tm is None:
                 return
             if tm == CHANCE:
@@ -188,7 +191,7 @@ class _Core:
             self._advance(done, tm)
 
     def over(self) -> bool:
-        return self.state.to_move is None or self.moves >= self.setup.cap
+        return self.to_move is None or self.moves >= self.setup.cap
 
     def apply(self, action: int) -> None:
         if self.over():
@@ -209,7 +212,7 @@ class _Core:
         if done is None:
             done = d.advance_forced()
         if done is not None:
-            self._advance(done, self.state.to_move)
+            self._advance(done, self.to_move)
             self.settle()
 
 
@@ -325,7 +328,7 @@ class ConquestState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if c.outcomes is not None:
             return int(pyspiel.PlayerId.CHANCE)
-        tm = c.state.to_move
+        tm = c.to_move
         assert tm is not None
         return tm
 
@@ -408,7 +411,7 @@ class _Observer:
         t.fill(0.0)
         t[:s.board_size] = s.encoding.observe(c.state, player)
         d = c.decision
-        if d is not None and c.state.to_move == player and not c.over():
+        if d is not None and c.to_move == player and not c.over():
             base = s.board_size + 1
             t[base - 1] = 1.0
             for tok in d.prefix:
@@ -418,7 +421,7 @@ class _Observer:
     def string_from(self, state: ConquestState, player: int) -> str:
         c = state._c
         d = c.decision
-        deciding = d is not None and c.state.to_move == player and not c.over()
+        deciding = d is not None and c.to_move == player and not c.over()
         tokens = " ".join(self.setup.codec.token_name(t) for t in d.prefix) if deciding and d is not None else ""
         tail = f"; deciding: {tokens or '(first token)'}" if deciding else ""
         if self.recall:

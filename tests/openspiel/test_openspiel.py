@@ -26,7 +26,7 @@ from conquest.rl.match import encoding_for  # noqa: E402
 
 RULESETS = sorted(rulesets())
 # long games are cut (the cap is a parameter of every game) so that the checks stay quick
-CAP = {"nerath": 300, "narby": 600}
+CAP = {"nerath": 200, "narby": 400}
 PLAYERS = {"kingdom": [2], "narby": [2, 3], "smallworld": [2, 4], "nerath": [2, 4]}
 
 
@@ -294,7 +294,7 @@ def test_python_mcts_bot():
 def test_python_ismcts_bot():
     game = pyspiel.load_game("conquest_smallworld")
     rng = np.random.RandomState(2)
-    bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)
+    bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 4, random_state=rng)
             for _ in range(2)]
     _play(game, bots)
 
