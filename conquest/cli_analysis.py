@@ -33,7 +33,7 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                              "default: all)"),
             as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
-    from conquest.analysis.balance import Plan, make_out, prepare_out, run
+    from conquest.analysis.balance import Plan, check_factors, make_out, prepare_out, run
     from conquest.analysis.dask_backend import make_backend
     from conquest.analysis.limits import check_games, check_seed
     check_games(games)
@@ -41,9 +41,10 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
     plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
+    check_factors(plan, factor)
+    engine = make_backend(backend, jobs, scheduler)   # the name checked; a Dask cluster is reached only later
     prepare_out(plan, out_dir, resume)  # the folder: refused now, before any game, when it cannot take the run
     make_out(out_dir)
-    engine = make_backend(backend, jobs, scheduler)
     report = _BalanceProgress(ruleset)
     try:
         result = run(plan, games, out_dir, jobs=jobs, backend=engine, resume=resume, factors=factor or None,
