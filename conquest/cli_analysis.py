@@ -35,11 +35,11 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
     """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
     from conquest.analysis.balance import Plan, check_factors, make_out, prepare_out, run
     from conquest.analysis.dask_backend import make_backend
-    from conquest.analysis.limits import check_games, check_seed
+    from conquest.analysis.limits import MAX_JOBS, check_games, check_seed
     check_games(games)
     check_seed(seed, games)
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        fail(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs}")
     plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
     check_factors(plan, factor)
     engine = make_backend(backend, jobs, scheduler)   # the name checked; a Dask cluster is reached only later

@@ -59,6 +59,7 @@ def test_balance_games_and_seed_bounds_come_before_any_game(tmp_path: Path) -> N
     one_line_error(cli("balance", "kingdom", "--games", "2", "--seed", str(SEED_MAX), "--out", str(out)),
                    "2^63-1")
     one_line_error(cli("balance", "kingdom", "--games", "2", "--seed", "1e40", "--out", str(out)), "--seed")
+    one_line_error(cli("balance", "kingdom", "--games", "2", "--jobs", "100000", "--out", str(out)), "--jobs")
     assert not out.exists()
 
 
