@@ -180,6 +180,39 @@ MAX_MONTE_CARLO = 20_000
 """The most battles ``--monte-carlo`` plays (0.3-2 ms each through the rules: well under a minute)."""
 
 
+ODDS_CPU_SECONDS = 30
+"""The CPU time ``conquest odds`` may spend on one answer: a backstop behind the size limits above, for what they
+cannot foresee (a ``--state`` position's battle of hundreds of pieces, a long enumeration of dice)."""
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class _CpuBudget:
+    """Stop the computation inside after ``seconds`` of this process's CPU time (a profiling timer, where the
+    platform has one): ``_OverBudget`` is raised in it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.old: Any = None
+
+    def __enter__(self) -> "_CpuBudget":
+        import signal
+        if hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF"):
+            def over(_sig: int, _frame: Any) -> None:
+                raise _OverBudget()
+            self.old = signal.signal(signal.SIGPROF, over)
+            signal.setitimer(signal.ITIMER_PROF, self.seconds)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+        if self.old is not None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self.old)
+
+
 def _check_battle_size(sides: dict[str, list[str]], sea: bool, order: str) -> None:
     """Refuse, before any work, a battle larger than the calculator answers in seconds: more than
     ``MAX_BATTLE_PIECES`` on a side, or a chain of more than ``MAX_BATTLE_STATES`` cells (with facedown
@@ -242,9 +275,21 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
          seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
-    from conquest.core.odds import OddsError
     from conquest.core.registry import get_ruleset
     rs = get_ruleset(ruleset)
+    try:
+        with _CpuBudget(ODDS_CPU_SECONDS):
+            _odds(rs, attacker, defender, ally, sea, dungeon, order, press, monte_carlo, attacker_cards,
+                  defender_cards, ally_cards, option, state_file, action, seed, as_json)
+    except _OverBudget:
+        fail(f"the answer would take more than {ODDS_CPU_SECONDS} CPU seconds: a smaller battle or position")
+
+
+def _odds(rs: Any, attacker: Optional[str], defender: Optional[str], ally: Optional[str], sea: bool, dungeon: bool,
+          order: str, press: str, monte_carlo: Optional[int], attacker_cards: str, defender_cards: str,
+          ally_cards: str, option: list[str], state_file: Optional[Path], action: Optional[str], seed: int,
+          as_json: bool) -> None:
+    from conquest.core.odds import OddsError
     try:
         if state_file is not None or action is not None:
             if state_file is None or action is None:

@@ -122,3 +122,20 @@ def test_a_bad_json_file_is_one_line_for_every_command(tmp_path: Path, command: 
         line = one_line_error(cli(*args), str(path))
         assert ("UTF-8" in line) if name == "binary" else ("digits" in line if name == "number"
                                                             else f"{MAX_FILE_DEPTH} levels" in line), line
+
+
+def test_the_odds_cpu_budget_stops_a_computation_that_runs_past_it() -> None:
+    import time
+
+    from conquest.cli_analysis import _CpuBudget, _OverBudget
+    t0 = time.process_time()
+    with pytest.raises(_OverBudget):
+        with _CpuBudget(0.2):
+            while True:
+                sum(range(1000))
+    assert 0.1 <= time.process_time() - t0 < 5   # the profiling timer counts in clock ticks
+    with _CpuBudget(0.2):   # left in time: nothing is raised afterwards
+        pass
+    t1 = time.process_time()
+    while time.process_time() - t1 < 0.4:
+        sum(range(1000))
