@@ -33,17 +33,18 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                              "default: all)"),
             as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
-    from conquest.analysis.balance import Plan, make_out, prepare_out, run
+    from conquest.analysis.balance import Plan, check_factors, make_out, prepare_out, run
     from conquest.analysis.dask_backend import make_backend
-    from conquest.analysis.limits import check_games, check_seed
+    from conquest.analysis.limits import MAX_JOBS, check_games, check_seed
     check_games(games)
     check_seed(seed, games)
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        fail(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs}")
     plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
+    check_factors(plan, factor)
+    engine = make_backend(backend, jobs, scheduler)   # the name checked; a Dask cluster is reached only later
     prepare_out(plan, out_dir, resume)  # the folder: refused now, before any game, when it cannot take the run
     make_out(out_dir)
-    engine = make_backend(backend, jobs, scheduler)
     report = _BalanceProgress(ruleset)
     try:
         result = run(plan, games, out_dir, jobs=jobs, backend=engine, resume=resume, factors=factor or None,
@@ -179,6 +180,39 @@ MAX_MONTE_CARLO = 20_000
 """The most battles ``--monte-carlo`` plays (0.3-2 ms each through the rules: well under a minute)."""
 
 
+ODDS_CPU_SECONDS = 30
+"""The CPU time ``conquest odds`` may spend on one answer: a backstop behind the size limits above, for what they
+cannot foresee (a ``--state`` position's battle of hundreds of pieces, a long enumeration of dice)."""
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class _CpuBudget:
+    """Stop the computation inside after ``seconds`` of this process's CPU time (a profiling timer, where the
+    platform has one): ``_OverBudget`` is raised in it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.old: Any = None
+
+    def __enter__(self) -> "_CpuBudget":
+        import signal
+        if hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF"):
+            def over(_sig: int, _frame: Any) -> None:
+                raise _OverBudget()
+            self.old = signal.signal(signal.SIGPROF, over)
+            signal.setitimer(signal.ITIMER_PROF, self.seconds)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+        if self.old is not None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self.old)
+
+
 def _check_battle_size(sides: dict[str, list[str]], sea: bool, order: str) -> None:
     """Refuse, before any work, a battle larger than the calculator answers in seconds: more than
     ``MAX_BATTLE_PIECES`` on a side, or a chain of more than ``MAX_BATTLE_STATES`` cells (with facedown
@@ -241,9 +275,21 @@ def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
          seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
-    from conquest.core.odds import OddsError
     from conquest.core.registry import get_ruleset
     rs = get_ruleset(ruleset)
+    try:
+        with _CpuBudget(ODDS_CPU_SECONDS):
+            _odds(rs, attacker, defender, ally, sea, dungeon, order, press, monte_carlo, attacker_cards,
+                  defender_cards, ally_cards, option, state_file, action, seed, as_json)
+    except _OverBudget:
+        fail(f"the answer would take more than {ODDS_CPU_SECONDS} CPU seconds: a smaller battle or position")
+
+
+def _odds(rs: Any, attacker: Optional[str], defender: Optional[str], ally: Optional[str], sea: bool, dungeon: bool,
+          order: str, press: str, monte_carlo: Optional[int], attacker_cards: str, defender_cards: str,
+          ally_cards: str, option: list[str], state_file: Optional[Path], action: Optional[str], seed: int,
+          as_json: bool) -> None:
+    from conquest.core.odds import OddsError
     try:
         if state_file is not None or action is not None:
             if state_file is None or action is None:

@@ -54,6 +54,15 @@ def _is_balance_output(out: Path) -> bool:
     return isinstance(doc, dict) and doc.get("format") == FORMAT
 
 
+def check_factors(plan: Plan, factors: Sequence[str] | None) -> list[str]:
+    """The factors the plan's report can show; ``ConquestError`` for an unknown one in ``factors``."""
+    known = factor_names(plan)
+    for f in factors or ():
+        if f not in known:
+            raise ConquestError(f"unknown factor '{f}' for {plan.ruleset} (known: {', '.join(known)})")
+    return known
+
+
 def make_out(out: Path) -> None:
     """Make the folder ``out`` (and its parents); ``ConquestError`` in one line when it cannot be made."""
     try:
@@ -109,10 +118,7 @@ def run(plan: Plan, games: int, out: Path, jobs: int = 1, backend: Any = None, r
     from conquest.analysis.limits import check_games, check_seed
     check_games(games)
     check_seed(plan.seed, games)
-    known = factor_names(plan)
-    for f in factors or ():
-        if f not in known:
-            raise ConquestError(f"unknown factor '{f}' for {plan.ruleset} (known: {', '.join(known)})")
+    known = check_factors(plan, factors)
     rows = prepare_out(plan, out, resume)
     have = {r["game"]: r for r in rows}
     todo = [plan.game(i) for i in range(games) if i not in have]

@@ -5,6 +5,8 @@
 - ``MAX_GAMES`` bounds the games of one run (``simulate``, ``balance``, a ``tournament``'s games over all its
   pairings): each run lists its games up front and keeps one row per game, so 10^5 games stay within a few
   hundred MB; more is a series of runs (``balance --resume`` continues one).
+- ``MAX_JOBS`` bounds ``balance --jobs`` (a process or a Dask worker each; ``simulate`` and ``tournament`` use at
+  most one per core whatever they are given).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from conquest.core.errors import ConquestError
 SEED_MIN = -(2 ** 63)
 SEED_MAX = 2 ** 63 - 1
 MAX_GAMES = 100_000
+MAX_JOBS = 64
+"""The most processes (or LocalCluster workers) one balance run starts (``--jobs``)."""
 
 
 def check_seed(seed: object, games: int = 1, what: str = "--seed") -> None:

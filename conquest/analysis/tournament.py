@@ -98,12 +98,12 @@ def tournament(ruleset_id: str, agents: Sequence[str], games: int, players: int 
     if games < 1:
         raise ConquestError(f"--games must be at least 1, got {games}")
     from conquest.analysis.limits import MAX_GAMES, check_seed
-    pairs = (len(agents) - 1 if first_only else len(agents) * (len(agents) - 1) // 2 if n == 2
-             else len(agents) * (len(agents) - 1))
-    if games * pairs > MAX_GAMES:
-        raise ConquestError(f"--games {games} per pairing over {pairs} pairings is {games * pairs:,} games: at "
-                            f"most {MAX_GAMES:,} games in one run (split a larger one into runs)")
-    check_seed(seed, games * pairs)
+    n_pairs = (len(agents) - 1 if first_only else len(agents) * (len(agents) - 1) // 2 if n == 2
+               else len(agents) * (len(agents) - 1))
+    if games * n_pairs > MAX_GAMES:
+        raise ConquestError(f"--games {games} per pairing over {n_pairs} pairings is {games * n_pairs:,} games: "
+                            f"at most {MAX_GAMES:,} games in one run (split a larger one into runs)")
+    check_seed(seed, games * n_pairs)
     plan = schedule(agents, n, games, first_only)
     tasks = [(rs.id, seats, n, dict(options or {}), seed + i, None) for i, (_, _, seats, _) in enumerate(plan)]
     results: list[Any] = [None] * len(plan)
