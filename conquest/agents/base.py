@@ -11,11 +11,23 @@ state that agrees with what the seat may see and has everything hidden from it r
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
+
+
+DEADLINE_CLOCK: Callable[[], float] = time.perf_counter
+"""The clock a deadline given to an agent is read on: ``time.perf_counter``, the wall clock a person waits. A
+benchmark may set ``time.thread_time`` to see what one idle core would do on a busy machine (the deadline then
+counts the thinking thread's CPU time)."""
+
+
+def deadline_clock() -> float:
+    """Now, on the clock deadlines are read on (``DEADLINE_CLOCK``)."""
+    return DEADLINE_CLOCK()
 
 
 class AgentSpecError(ConquestError):
@@ -55,7 +67,7 @@ class Agent:
     id = "agent"
     params: ClassVar[dict[str, Param]] = {}
     honours_deadline: ClassVar[bool] = False
-    """Whether ``choose`` takes a ``deadline`` (a ``time.perf_counter()`` instant) and returns by it: the search
+    """Whether ``choose`` takes a ``deadline`` (an instant of ``deadline_clock()``) and returns by it: the search
     itself stops (the budget is checked as it works), so a server can bound its thinking. ``decide`` passes a
     deadline only to agents that say so; the built-in agents all do."""
 
