@@ -7,7 +7,8 @@ at positions met in random games of every ruleset (after random play to a fracti
 then to the start of the next seat's turn). Printed per ruleset and level: the turns measured, decisions per turn
 (those with a choice), and the wall-clock and thread-CPU seconds of the longest and the mean turn.
 
-    PYTHONPATH=. python benchmarks/agent_latency.py [--turns 6] [--level normal --level hard] [--clock cpu] [ruleset ...]
+    PYTHONPATH=. python benchmarks/agent_latency.py [--turns 6] [--level normal --level hard] [--clock cpu] [--old]
+        [ruleset ...]
     PYTHONPATH=. python benchmarks/agent_latency.py --per-decision [--decisions 6] [--level hard]   # as before
 
 The web app's deadlines are wall-clock (what a person waits), so on a busy machine a search gets less CPU in the
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import time
@@ -54,12 +56,13 @@ def turn_start(start: State, rng: random.Random, steps: int) -> State | None:
     return None
 
 
-def play_turn(level: str, state: State, rng: random.Random) -> dict[str, float]:
-    """One whole turn of the seat to move, by ``level`` within its budgets; its figures."""
+def play_turn(level: str, state: State, rng: random.Random, turn_budget: bool = True) -> dict[str, float]:
+    """One whole turn of the seat to move, by ``level`` within its budgets (``turn_budget=False``: the budget per
+    decision only, as before the turn budgets); its figures."""
     lv = LEVEL_SETTINGS[level]
     cpu_clock = base.DEADLINE_CLOCK is time.thread_time
     agent = get_agent(lv.spec + (":cpu=1" if cpu_clock and lv.spec.startswith("ismcts") else ""))
-    budget = TurnBudget(lv.decision, lv.turn)
+    budget = TurnBudget(lv.decision, lv.turn if turn_budget else math.inf)
     seat = state.to_move
     choices = 0
     longest = 0.0
@@ -76,19 +79,19 @@ def play_turn(level: str, state: State, rng: random.Random) -> dict[str, float]:
             "choices": choices, "longest_decision": longest}
 
 
-def per_turn(rid: str, level: str, turns: int, seed: int) -> dict[str, object]:
+def per_turn(rid: str, level: str, turns: int, seed: int, turn_budget: bool = True) -> dict[str, object]:
     rs = get_ruleset(rid)
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # the positions: the same ones with and without the turn budget
     start = rs.new_game(PLAYERS.get(rid), {}, seed)
     _, length = random_playout(start, rng)
     got = []
     for k in range(turns):
         s = turn_start(start, rng, length * k // turns)
         if s is not None:
-            got.append(play_turn(level, s, rng))
+            got.append(play_turn(level, s, random.Random(seed * 1000 + k), turn_budget))
     lv = LEVEL_SETTINGS[level]
     return {"ruleset": rid, "players": start.players, "level": level, "budget_decision_s": lv.decision,
-            "budget_turn_s": lv.turn, "turns": len(got),
+            "budget_turn_s": lv.turn if turn_budget else None, "turns": len(got),
             "max_choices_per_turn": max(t["choices"] for t in got),
             "mean_choices_per_turn": round(sum(t["choices"] for t in got) / len(got), 1),
             "max_turn_wall_s": round(max(t["wall"] for t in got), 2),
@@ -128,6 +131,8 @@ def main() -> None:
     ap.add_argument("--per-decision", action="store_true", help="seconds per decision without a turn budget")
     ap.add_argument("--decisions", type=int, default=6)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--old", action="store_true",
+                    help="also play each turn without the turn budget (per decision only, as before), for comparison")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="what deadlines and turn budgets count: wall clock (as the web app) or thread CPU time")
     args = ap.parse_args()
@@ -136,9 +141,12 @@ def main() -> None:
     levels = args.level or (["hard"] if args.per_decision else ["normal", "hard"])
     for rid in args.rulesets or sorted(rulesets()):
         for level in levels:
-            row = (per_decision(rid, level, args.decisions, args.seed) if args.per_decision
-                   else {**per_turn(rid, level, args.turns, args.seed), "clock": args.clock})
-            print(json.dumps(row), flush=True)
+            if args.per_decision:
+                print(json.dumps(per_decision(rid, level, args.decisions, args.seed)), flush=True)
+                continue
+            for turn_budget in ([False, True] if args.old else [True]):
+                row = {**per_turn(rid, level, args.turns, args.seed, turn_budget), "clock": args.clock}
+                print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":
