@@ -11,11 +11,23 @@ state that agrees with what the seat may see and has everything hidden from it r
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
+
+
+DEADLINE_CLOCK: Callable[[], float] = time.perf_counter
+"""The clock a deadline given to an agent is read on: ``time.perf_counter``, the wall clock a person waits. A
+benchmark may set ``time.thread_time`` to see what one idle core would do on a busy machine (the deadline then
+counts the thinking thread's CPU time)."""
+
+
+def deadline_clock() -> float:
+    """Now, on the clock deadlines are read on (``DEADLINE_CLOCK``)."""
+    return DEADLINE_CLOCK()
 
 
 class AgentSpecError(ConquestError):
@@ -55,7 +67,7 @@ class Agent:
     id = "agent"
     params: ClassVar[dict[str, Param]] = {}
     honours_deadline: ClassVar[bool] = False
-    """Whether ``choose`` takes a ``deadline`` (a ``time.perf_counter()`` instant) and returns by it: the search
+    """Whether ``choose`` takes a ``deadline`` (an instant of ``deadline_clock()``) and returns by it: the search
     itself stops (the budget is checked as it works), so a server can bound its thinking. ``decide`` passes a
     deadline only to agents that say so; the built-in agents all do."""
 
@@ -89,21 +101,26 @@ class Level:
     spec: str
     decision: float
     turn: float
-    help: str
+    help: str  # may name the budgets: {decision} and {turn} (seconds)
+
+    def describe(self, decision: float | None = None, turn: float | None = None) -> str:
+        """The help line with the budgets in force (a server's limits may be smaller than the level's)."""
+        return self.help.format(decision=f"{self.decision if decision is None else decision:g}",
+                                turn=f"{self.turn if turn is None else turn:g}")
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
     "easy": Level("Easy", "greedy", 0.5, 3.0,
                   "plays the move that looks best at once (one move ahead); answers at once"),
     "normal": Level("Normal", "ismcts:time=0.5", 0.5, 3.0,
-                    "searches ahead up to 0.5 s a move and 3 s a whole turn"),
+                    "searches ahead up to {decision} s a move and {turn} s a whole turn"),
     "hard": Level("Hard", "ismcts:time=2.0", 2.0, 10.0,
-                  "searches ahead up to 2 s a move and 10 s a whole turn"),
+                  "searches ahead up to {decision} s a move and {turn} s a whole turn"),
 }
 """The levels: id -> Level. The time budgets are what the web app's computer players keep to; on the command
 line a level is its spec (``hard`` is ``ismcts:time=2.0``: 2 s per decision, no limit per turn)."""
 
-LEVELS: dict[str, tuple[str, str]] = {k: (v.spec, v.help) for k, v in LEVEL_SETTINGS.items()}
+LEVELS: dict[str, tuple[str, str]] = {k: (v.spec, v.describe()) for k, v in LEVEL_SETTINGS.items()}
 """Levels offered by the web lobby: level -> (agent spec, what it means)."""
 
 

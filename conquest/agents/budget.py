@@ -14,10 +14,9 @@ search itself stops) and charges the time the decision took to the turn.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
-from conquest.agents.base import Agent
+from conquest.agents.base import Agent, deadline_clock
 from conquest.core.game import Action, State
 
 SHARE = 2.0
@@ -42,17 +41,19 @@ class TurnBudget:
         left = self.turn * (1.0 - RESERVE) - self.spent
         return max(0.0, min(self.decision, left / SHARE))
 
-    def charge(self, seconds: float) -> None:
+    def charge(self, seconds: float, decision: bool = True) -> None:
+        """Count ``seconds`` against the turn (``decision=False``: time that was not a decision, such as the
+        web app's pause before a move, which a person waits for all the same)."""
         self.spent += max(0.0, seconds)
-        self.decisions += 1
+        self.decisions += int(decision)
 
 
 def decide_within(agent: Agent, state: State, rng: random.Random, budget: TurnBudget) -> Action:
     """``decide`` with the deadline the turn's budget allows this decision, the time it took charged to the
-    turn (wall clock: what the players wait)."""
+    turn (on ``deadline_clock()``: the wall clock, what the players wait)."""
     from conquest.agents.specs import decide
-    start = time.perf_counter()
+    start = deadline_clock()
     try:
         return decide(agent, state, rng, deadline=start + budget.allowance())
     finally:
-        budget.charge(time.perf_counter() - start)
+        budget.charge(deadline_clock() - start)

@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import random
-import time
 
-from conquest.agents.base import Agent, register
+from conquest.agents.base import Agent, deadline_clock, register
 from conquest.core.game import CHANCE, Action, State
 
 
@@ -50,7 +49,7 @@ class GreedyAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         if deadline is not None:
-            if time.perf_counter() >= deadline:
+            if deadline_clock() >= deadline:
                 return quick_choice(state, rng)
             rng.shuffle(actions)  # an interrupted weighing is then a random sample
         best: list[Action] = []
@@ -61,6 +60,6 @@ class GreedyAgent(Agent):
                 best_value, best = v, [a]
             elif abs(v - best_value) <= 1e-12:
                 best.append(a)
-            if deadline is not None and i + 1 >= QUICK and time.perf_counter() >= deadline:
+            if deadline is not None and i + 1 >= QUICK and deadline_clock() >= deadline:
                 break
         return best[rng.randrange(len(best))]

@@ -46,7 +46,7 @@ import random
 import time
 from typing import Any, Sequence
 
-from conquest.agents.base import Agent, Param, register
+from conquest.agents.base import Agent, Param, deadline_clock, register
 from conquest.agents.greedy import expected_value, quick_choice
 from conquest.core.chance import pick_outcome
 from conquest.core.game import CHANCE, Action, State
@@ -142,16 +142,13 @@ class ISMCTSAgent(Agent):
     # ---- the budget ------------------------------------------------------------------------------------
     def _budget(self, given: float | None = None) -> tuple[int, Any]:
         """(iteration limit, a function telling whether the time is up). ``given``: a deadline on the
-        ``time.perf_counter()`` clock set by the runner, on top of the agent's own budget."""
+        ``deadline_clock()`` set by the runner, on top of the agent's own budget."""
         limit = self.iterations if self.iterations > 0 else 10 ** 9
         clock = time.process_time if self.cpu else time.perf_counter
         deadline = clock() + self.time if self.time > 0 else math.inf
         if given is None:
             return limit, lambda: clock() >= deadline
-        if self.cpu or deadline == math.inf:
-            return limit, lambda: clock() >= deadline or time.perf_counter() >= given
-        end = min(deadline, given)
-        return limit, lambda: time.perf_counter() >= end
+        return limit, lambda: clock() >= deadline or deadline_clock() >= given
 
     # ---- the search ------------------------------------------------------------------------------------
     def choose(self, state: State, rng: random.Random, deadline: float | None = None) -> Action:
@@ -164,7 +161,7 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             self._kept = None
             return legal[0]
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and deadline_clock() >= deadline:
             self._kept = None
             return quick_choice(state, rng)  # no time left in the turn: the best of a few actions, one ply
         limit, time_up = self._budget(deadline)

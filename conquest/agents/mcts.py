@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
-from conquest.agents.base import Agent, Param, register
+from conquest.agents.base import Agent, Param, deadline_clock, register
 from conquest.core.chance import random_playout, sample_chance
 from conquest.core.game import CHANCE, Action, State
 
@@ -54,7 +53,7 @@ class MCTSAgent(Agent):
         players = state.players
         root = _Node(players)
         for it in range(self.iterations):
-            if it and deadline is not None and time.perf_counter() >= deadline:
+            if it and deadline is not None and deadline_clock() >= deadline:
                 break
             self.last_iterations = it + 1
             node, s, path = root, state, [root]

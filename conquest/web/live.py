@@ -218,14 +218,17 @@ class Advancer:
         try:
             # a pause a person can follow: the whole delay before an agent's first action in a row, a quarter
             # of it before the next ones while the turn's pauses stay under 2.5 delays (a long turn of small
-            # decisions stays watchable and ends)
+            # decisions stays watchable and ends). Pauses count against the turn's budget: what a person waits
+            # for a whole computer turn, pauses included, is what the budget bounds.
             last = live.log[-1] if live.log else None
             pause = self.delay if last is None or last.seat != seat else self.delay / 4
             if turn.paused >= 2.5 * self.delay:
                 pause = 0.0
             if pause and self.stopped.wait(pause):
                 return False
-            turn.paused += pause
+            if pause:
+                turn.paused += pause
+                turn.budget.charge(pause, decision=False)
             if not self._acquire(gid):
                 waits = True  # still shown as thinking
                 return None

@@ -53,12 +53,12 @@ class SeatKinds:
         from conquest.agents import get_agent
         if not decision_limit > 0 or not turn_limit > 0:
             raise ConquestError("the thinking limits must be more than 0 seconds")
-        self.decision_limit, self.turn_limit = decision_limit, turn_limit
+        self.decision_limit, self.turn_limit = float(decision_limit), float(turn_limit)
         self.kinds: dict[str, SeatKind] = {}
         for level, lv in LEVEL_SETTINGS.items():
             get_agent(lv.spec)  # a level is always a valid spec
-            self.kinds[level] = SeatKind(level, lv.label, lv.help, _maker(lv.spec),
-                                         min(lv.decision, decision_limit), min(lv.turn, turn_limit))
+            decision, turn = float(min(lv.decision, decision_limit)), float(min(lv.turn, turn_limit))
+            self.kinds[level] = SeatKind(level, lv.label, lv.describe(decision, turn), _maker(lv.spec), decision, turn)
         self.levels = list(LEVEL_SETTINGS)
         self.agents: list[str] = []
         for spec in DEFAULT_AGENTS if agents is None else agents:
@@ -75,7 +75,8 @@ class SeatKinds:
             if not agent.honours_deadline:
                 log.warning("agent %s does not stop at its deadline: only the waiting stops after the thinking "
                             "limit", spec)
-            self.kinds[spec] = SeatKind(spec, spec, _agent_help(agent), _maker(spec), decision_limit, turn_limit)
+            self.kinds[spec] = SeatKind(spec, spec, _agent_help(agent), _maker(spec), self.decision_limit,
+                                        self.turn_limit)
             self.agents.append(spec)
         self.policies: dict[str, Any] = {}
         if policies:
@@ -84,7 +85,7 @@ class SeatKinds:
                 kind = f"policy:{name}"
                 self.policies[kind] = policy
                 self.kinds[kind] = SeatKind(kind, name, policy.help, _policy_maker(name, policy),
-                                            decision_limit, turn_limit)
+                                            self.decision_limit, self.turn_limit)
 
     def names(self) -> list[str]:
         """Every seat kind offered, ``human`` first, then the levels, the agents and the policies."""
