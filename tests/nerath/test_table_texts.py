@@ -120,12 +120,15 @@ def test_prompts_name_the_question() -> None:
         b = st.view(seat).get("battle") or {}
         key = b.get("step") if b.get("step") in ("assign", "press", "window") else st.view(seat)["phase"]
         seen.setdefault(key, p["text"])
+        if "must leave it: choose the exit" in p["text"]:  # Heroes that plundered a dungeon
+            seen.setdefault("exit", p["text"])
         if key == "assign" and "hits" in p:
             assert "choose your casualties" in p["text"] and "{nth}" in p["text"]
         assert prompt(st.view(seat), (seat + 1) % 4) is None  # not that seat's question
     assert "Press on for another round, or retreat?" in seen["press"]
     assert "play one of these cards now, or none?" in seen["window"]
     assert seen["reposition"].startswith("Reposition step") and seen["reinforce"].startswith("Reinforce step")
+    assert "exit" in seen and "Heroes in" in seen["exit"]
 
 
 def test_the_board_is_laid_out_legibly_and_opens_on_the_seats_realm() -> None:
