@@ -159,7 +159,7 @@ def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: in
         out["changed"] = []  # the set-up (Guardians placed face down) is no news
     realm = acting_realm(before) if before.get("to_move") != "chance" else \
         ((before.get("battle") or {}).get("attacker") or before.get("realm"))
-    from conquest.rulesets.nerath.webboard import REALM_COLOR
+    from conquest.rulesets.nerath.cardtext import REALM_COLOR
     if realm in REALM_COLOR:
         out["tint"] = REALM_COLOR[realm]  # the page outlines what changed in the colour of the realm that did it
     news = _news(before, action, out)
@@ -257,7 +257,7 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         who = cap(realm_name(card.get("realm") or realm))  # an Event card is its realm's
         target = f", removing {counted(1, piece_name(action[3]))} in {space_name(action[2])}" \
             if len(action) >= 4 else ""
-        from conquest.rulesets.nerath.webboard import card_effect
+        from conquest.rulesets.nerath.cardtext import card_effect
         return line(f"{who} plays {card_name(action[1])} ({card_effect(action[1])}){target}", "card",
                     card=action[1], **extra)
     if verb == "pass":
