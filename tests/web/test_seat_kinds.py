@@ -183,3 +183,35 @@ def test_one_clients_games_think_a_bounded_number_at_once(make_client: Any) -> N
     finally:
         release.set()
         del AGENTS["blocker"]
+
+
+def test_a_stored_seat_kind_the_server_does_not_offer_plays_at_random(make_client: Any) -> None:
+    """A game stored with a kind this server does not offer (an older server's `policy:path=FILE`, an unbounded
+    search) is played by `random` after a restart: the stored text is never read as a spec or a path."""
+    import shutil
+    import tempfile
+
+    from sqlalchemy import update
+
+    from conquest.web.storage import seats_table
+    short = Path(tempfile.mkdtemp(prefix="q", dir="/tmp"))  # the kind column holds 32 characters
+    try:
+        marker = short / "m"
+        evil = crafted_zip(short / "e.zip", marker)
+        for kind in (f"policy:path={evil}", "mcts:iterations=999999999"):
+            assert len(kind) <= 32
+            first = make_client(agent_delay=30.0)  # the first server's agent would wait for ever
+            made = create(first, seats=[{"kind": "human"}, {"kind": "random"}])
+            gid, t0 = made["game"]["id"], made["seats"][0]["token"]
+            first.post(f"/api/games/{gid}/actions", json={"action": "end"}, headers=tok(t0))
+            store = first.app.state.store  # type: ignore[attr-defined]
+            with store.engine.begin() as conn:
+                conn.execute(update(seats_table).where(seats_table.c.game_id == gid, seats_table.c.seat == 1)
+                             .values(kind=kind))
+            first.__exit__(None, None, None)
+            second = make_client()
+            wait_for(lambda: state_of(second, gid, t0)["game"]["to_move"] == 0, timeout=20)
+            second.__exit__(None, None, None)
+        assert not marker.exists()
+    finally:
+        shutil.rmtree(short)
