@@ -143,7 +143,7 @@ export function boardSection(d, opts) {
     const lg = legend(d.board);
     if (lg) box.append(lg);
     if ((d.board.banners || []).length) box.append(h("div", { class: "banners-box" }, h("h3", { text: "Race and power banners (top first)" }),
-      h("ol", { class: "banners", start: 0 }, d.board.banners.map(b => {
+      h("ol", { class: "banners" }, d.board.banners.map(b => {
         const legal = b.action && (d.legal || []).find(a => a.text === b.action);
         return h("li", { title: b.text }, h("b", { text: b.title }), b.note ? h("span", { class: "tag", text: b.note }) : null,
           legal && opts.send ? h("button", { type: "button", class: "take", "data-action": legal.text, onclick: () => opts.send(legal.text),

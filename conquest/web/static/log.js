@@ -193,10 +193,11 @@ function markBoard(root, entries, mySeat, fresh) {
 export function promptWhy(d) {
   const q = d && d.board && d.board.question && d.you && d.you.seat !== null
     ? h("p", { class: "question", id: "question", text: d.board.question }) : null;
-  const why = justBefore(d);
+  const why = justBefore(d, !!q);
   return q && why ? h("div", {}, q, why) : (q || why);
 }
-function justBefore(d) {
+/** plain: the game's question says what is asked; this line only says what came just before. */
+function justBefore(d, plain) {
   if (!d || !d.log || d.you.seat === null) return null;
   const mine = d.you.seat;
   let last = null;
@@ -212,7 +213,7 @@ function justBefore(d) {
     (turnOf !== null && turnOf !== mine);
   if (!last) return null;
   return h("p", { class: "why", id: "why" }, swatch(last.seat),
-    h("span", { text: reacting ? `${last.text}: your answer?` : `Just before: ${last.text}.` }));
+    h("span", { text: reacting && !plain ? `${last.text}: your answer?` : `Just before: ${last.text}.` }));
 }
 
 // ---- confirmations --------------------------------------------------------------------------------------
@@ -285,11 +286,21 @@ export function resultScreen(d, token) {
   if (!dlg.open) dlg.show();
 }
 
+/** A breakdown row's "who" with its seat's colour when it names a seat (its name, or "the Red dragon" as a
+ *  panel's title says). */
+function breakdownWho(d, who) {
+  const g = d.game, low = String(who).toLowerCase();
+  const panels = (d.board && d.board.panels) || [];
+  const seat = g.seats.find(x => x.name === who || (d.you.seat === x.seat && low === "you")) ||
+    g.seats.find(x => { const p = panels.find(q => q.seat === x.seat); return p && p.title && low.includes(p.title.toLowerCase()); });
+  return h("td", {}, seat ? swatch(seat.seat) : null, who);
+}
+
 /** The score breakdown the ruleset told with the last line (who, the parts, the total); else the board's notes. */
 function breakdown(d) {
   const fin = [...(d.log || [])].reverse().find(e => e.final);
   if (fin) return h("div", { class: "breakdown" }, h("h3", { text: "Score breakdown" }),
-    h("table", { class: "result" }, fin.final.map(r => h("tr", {}, h("td", { text: r.who }),
+    h("table", { class: "result" }, fin.final.map(r => h("tr", {}, breakdownWho(d, r.who),
       h("td", { text: r.parts.map(([k, v]) => `${k}: ${v}`).join(" · ") }),
       h("td", { text: r.total === undefined || r.total === null ? "" : `= ${r.total}` })))));
   if (d.board && d.board.notes && d.board.notes.length) return h("div", { class: "breakdown" }, h("h3", { text: "Final position" }),
