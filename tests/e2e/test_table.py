@@ -101,6 +101,11 @@ def test_a_game_reads_in_the_players_words_and_colours(browser: Any, server: Any
     c = _colour_checks(page)
     for seat, s in c["seats"].items():
         assert s["border"] == s["swatch"], (seat, s)
+    chips = page.evaluate("""() => [...document.querySelectorAll('.chip[data-seat]')].map(
+      ch => [ch.dataset.seat, getComputedStyle(ch).borderLeftColor])""")
+    assert chips, "the dice a seat rolled are marked with its colour"
+    for seat, colour in chips:
+        assert colour == c["seats"][seat]["swatch"], (seat, colour)
     colours = {s["swatch"] for s in c["seats"].values()}
     assert len(colours) == len(c["seats"]), "each seat has its own colour"
     assert set(c["logSw"]) <= colours | {"rgb(136, 136, 136)"}, "log lines use the seats' colours"

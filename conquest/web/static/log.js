@@ -1,7 +1,7 @@
 // The story of a game: the narrated log, dice as dice, the battle (or conquest) window, what changed since
 // you last acted, prompts that say why, confirmations of irreversible actions, and the result screen.
 // Every line comes from the server, told from this seat's views; text goes in with textContent only.
-import { h, color, swatch } from "./ui.js";
+import { h, color, swatch, seatOf } from "./ui.js";
 export { color };
 
 (function styles() {
@@ -37,7 +37,8 @@ export function diceChips(dice, opts) {
       (opts && opts.who === false) || d.who === lastWho ? null : h("b", { text: d.who }),
       dieFace(d), d.need ? h("small", { text: `≥${String(d.need).replace(/\+$/, "")}` }) : null,
       d.outcome ? h("span", { class: "outcome", text: d.outcome }) : null);
-    if (typeof d.seat === "number") { chip.style.borderLeft = `4px solid ${color(d.seat)}`; chip.dataset.seat = String(d.seat); }
+    const by = typeof d.seat === "number" ? d.seat : seatOf(d.who);
+    if (by !== null) { chip.style.borderLeft = `4px solid ${color(by)}`; chip.dataset.seat = String(by); }
     box.append(chip);
     lastWho = d.who;
   }
