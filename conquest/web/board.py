@@ -93,7 +93,7 @@ def _complete_map(map_text: str) -> str:
                 r["polygon"] = [list(p) for p in cell]
         margin = span * 0.03  # room for the labels of regions on the edge
         # a grid's column and row numbers (map "axes") go in a wider margin above and on the left
-        lead = margin + 2.4 * float((m.get("axes") or {}).get("size", 0.5)) if m.get("axes") else margin
+        lead = margin + 1.6 * float((m.get("axes") or {}).get("size", 0.5)) if m.get("axes") else margin
         m["viewbox"] = [round(box[0] - lead, 2), round(box[1] - lead, 2),
                         round(box[2] - box[0] + lead + margin, 2), round(box[3] - box[1] + lead + margin, 2)]
     else:

@@ -69,7 +69,7 @@ def _map() -> dict[str, Any]:
                for q in range(B.SQUARES)]
     # the grid's column numbers above it and row numbers on its left, as squares are written (column, row)
     axes = {"cols": [[i + 0.5, str(i + 1)] for i in range(B.N)], "rows": [[i + 0.5, str(i + 1)] for i in range(B.N)],
-            "size": 0.5}
+            "size": 0.5, "col_y": -0.3, "row_x": -0.5}
     return {"id": "narby", "name": "Narby, 20 × 20", "labels": False, "regions": regions, "axes": axes}
 
 
@@ -227,6 +227,8 @@ def question(view: dict[str, Any], seat: int | None, who: Any) -> str | None:
         return "Choose your dragon."
     if node == "act":
         n = view.get("actions_left")
+        if not n:
+            return "No actions left: end this dragon's turn (a card in hand may still be played)."
         return (f"Your turn: {n} action{'' if n == 1 else 's'} left. Move, claim, destroy, steal, attack or abandon "
                 "a claim; or end the turn.")
     return None

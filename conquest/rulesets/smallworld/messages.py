@@ -50,7 +50,7 @@ class Explaining(StateBase):
         if ph == DIPLOMACY:
             return "the turn is scored: the Diplomat names an opponent it did not attack this turn (peace S)"
         if ph == DEFEND:
-            return (f"seat {self.defender} is redeploying the tokens its {name} took back in hand, into regions "
+            return (f"Player {self.defender + 1} is redeploying the tokens its {name} took back in hand, into regions "
                     "they still hold (redeploy rN K), as the final action of the turn (003)")
         return f"'{k}' is not possible in the {PHASE_NAMES[ph]} step"
 

@@ -180,8 +180,9 @@ export function drawBoard(board, opts) {
   // a grid's column and row numbers (map.axes: {cols: [[x, text]], rows: [[y, text]], size}), in the margin
   if (m.axes) {
     const ax = s("g", { class: "axes", "aria-hidden": "true" }), size = m.axes.size || 0.5;
-    for (const [x, t] of m.axes.cols || []) ax.append(s("text", { x, y: vb[1] + size * 1.25, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
-    for (const [y, t] of m.axes.rows || []) ax.append(s("text", { x: vb[0] + size * 1.1, y: y + size * 0.35, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
+    const cy = m.axes.col_y ?? vb[1] + size * 1.25, rx = m.axes.row_x ?? vb[0] + size * 1.1;
+    for (const [x, t] of m.axes.cols || []) ax.append(s("text", { x, y: cy, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
+    for (const [y, t] of m.axes.rows || []) ax.append(s("text", { x: rx, y: y + size * 0.35, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
     labels.append(ax);
   }
   svg.append(base, over, top, labels);

@@ -1,6 +1,6 @@
 // The game page: the board, the player panels, the action input, the log; live updates over a WebSocket;
 // hot-seat hand-over (an opaque screen, and the next seat's view is fetched only once that player confirms).
-import { h, app, api, toast, status, swatch, seatNamer, downloadRecord, copy, setSeatColors } from "./ui.js";
+import { h, app, api, toast, status, swatch, seatNamer, downloadRecord, copy, setSeatColors, setSeatWords } from "./ui.js";
 import { remember, tokensOf, hashToken, absolute } from "./store.js";
 import { drawBoard, fitLabels, zoomBar, legend } from "./board.js";
 import { actionCard } from "./actions.js";
@@ -145,7 +145,7 @@ export function boardSection(d, opts) {
     const lg = legend(d.board);
     if (lg) box.append(lg);
     if ((d.board.banners || []).length) box.append(h("div", { class: "banners-box" }, h("h3", { text: "Race and power banners (top first)" }),
-      h("ol", { class: "banners", start: 0 }, d.board.banners.map(b => {
+      h("ol", { class: "banners" }, d.board.banners.map(b => {
         const legal = b.action && (d.legal || []).find(a => a.text === b.action);
         return h("li", { title: b.text }, h("b", { text: b.title }), b.note ? h("span", { class: "tag", text: b.note }) : null,
           legal && opts.send ? h("button", { type: "button", class: "take", "data-action": legal.text, onclick: () => opts.send(legal.text),
@@ -162,7 +162,7 @@ export function boardSection(d, opts) {
 
 function renderGame(afterMove) {
   const me = live; const d = me.data; const g = d.game;
-  setSeatColors(d.board && d.board.colors);
+  setSeatColors(d.board && d.board.colors); setSeatWords(d);
   if (handOver(d)) return;
   const seatName = seatNamer(g);
   document.title = `${g.title} — Conquest`;
@@ -230,7 +230,7 @@ function renderGame(afterMove) {
   for (const svg of app.querySelectorAll("svg.board")) fitLabels(svg);
   app.dataset.revision = String(g.revision);
   app.dataset.over = String(g.over);
-  app.dataset.mine = String(mine);
+  app.dataset.mine = String(mine && !d.answered_for_you); // a lone pass the server answers is not the seat's move
   app.dataset.ruleset = g.ruleset;
   const lg = app.querySelector(".log"); if (lg) lg.scrollTop = lg.scrollHeight;
   if (focusId === "notation") { const i = document.getElementById("notation"); if (i) { i.focus(); i.setSelectionRange(i.value.length, i.value.length); } }

@@ -1,7 +1,7 @@
 // The story of a game: the narrated log, dice as dice, the battle (or conquest) window, what changed since
 // you last acted, prompts that say why, confirmations of irreversible actions, and the result screen.
 // Every line comes from the server, told from this seat's views; text goes in with textContent only.
-import { h, color, swatch } from "./ui.js";
+import { h, color, swatch, seatOf } from "./ui.js";
 export { color };
 
 (function styles() {
@@ -37,7 +37,8 @@ export function diceChips(dice, opts) {
       (opts && opts.who === false) || d.who === lastWho ? null : h("b", { text: d.who }),
       dieFace(d), d.need ? h("small", { text: `≥${String(d.need).replace(/\+$/, "")}` }) : null,
       d.outcome ? h("span", { class: "outcome", text: d.outcome }) : null);
-    if (typeof d.seat === "number") { chip.style.borderLeft = `4px solid ${color(d.seat)}`; chip.dataset.seat = String(d.seat); }
+    const by = typeof d.seat === "number" ? d.seat : seatOf(d.who);
+    if (by !== null) { chip.style.borderLeft = `4px solid ${color(by)}`; chip.dataset.seat = String(by); }
     box.append(chip);
     lastWho = d.who;
   }
@@ -208,10 +209,11 @@ function markBoard(root, entries, mySeat, fresh) {
 export function promptWhy(d) {
   const q = d && d.board && d.board.question && d.you && d.you.seat !== null
     ? h("p", { class: "question", id: "question", text: d.board.question }) : null;
-  const why = justBefore(d);
+  const why = justBefore(d, !!q);
   return q && why ? h("div", {}, q, why) : (q || why);
 }
-function justBefore(d) {
+/** plain: the game's question says what is asked; this line only says what came just before. */
+function justBefore(d, plain) {
   if (!d || !d.log || d.you.seat === null) return null;
   const mine = d.you.seat;
   let last = null;
@@ -227,7 +229,7 @@ function justBefore(d) {
     (turnOf !== null && turnOf !== mine);
   if (!last) return null;
   return h("p", { class: "why", id: "why" }, swatch(last.seat),
-    h("span", { text: reacting ? `${last.text}: your answer?` : `Just before: ${last.text}.` }));
+    h("span", { text: reacting && !plain ? `${last.text}: your answer?` : `Just before: ${last.text}.` }));
 }
 
 // ---- confirmations --------------------------------------------------------------------------------------
@@ -300,11 +302,21 @@ export function resultScreen(d, token) {
   if (!dlg.open) dlg.show();
 }
 
+/** A breakdown row's "who" with its seat's colour when it names a seat (its name, or "the Red dragon" as a
+ *  panel's title says). */
+function breakdownWho(d, who) {
+  const g = d.game, low = String(who).toLowerCase();
+  const panels = (d.board && d.board.panels) || [];
+  const seat = g.seats.find(x => x.name === who || (d.you.seat === x.seat && low === "you")) ||
+    g.seats.find(x => { const p = panels.find(q => q.seat === x.seat); return p && p.title && low.includes(p.title.toLowerCase()); });
+  return h("td", {}, seat ? swatch(seat.seat) : null, who);
+}
+
 /** The score breakdown the ruleset told with the last line (who, the parts, the total); else the board's notes. */
 function breakdown(d) {
   const fin = [...(d.log || [])].reverse().find(e => e.final);
   if (fin) return h("div", { class: "breakdown" }, h("h3", { text: "Score breakdown" }),
-    h("table", { class: "result" }, fin.final.map(r => h("tr", {}, h("td", { text: r.who }),
+    h("table", { class: "result" }, fin.final.map(r => h("tr", {}, breakdownWho(d, r.who),
       h("td", { text: r.parts.map(([k, v]) => `${k}: ${v}`).join(" · ") }),
       h("td", { text: r.total === undefined || r.total === null ? "" : `= ${r.total}` })))));
   if (d.board && d.board.notes && d.board.notes.length) return h("div", { class: "breakdown" }, h("h3", { text: "Final position" }),

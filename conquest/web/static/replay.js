@@ -1,5 +1,5 @@
 // The replay page: any step of a game, as a seat or spectator saw it then.
-import { h, app, api, toast, status, seatNamer, downloadRecord, setSeatColors } from "./ui.js";
+import { h, app, api, toast, status, seatNamer, downloadRecord, setSeatColors, setSeatWords } from "./ui.js";
 import { tokensOf, hashToken } from "./store.js";
 import { fitLabels } from "./board.js";
 import { stopLive, boardSection, logList } from "./game.js";
@@ -15,7 +15,7 @@ export async function replayPage(gid) {
     try { d = await api("GET", `/api/games/${gid}/replay?step=${k}`, undefined, token); } catch (e) { toast(e.message); return; }
     step = d.step; total = d.total;
     const g = d.game; const seatName = seatNamer(g);
-    setSeatColors(d.board && d.board.colors);
+    setSeatColors(d.board && d.board.colors); setSeatWords(d);
     status(`Replay of ${g.title}: step ${step} of ${total}`);
     const slider = h("input", { type: "range", min: 0, max: total, value: step, id: "replay-step", "aria-label": "Step" });
     slider.addEventListener("change", () => show(Number(slider.value)));

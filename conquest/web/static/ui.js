@@ -35,6 +35,27 @@ export function s(tag, attrs, ...kids) {
 // its colour from here, the default palette only where the game has none.
 let seatColors = null;
 export function setSeatColors(colors) { seatColors = Array.isArray(colors) && colors.length ? colors.slice() : null; }
+// The words a seat is named by in the story (its name, "You" for this seat, its panel's title such as "Gold
+// dragon" or a race), set with the colours: a die rolled by "The Gold dragon" is drawn in that seat's colour.
+let seatWords = [];
+export function setSeatWords(d) {
+  seatWords = [];
+  if (!d || !d.game) return;
+  const panels = (d.board && d.board.panels) || [];
+  for (const x of d.game.seats) {
+    const p = panels.find(q => q.seat === x.seat);
+    const words = [x.name.toLowerCase()];
+    if (d.you && d.you.seat === x.seat) words.push("you");
+    if (p && p.title) words.push(p.title.toLowerCase());
+    seatWords.push([x.seat, words]);
+  }
+}
+/** The seat a piece of story text names at its start ("The Gold dragon", "Ann's Ratmen", "You"), or null. */
+export function seatOf(text) {
+  const t = String(text || "").toLowerCase().replace(/^the /, "");
+  for (const [seat, words] of seatWords) if (words.some(w => w && (t === w || t.startsWith(w + "'") || t.startsWith(w + " ") || t.startsWith(w + ":")))) return seat;
+  return null;
+}
 export function color(seat) {
   if (seat === null || seat === undefined || typeof seat !== "number" || seat < 0) return "#888";
   return (seatColors && seatColors[seat]) || COLORS[seat % COLORS.length];
