@@ -55,7 +55,9 @@ def test_narrated_lines_agree_with_the_board(rid: str) -> None:
     assert not found, f"{len(found)} lines contradict the game:\n" + "\n".join(found[:15])
 
 
-def test_narby_lines_carry_facts() -> None:
-    """The narby narration states its settlements, claims and destroys as facts, and they are checked."""
-    _found, _lines, facts = problems("narby", 3, 1)
+@pytest.mark.parametrize("rid", ["narby", "smallworld"])
+def test_lines_carry_facts(rid: str) -> None:
+    """The narby narration states its settlements, claims and destroys as facts, the smallworld narration its
+    conquests, conversions and abandoned regions; the check above tests them."""
+    _found, _lines, facts = problems(rid, 3, 1)
     assert facts > 50
