@@ -463,6 +463,11 @@ class Ruleset(ABC):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 
+    def log_names(self, view: dict[str, Any]) -> list[list[str]]:
+        """The names the narrated log gives each seat in a position (``view``): by default its seat name. The
+        narration check (``conquest.core.narration.named_seat``) requires a seat's action to name it first."""
+        return [[n] for n in self.seat_names(int(view.get("players", 0)), view.get("options", {}))]
+
     def help_terms(self) -> dict[str, dict[str, str]]:
         """Rules help: ``{"kind:id": {"kind", "name", "text"}}`` for each race, power, card, piece kind, action
         verb... taken from the ruleset's data. ``conquest info --terms`` prints it; the web app shows it as

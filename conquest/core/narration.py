@@ -10,7 +10,12 @@ seats, and returns a ``Line``-shaped dict:
 * ``group`` (optional): a key shared by the entries of one event (a battle, a two-dice location), which the
   page shows as one entry;
 * ``changed``: the region ids whose state the seat sees changed;
-* ``battle`` (optional): the sides of a battle and what each round did, for the battle window.
+* ``battle`` (optional): the sides of a battle and what each round did, for the battle window;
+* ``facts`` (optional): what the sentence says of the board after the action, as checks on the seat's view
+  after it (``{"at": POINTER, "equals": VALUE}`` or ``{"at": POINTER, "exists": BOOL}``, as in scenarios):
+  "a town at 1,9" carries ``{"at": "/settlements/1,9", "equals": "town"}``. ``check_facts`` tests them; the
+  narration check (tests/test_narration_consistency.py) replays random games of every ruleset and requires
+  every fact to hold and every line of a seat's action to name that seat first (``Ruleset.log_names``).
 
 Since a line is built from the seat's own views, it tells the seat nothing that its view hides.
 """
@@ -33,6 +38,43 @@ def line(text: str, kind: str = "move", *, changed: Iterable[str] = (), dice: Se
         out["group"] = group
     out.update({k: v for k, v in extra.items() if v is not None})
     return out
+
+
+def fact(at: str, **expect: Any) -> dict[str, Any]:
+    """One claim of a sentence about the view after the action: ``fact("/claims/7,5", equals=0)``,
+    ``fact("/settlements/1,9", exists=False)``."""
+    assert at.startswith("/") and len(expect) == 1 and set(expect) <= {"equals", "exists"}, (at, expect)
+    return {"at": at, **expect}
+
+
+def check_facts(line: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """The facts of ``line`` that ``view`` (the seat's view after the action) contradicts, as sentences."""
+    from conquest.core.jsondoc import pointer_exists, resolve_pointer
+    out = []
+    for f in line.get("facts", ()):
+        there = pointer_exists(view, f["at"])
+        if "exists" in f:
+            if there != bool(f["exists"]):
+                out.append(f"{line['text']!r} says {f['at']} {'exists' if f['exists'] else 'does not exist'}")
+        elif not there or resolve_pointer(view, f["at"]) != f["equals"]:
+            got = resolve_pointer(view, f["at"]) if there else "nothing"
+            out.append(f"{line['text']!r} says {f['at']} is {f['equals']!r}, the board has {got!r}")
+    return out
+
+
+def named_seat(text: str, names: Sequence[Sequence[str]], viewer: int | None = None) -> int | None:
+    """The seat a sentence names first: ``names[s]`` are the names the log gives seat ``s`` (whole words, any
+    case); "you" names ``viewer``. None when it names no seat."""
+    import re
+    best: tuple[int, int, int] | None = None  # (position, seat, length)
+    cands = [(s, n) for s, ns in enumerate(names) for n in ns if n]
+    if viewer is not None and viewer >= 0:
+        cands.append((viewer, "you"))
+    for s, n in cands:
+        m = re.search(r"(?<![\w])" + re.escape(n) + r"(?![\w])", text, re.IGNORECASE)
+        if m and (best is None or m.start() < best[0] or (m.start() == best[0] and len(n) > best[2])):
+            best = (m.start(), s, len(n))
+    return None if best is None else best[1]
 
 
 def die(who: str, die: str, outcome: str, *, rolls: Sequence[int] | None = None, value: int | None = None,

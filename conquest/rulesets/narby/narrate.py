@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from conquest.core.narration import changed_keys, die, ends, line, listing, plural, score_row
+from conquest.core.narration import changed_keys, die, ends, fact, line, listing, plural, score_row
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.tables import TABLES as T
 
@@ -161,10 +161,12 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         return line(f"{who} places {what} at {action[1]}", changed=ch)
     if verb == "move":
         return line(f"{who} moves to {action[1]}", changed=ch)
-    if verb == "claim":
-        return line(f"{who} claims {t.key(action[1])}", changed=ch)
-    if verb == "claim2":
-        return line(f"{who} claims {listing([t.key(k) for k in action[1:]])}", changed=ch)
+    if verb in ("claim", "claim2"):
+        keys = list(action[1:])
+        if after.get("node") == "react":  # the claim waits for the other dragons' answers (cards)
+            return line(f"{who} sets out to claim {listing([t.key(k) for k in keys])}", changed=ch)
+        return line(f"{who} claims {listing([t.key(k) for k in keys])}", changed=ch,
+                    facts=[fact(f"/claims/{k}", equals=me) for k in keys])
     if verb == "destroy":
         return line(f"{who} sets out to destroy {t.key(action[1])}: the Destroy chart decides", "battle",
                     changed=ch, group=f"destroy-{before.get('round')}-{me}-{after.get('actions_left')}")
@@ -175,20 +177,23 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         return line(f"{who} attacks {t.who(_seat_of_dragon(before, action[1]))}: opposed d20, ties to the defender",
                     "battle", changed=ch, group=f"attack-{before.get('round')}-{me}-{after.get('actions_left')}")
     if verb == "abandon":
-        return line(f"{who} takes back its claim ring from {t.key(action[1])}", changed=ch)
+        return line(f"{who} takes back its claim ring from {t.key(action[1])}", changed=ch,
+                    facts=[fact(f"/claims/{action[1]}", exists=False)])
     if verb == "lose":
-        return line(f"{who} loses its claim on {t.key(action[1])}", "battle", changed=ch)
+        return line(f"{who} loses its claim on {t.key(action[1])}", "battle", changed=ch,
+                    facts=[fact(f"/claims/{action[1]}", exists=False)])
     if verb == "upgrade":
         return line(f"{who} upgrades the town at {action[1]} to a city", changed=ch)
     if node == "procreator" and verb in ("pass", "play"):
         # the last answer of the Pro-creator window places the settlement the dice (as they now stand) give
         text = (f"{who} keeps the settlement dice as rolled" if verb == "pass" else
                 f"{who} plays {card_name(action[1])} ({' '.join(map(str, action[2:]))})")
+        facts: list[dict[str, Any]] = []
         if after.get("node") != "procreator":
             d = before.get("dice") or []
             rolled = f"{d[0]},{d[1]}" if verb == "pass" and len(d) >= 2 else None
-            text += f" — {settlement_outcome(t, before, after, rolled)}"
-        return line(text, "card", changed=ch)
+            text += f" — {settlement_outcome(t, before, after, rolled, facts)}"
+        return line(text, "card", changed=ch, facts=facts)
     if verb == "choose":
         return line(f"{who} chooses the place of power to appear: {place_name(action[1])}", changed=ch,
                     group=f"populate-{before.get('round')}")
@@ -203,6 +208,13 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
                     changed=ch)
     if verb == "pass":
         if node == "react":
+            ev_b = before.get("event") or {}
+            if ev_b.get("type") == "claim" and after.get("node") != "react":  # the last answer: the claim is made
+                by = ev_b.get("actor")
+                done = [k for k in ev_b.get("targets") or [] if (after.get("claims") or {}).get(k) == by]
+                if done:
+                    return line(f"{who} lets it happen — {t.who(by)} claims {listing([t.key(k) for k in done])}",
+                                "card", changed=ch, facts=[fact(f"/claims/{k}", equals=by) for k in done])
             return line(f"{who} lets it happen", "card", changed=ch)
         if node == "procreator":
             return line(f"{who} keeps the settlement dice as rolled", "card", changed=ch)
@@ -279,8 +291,9 @@ def _location(t: Teller, before: Mapping[str, Any], node: str, n: int, after: Ma
                     dice=[die(cap(what), "d20", f"column {n}", value=n)])
     x = (before.get("dice") or [0])[0]
     where = f"{x},{n}"
+    facts: list[dict[str, Any]] = []
     if kind == "settle":
-        outcome = settlement_outcome(t, before, after, where)
+        outcome = settlement_outcome(t, before, after, where, facts)
     elif kind == "chest":
         outcome = (f"it lands at {after.get('chest')} with {plural(after.get('chest_coins', 0), 'coin')}"
                    if after.get("chest") else f"no room at {where}")
@@ -294,13 +307,14 @@ def _location(t: Teller, before: Mapping[str, Any], node: str, n: int, after: Ma
         spot = (after.get("places") or {}).get(pid) if pid else None
         outcome = f"it appears at {spot}" if spot else f"no room at {where}: roll again"
     return line(f"{cap(what)}: row {n} (d20) — {outcome}", "dice", changed=ch, group=group,
-                dice=[die(cap(what), "d20", outcome, value=n)])
+                dice=[die(cap(what), "d20", outcome, value=n)], facts=facts or None)
 
 
-def settlement_outcome(t: Teller, before: Mapping[str, Any], after: Mapping[str, Any], where: str | None) -> str:
+def settlement_outcome(t: Teller, before: Mapping[str, Any], after: Mapping[str, Any], where: str | None,
+                       facts: list[dict[str, Any]]) -> str:
     """What the settlement dice did, read from the board before and after (never "nothing is built" while a
     settlement appears): new towns or cities, a town become a city, the choice or the Pro-creator window still
-    to come, or a square with no room (the dice are rolled again)."""
+    to come, or a square with no room (the dice are rolled again). ``facts`` gets what the sentence says."""
     sb, sa = before.get("settlements") or {}, after.get("settlements") or {}
     made = []
     for s in changed_keys(sb, sa):
@@ -308,6 +322,8 @@ def settlement_outcome(t: Teller, before: Mapping[str, Any], after: Mapping[str,
             made.append(f"a {sa[s]} at {s}")
         elif s in sa:
             made.append(f"the {sb[s]} at {s} becomes a {sa[s]}")
+        if s in sa:
+            facts.append(fact(f"/settlements/{s}", equals=sa[s]))
     if made:
         return listing(made)
     nxt = after.get("node")
@@ -319,6 +335,8 @@ def settlement_outcome(t: Teller, before: Mapping[str, Any], after: Mapping[str,
         return f"a city: {t.who(after.get('to_move'))} chooses which town beside {at} becomes one"
     if nxt == "settle_x":
         return f"no room at {at}: the dice are rolled again"
+    if where:
+        facts.append(fact(f"/settlements/{where}", exists=False))
     return f"nothing is built at {at}"
 
 
@@ -337,7 +355,8 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
         if lost:
             outcome += f", and it loses {listing([t.key(k) for k in lost])}"
         return line(f"{cap(t.who(s))} collects tribute: roll {shown} — {outcome}", "dice", changed=ch,
-                    dice=[die(cap(t.who(s)), "d20", outcome, value=n)])
+                    dice=[die(cap(t.who(s)), "d20", outcome, value=n)],
+                    facts=[fact(f"/claims/{k}", exists=False) for k in lost] or None)
     actor = int(ev.get("actor", -1))
     who = cap(t.who(actor))
     if typ == "attack":
@@ -361,11 +380,24 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
                     changed=ch, group=f"steal-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
     if typ == "destroy":
         target = ev.get("target")
-        gone = str(target) in ch or (target in (before.get("settlements") or {}) and
-                                     (after.get("settlements") or {}).get(target) !=
-                                     (before.get("settlements") or {}).get(target))
-        outcome = ("destroyed" + (f" — now {t.key(target, after)}" if target in (after.get("settlements") or {})
-                                  else "")) if gone else "it stands"
+        sb, sa = before.get("settlements") or {}, after.get("settlements") or {}
+        cb, ca = before.get("claims") or {}, after.get("claims") or {}
+        # read from the board: a settlement changed (ruined or removed) or a place of power removed; a claim ring
+        # sent home leaves the target standing
+        gone = (sa.get(target) != sb.get(target)) if target in sb else (
+            target in (before.get("places") or {}) and target not in (after.get("places") or {}))
+        outcome = ("destroyed" + (f" — now {t.key(target, after)}" if target in sa else "")) if gone else "it stands"
+        if not gone and target in cb and target not in ca:
+            outcome += f", and {t.who(cb[target])}'s claim ring goes home"
+        if target in sb:  # a settlement: gone, a ruin now, or standing as it was
+            facts = [fact(f"/settlements/{target}", equals=sa[target]) if target in sa and gone else
+                     fact(f"/settlements/{target}", exists=False) if gone else
+                     fact(f"/settlements/{target}", equals=sb[target])]
+        else:  # a place of power
+            facts = [fact(f"/places/{target}", exists=not gone)]
+        if not gone and target in cb and target not in ca:
+            facts.append(fact(f"/claims/{target}", exists=False))
         return line(f"{who} tries to destroy {t.key(target)}: roll {shown} — {outcome}", "dice", changed=ch,
-                    group=f"destroy-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
+                    group=f"destroy-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)],
+                    facts=facts)
     return line(f"Roll {shown}", "dice", changed=ch, dice=[die("chance", "d20", str(n), value=n)])

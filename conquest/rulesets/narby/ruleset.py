@@ -130,6 +130,14 @@ class NarbyRuleset(Ruleset):
         before the setup); the state JSON numbers the same seats from 0."""
         return [f"Seat {i + 1}" for i in range(players)]
 
+    def log_names(self, view: dict[str, Any]) -> list[list[str]]:
+        """The log calls a seat by its dragon once chosen ("the Red dragon"), else by its seat name."""
+        from conquest.rulesets.narby.narrate import dragon_title
+        dragons = view.get("dragons") or []
+        names = self.seat_names(int(view["players"]), view["options"])
+        return [[n] + ([f"the {dragon_title(dragons[s])} dragon"] if s < len(dragons) and dragons[s] else [])
+                for s, n in enumerate(names)]
+
     # ------------------------------------------------------------------ balance reports
     def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
         """Each seat's dragon."""

@@ -78,6 +78,9 @@ def verb_for(subject: str, singular: str, plural_form: str) -> str:
 def acting_realm(view: Mapping[str, Any]) -> str:
     if view.get("phase") == "deal" and view.get("dealing"):
         return str(view["dealing"][0])
+    rc = view.get("reaction")
+    if rc and rc.get("realms"):  # a card window on another realm's move or income: the realm asked acts
+        return str(rc["realms"][0])
     b = view.get("battle")
     if b and b.get("step") == "assign" and b.get("queue"):
         return str(b["queue"][0][0])

@@ -111,6 +111,19 @@ class NerathRuleset(Ruleset):
             names[st.seat_of[r]].append(REALM_TITLES[r])
         return [" & ".join(n) for n in names]
 
+    def log_names(self, view: dict[str, Any]) -> list[list[str]]:
+        """The log calls a seat by its realms ("Karkoth", "the Iron Circle")."""
+        from conquest.rulesets.nerath.narrate import SHORT
+        players = int(view["players"])
+        st = NerathState(players, self.options().resolve(view["options"]))
+        names: list[list[str]] = [[] for _ in range(players)]
+        for r in range(R):
+            names[st.seat_of[r]].append(SHORT[REALMS[r]].removeprefix("the "))
+        b = view.get("battle") or {}
+        if isinstance(b.get("guardian_seat"), int) and 0 <= b["guardian_seat"] < players:
+            names[b["guardian_seat"]].append("the Guardians")  # the seat that decides for them
+        return names
+
     def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
         """Balance reports: each seat's realm(s). A realm's place in the turn order is fixed (Karkoth, Vailin,
         Iron Circle, Nerath) and the seats follow it, so realms are not rotated: seat and realm are one factor."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from conquest.core.narration import changed_keys, die, ends, line, plural, score_row
+from conquest.core.narration import changed_keys, die, ends, fact, line, plural, score_row
 from conquest.rulesets.smallworld import data as D
 
 
@@ -93,7 +93,8 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         rid = action[1]
         text = f"{troop} conquer {region_name(before, rid)}" + (" with the Dragon" if verb == "dragon" else "")
         text += _conquest_result(before, after, rid, active)
-        return line(text, "battle", changed=ch, group=f"conquest-{before.get('turn')}-{me}")
+        return line(text, "battle", changed=ch, group=f"conquest-{before.get('turn')}-{me}",
+                    facts=[fact(f"/regions/{rid}/race", equals=active)] if active else None)
     if verb == "final":
         rid = action[1]
         return line(f"{troop} try a final conquest of {region_name(before, rid)}, held by "
@@ -105,9 +106,11 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
     if verb == "convert":
         rid = action[1]
         return line(f"{troop} convert the {race_name((before['regions'][rid] or {}).get('race'))} token in "
-                    f"{region_name(before, rid)}", "battle", changed=ch)
+                    f"{region_name(before, rid)}", "battle", changed=ch,
+                    facts=[fact(f"/regions/{rid}/race", equals=active)] if active else None)
     if verb == "abandon":
-        return line(f"{troop} abandon {region_name(before, action[1])}", changed=ch)
+        return line(f"{troop} abandon {region_name(before, action[1])}", changed=ch,
+                    facts=[fact(f"/regions/{action[1]}/race", equals=None)])
     if verb == "redeploy":
         rid, n = action[1], action[2]
         race = active if seat_of(before, active) == me else _own_race(before, me)
