@@ -15,6 +15,7 @@ import yaml
 from conquest.core.errors import StateFormatError
 from conquest.core.game import CHANCE, Ruleset, State
 from conquest.rulesets.kingdom.board import BONUS_EFFECTS, PRODUCTION_ICONS, Board, load_board
+from conquest.rulesets.kingdom.coherence import check_coherence
 from conquest.rulesets.kingdom.schema import KingdomBody
 
 ARMIES_PER_PLAYER = 12
@@ -763,71 +764,5 @@ class KingdomState(State):
         if not pending and s.tasks:
             raise StateFormatError("tasks", f"tasks are only pending in the vacate or place phase")
         s.points = pair("points", 100_000)
-        s._check_coherence()
+        check_coherence(s, COLORS, MAX_SOLDIER_ENTRY, economy())
         return s
-
-    def _check_coherence(self) -> None:
-        """What the rules rely on between fields, which a loaded document must hold as play does (a move's
-        armies within its Soldier tokens, a bonus location held by an army that stands there...): refused
-        naming the field, so that every legal action leads to a state that loads again."""
-        b = self.board
-        me = self.current
-        # "Spend 1 Soldier token per army ... each bonus location can only accommodate a single Army pawn"
-        vacating = {t: n for kind, t, n in self.tasks if kind == VACATE}
-        for t in range(b.territories):
-            for p in (0, 1):
-                n_occ = sum(1 for l in b.territory_locs[t] if self.loc[l] == p)
-                allowed = self.armies[2 * t + p] + (vacating.get(t, 0) if p == me else 0)
-                if n_occ > allowed:
-                    raise StateFormatError("locations", f"{COLORS[p]} occupies {n_occ} bonus locations in "
-                                                        f"{b.names[t]} with {self.armies[2 * t + p]} armies"
-                                           + (f" and {vacating[t]} to vacate" if t in vacating and p == me else ""))
-        if len(vacating) != sum(1 for kind, _t, _n in self.tasks if kind == VACATE):
-            raise StateFormatError("tasks", "one vacate task per territory the armies left")
-        for i, (kind, t, n) in enumerate(self.tasks):
-            held = len(self.occupied(me, t))
-            if kind == VACATE and n > held:
-                raise StateFormatError(f"tasks/{i}/count", f"{COLORS[me]} is to vacate {n} bonus locations in "
-                                                           f"{b.names[t]} but holds {held}")
-            if kind == PLACE:
-                if len(self.tasks) > 1:
-                    raise StateFormatError("tasks", "a place task comes alone, after the vacate tasks")
-                if t != self.move_to:
-                    raise StateFormatError(f"tasks/{i}/territory", "armies are placed in the territory they "
-                                                                   "moved into")
-                if held + n > self.armies[2 * t + me]:
-                    raise StateFormatError(f"tasks/{i}/count", f"{COLORS[me]} has {self.armies[2 * t + me]} "
-                                                               f"armies in {b.names[t]}, {held} of them on "
-                                                               f"bonus locations: {n} more cannot be placed")
-        if self.move_to >= 0:
-            if self.move_to == b.castles[1 - me]:
-                raise StateFormatError("move/to", "no move goes into the opponent's castle")
-            if self.phase == MOVE:
-                seen: set[int] = set()
-                for src, n in self.move_from:
-                    name = b.names[src]
-                    if src not in self.move_sources or src in seen:
-                        raise StateFormatError(f"move/from/{name}", f"not a territory {COLORS[me]} can move "
-                                                                    f"from into {b.names[self.move_to]}")
-                    if n > self.armies[2 * src + me]:
-                        raise StateFormatError(f"move/from/{name}", f"{n} armies from {name}, which holds "
-                                                                    f"{self.armies[2 * src + me]}")
-                    seen.add(src)
-                if self.moved_total() > self.soldiers[me]:
-                    raise StateFormatError(f"soldiers/{me}", f"{COLORS[me]} moves {self.moved_total()} armies "
-                                                             f"with {self.soldiers[me]} Soldier tokens (one each)")
-                if self.soldiers[me] == 0:
-                    raise StateFormatError(f"soldiers/{me}", f"{COLORS[me]} is moving with no Soldier token "
-                                                             "(a move costs one per army)")
-        # bounds the game can reach: no more Soldier tokens nor points than the rounds so far can have given
-        income = max(MAX_SOLDIER_ENTRY, self.options["soldier_base"] + self.options["soldier_die"])
-        eco = economy()
-        per_round = max(eco["castle_icon"] * len(b.castle_icons[p]) for p in (0, 1)) + sum(
-            eco["points"][k] for k in b.loc_kind)
-        for p in (0, 1):
-            if self.soldiers[p] > self.round * income:
-                raise StateFormatError(f"soldiers/{p}", f"{self.soldiers[p]} Soldier tokens by round "
-                                                        f"{self.round}: at most {income} come each round")
-            if self.points[p] > self.round * per_round:
-                raise StateFormatError(f"points/{p}", f"{self.points[p]} points by round {self.round}: at most "
-                                                      f"{per_round} come each round")
