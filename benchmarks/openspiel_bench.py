@@ -3,6 +3,7 @@
     PYTHONPATH=. nice -n 15 python benchmarks/openspiel_bench.py strength [--time 0.2] [--games 20]
         [--nerath-games 8] [--nerath-options ,max_rounds=10] [--seed 2000] [ruleset ...]
     PYTHONPATH=. nice -n 15 python benchmarks/openspiel_bench.py throughput [--seconds 5]
+    PYTHONPATH=. python benchmarks/openspiel_bench.py summary run1.err [run2.err ...]
 
 ``strength``: every game is played on OpenSpiel's state (``pyspiel.load_game("conquest_<id>")``). One seat is
 our ``ismcts:time=T:cpu=1`` (it chooses a whole engine action from ``determinize``, as every runner gives it; the
@@ -152,7 +153,7 @@ def strength(args: argparse.Namespace) -> None:
             sims += info["their_simulations"]
             decisions += info["our_actions"]
             seeds.append(seed)
-            print(f"{rid}: game {g + 1}/{games} seat {ours} result {win:.2f} ({info}), "
+            print(f"{rid}: game {g + 1}/{games} seed {seed} seat {ours} result {win:.2f} ({info}), "
                   f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         lo, hi = wilson(score / games, games)
         line = {"ruleset": rid, "players": players, "game": name, "ours": f"ismcts:time={args.time}:cpu=1",
@@ -210,6 +211,30 @@ def throughput(args: argparse.Namespace) -> None:
         print(json.dumps(line), flush=True)
 
 
+def summary(args: argparse.Namespace) -> None:
+    """The figures of the games finished so far, from the progress lines of one or more runs (stderr): a run cut
+    short for time still counts every game it finished."""
+    import ast
+    import re
+    pat = re.compile(r"^(\w+): game (\d+)/\d+ (?:seed (\d+) )?seat (\d+) result ([\d.]+) \((\{.*\})\)")
+    by: dict[str, list[tuple[int, float, dict[str, Any]]]] = {}
+    for path in args.logs:
+        for line in open(path):
+            m = pat.match(line)
+            if m:
+                # lines without a seed come from a run of the default --seed, game k being seed + k - 1
+                seed = int(m.group(3)) if m.group(3) else args.seed + int(m.group(2)) - 1
+                by.setdefault(m.group(1), []).append((seed, float(m.group(5)), ast.literal_eval(m.group(6))))
+    for rid, rows in by.items():
+        n = len(rows)
+        score = sum(r for _s, r, _i in rows)
+        lo, hi = wilson(score / n, n)
+        seeds = sorted(s for s, _r, _i in rows)
+        print(json.dumps({"ruleset": rid, "games": n, "wins": sum(r == 1.0 for _s, r, _i in rows),
+                          "score": round(score / n, 3), "wilson95": [round(lo, 3), round(hi, 3)],
+                          "seeds": seeds, "capped": sum(i["capped"] for _s, _r, i in rows)}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -224,8 +249,11 @@ def main() -> None:
     s.add_argument("--out", help="also append the JSON lines to this file")
     t = sub.add_parser("throughput")
     t.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game and loop")
+    u = sub.add_parser("summary", help="the figures from the progress lines (stderr) of strength runs")
+    u.add_argument("logs", nargs="+")
+    u.add_argument("--seed", type=int, default=2000, help="the --seed of runs whose lines do not name the seed")
     args = ap.parse_args()
-    strength(args) if args.what == "strength" else throughput(args)
+    {"strength": strength, "throughput": throughput, "summary": summary}[args.what](args)
 
 
 if __name__ == "__main__":
