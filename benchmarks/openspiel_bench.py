@@ -94,16 +94,6 @@ class TimedMCTS(os_mcts.MCTSBot):
         return root
 
 
-def play_engine_action(state: Any, action: Any) -> None:
-    """Play a whole engine action on the OpenSpiel state: its tokens, the forced ones being taken by the game."""
-    c = state._c
-    d = c.decision
-    seq = c.setup.codec.tokens_of(action)
-    while c.decision is d and not state.is_terminal():
-        k = len(d.prefix)
-        state.apply_action(seq[k] if k < len(seq) else c.setup.codec.end)
-
-
 def play_game(game_string: str, ours: int, budget: float, seed: int) -> tuple[list[float], dict[str, Any]]:
     game = pyspiel.load_game(game_string)
     n = game.num_players()
@@ -119,7 +109,7 @@ def play_game(game_string: str, ours: int, budget: float, seed: int) -> tuple[li
             outcomes, probs = zip(*st.chance_outcomes())
             st.apply_action(rng.choices(outcomes, probs)[0])
         elif st.current_player() == ours:
-            play_engine_action(st, decide(agent, st._c.state, rng))
+            st.apply_engine_action(decide(agent, st.engine_state(), rng))
             our_moves += 1
         else:
             st.apply_action(int(bots[st.current_player()].step(st)))
