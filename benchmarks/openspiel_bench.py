@@ -3,7 +3,7 @@
     PYTHONPATH=. nice -n 15 python benchmarks/openspiel_bench.py strength [--time 0.2] [--games 20]
         [--nerath-games 8] [--nerath-options ,max_rounds=10] [--seed 2000] [ruleset ...]
     PYTHONPATH=. nice -n 15 python benchmarks/openspiel_bench.py throughput [--seconds 5]
-    PYTHONPATH=. python benchmarks/openspiel_bench.py summary run1.err [run2.err ...]
+    PYTHONPATH=. python benchmarks/openspiel_bench.py summary run1.err [run2.err@2010 ...]
 
 ``strength``: every game is played on OpenSpiel's state (``pyspiel.load_game("conquest_<id>")``). One seat is
 our ``ismcts:time=T:cpu=1`` (it chooses a whole engine action from ``determinize``, as every runner gives it; the
@@ -208,12 +208,14 @@ def summary(args: argparse.Namespace) -> None:
     import re
     pat = re.compile(r"^(\w+): game (\d+)/\d+ (?:seed (\d+) )?seat (\d+) result ([\d.]+) \((\{.*\})\)")
     by: dict[str, list[tuple[int, float, dict[str, Any]]]] = {}
-    for path in args.logs:
+    for spec in args.logs:
+        path, _, base = spec.partition("@")
+        first = int(base) if base else args.seed
         for line in open(path):
             m = pat.match(line)
             if m:
                 # lines without a seed come from a run of the default --seed, game k being seed + k - 1
-                seed = int(m.group(3)) if m.group(3) else args.seed + int(m.group(2)) - 1
+                seed = int(m.group(3)) if m.group(3) else first + int(m.group(2)) - 1
                 by.setdefault(m.group(1), []).append((seed, float(m.group(5)), ast.literal_eval(m.group(6))))
     for rid, rows in by.items():
         n = len(rows)
@@ -240,7 +242,7 @@ def main() -> None:
     t = sub.add_parser("throughput")
     t.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game and loop")
     u = sub.add_parser("summary", help="the figures from the progress lines (stderr) of strength runs")
-    u.add_argument("logs", nargs="+")
+    u.add_argument("logs", nargs="+", help="log files; FILE@SEED for a run whose lines do not name the seed")
     u.add_argument("--seed", type=int, default=2000, help="the --seed of runs whose lines do not name the seed")
     args = ap.parse_args()
     {"strength": strength, "throughput": throughput, "summary": summary}[args.what](args)
