@@ -3,6 +3,7 @@
     PYTHONPATH=. nice -n 15 python benchmarks/openspiel_bench.py strength [--time 0.2] [--games 20]
         [--nerath-games 8] [--nerath-options ,max_rounds=10] [--seed 2000] [ruleset ...]
     PYTHONPATH=. nice -n 15 python benchmarks/openspiel_bench.py throughput [--seconds 5]
+    PYTHONPATH=. python benchmarks/openspiel_bench.py summary run1.err [run2.err@2010 ...]
 
 ``strength``: every game is played on OpenSpiel's state (``pyspiel.load_game("conquest_<id>")``). One seat is
 our ``ismcts:time=T:cpu=1`` (it chooses a whole engine action from ``determinize``, as every runner gives it; the
@@ -93,16 +94,6 @@ class TimedMCTS(os_mcts.MCTSBot):
         return root
 
 
-def play_engine_action(state: Any, action: Any) -> None:
-    """Play a whole engine action on the OpenSpiel state: its tokens, the forced ones being taken by the game."""
-    c = state._c
-    d = c.decision
-    seq = c.setup.codec.tokens_of(action)
-    while c.decision is d and not state.is_terminal():
-        k = len(d.prefix)
-        state.apply_action(seq[k] if k < len(seq) else c.setup.codec.end)
-
-
 def play_game(game_string: str, ours: int, budget: float, seed: int) -> tuple[list[float], dict[str, Any]]:
     game = pyspiel.load_game(game_string)
     n = game.num_players()
@@ -118,7 +109,7 @@ def play_game(game_string: str, ours: int, budget: float, seed: int) -> tuple[li
             outcomes, probs = zip(*st.chance_outcomes())
             st.apply_action(rng.choices(outcomes, probs)[0])
         elif st.current_player() == ours:
-            play_engine_action(st, decide(agent, st._c.state, rng))
+            st.apply_engine_action(decide(agent, st.engine_state(), rng))
             our_moves += 1
         else:
             st.apply_action(int(bots[st.current_player()].step(st)))
@@ -152,7 +143,7 @@ def strength(args: argparse.Namespace) -> None:
             sims += info["their_simulations"]
             decisions += info["our_actions"]
             seeds.append(seed)
-            print(f"{rid}: game {g + 1}/{games} seat {ours} result {win:.2f} ({info}), "
+            print(f"{rid}: game {g + 1}/{games} seed {seed} seat {ours} result {win:.2f} ({info}), "
                   f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         lo, hi = wilson(score / games, games)
         line = {"ruleset": rid, "players": players, "game": name, "ours": f"ismcts:time={args.time}:cpu=1",
@@ -210,6 +201,32 @@ def throughput(args: argparse.Namespace) -> None:
         print(json.dumps(line), flush=True)
 
 
+def summary(args: argparse.Namespace) -> None:
+    """The figures of the games finished so far, from the progress lines of one or more runs (stderr): a run cut
+    short for time still counts every game it finished."""
+    import ast
+    import re
+    pat = re.compile(r"^(\w+): game (\d+)/\d+ (?:seed (\d+) )?seat (\d+) result ([\d.]+) \((\{.*\})\)")
+    by: dict[str, list[tuple[int, float, dict[str, Any]]]] = {}
+    for spec in args.logs:
+        path, _, base = spec.partition("@")
+        first = int(base) if base else args.seed
+        for line in open(path):
+            m = pat.match(line)
+            if m:
+                # lines without a seed come from a run of the default --seed, game k being seed + k - 1
+                seed = int(m.group(3)) if m.group(3) else first + int(m.group(2)) - 1
+                by.setdefault(m.group(1), []).append((seed, float(m.group(5)), ast.literal_eval(m.group(6))))
+    for rid, rows in by.items():
+        n = len(rows)
+        score = sum(r for _s, r, _i in rows)
+        lo, hi = wilson(score / n, n)
+        seeds = sorted(s for s, _r, _i in rows)
+        print(json.dumps({"ruleset": rid, "games": n, "wins": sum(r == 1.0 for _s, r, _i in rows),
+                          "score": round(score / n, 3), "wilson95": [round(lo, 3), round(hi, 3)],
+                          "seeds": seeds, "capped": sum(i["capped"] for _s, _r, i in rows)}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -224,8 +241,11 @@ def main() -> None:
     s.add_argument("--out", help="also append the JSON lines to this file")
     t = sub.add_parser("throughput")
     t.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game and loop")
+    u = sub.add_parser("summary", help="the figures from the progress lines (stderr) of strength runs")
+    u.add_argument("logs", nargs="+", help="log files; FILE@SEED for a run whose lines do not name the seed")
+    u.add_argument("--seed", type=int, default=2000, help="the --seed of runs whose lines do not name the seed")
     args = ap.parse_args()
-    strength(args) if args.what == "strength" else throughput(args)
+    {"strength": strength, "throughput": throughput, "summary": summary}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -365,6 +365,36 @@ class ConquestState(pyspiel.State):  # type: ignore[misc]
         total = sum(res)
         return [(n * r - total) / (n - 1) for r in res]
 
+    # ---- beyond the OpenSpiel API ----------------------------------------------------------------------------
+    def engine_state(self) -> State:
+        """The engine's state (the referee's: everything, hidden parts included)."""
+        return self._c.state
+
+    def engine_actions(self) -> list[Any]:
+        """The legal engine actions of the decision under way (those that agree with the tokens chosen so far);
+        empty at a chance node or the end."""
+        d = self._c.decision
+        if d is None or self._c.over():
+            return []
+        if not d.prefix:
+            return list(d.actions)
+        tokens = self._c.setup.codec.tokens_of
+        k = len(d.prefix)
+        return [a for a in d.actions if list(tokens(a)[:k]) == d.prefix]
+
+    def apply_engine_action(self, action: Any) -> None:
+        """Play a whole engine action of the player to move as its tokens (``apply_action`` for each, so the
+        history holds them); the tokens the game takes by itself are skipped. Refused (``ValueError``, nothing
+        changed) when it is not one of ``engine_actions()``."""
+        if action not in self.engine_actions():
+            raise ValueError(f"{action!r} is not a legal action of the decision under way")
+        c = self._c
+        d = c.decision
+        seq = c.setup.codec.tokens_of(action)
+        while c.decision is d and not c.over():
+            k = len(d.prefix) if d is not None else 0
+            self.apply_action(seq[k] if k < len(seq) else c.setup.codec.end)
+
     def resample_from_infostate(self, player: int, sampler: Any) -> ConquestState:
         """A state that ``player`` cannot tell from this one: the engine's ``determinize`` (every part hidden
         from the player drawn again), seeded by ``sampler``; the same information state for ``player``."""

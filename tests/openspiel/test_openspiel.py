@@ -322,3 +322,33 @@ def test_ismcts_refuses_a_perfect_information_game():
     bots = [pyspiel.ISMCTSBot(1 + p, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 4) for p in range(2)]
     with pytest.raises(pyspiel.SpielError, match="ImperfectInformation"):
         pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
+
+
+@pytest.mark.parametrize("rid", ["nerath", "narby"])
+def test_apply_engine_action_plays_the_whole_action(rid):
+    """``apply_engine_action`` plays an engine action as its tokens: the engine state afterwards is the one the
+    rules give, the history grew by the tokens asked for, and an action that is not legal is refused."""
+    game = pyspiel.load_game(game_string(rid, cap=5000))
+    rng = random.Random(4)
+    st = game.new_initial_state()
+    played = multi = 0
+    while played < 40 and not st.is_terminal():
+        if st.is_chance_node():
+            st = random_walk(st, rng, 1)
+            continue
+        actions = st.engine_actions()
+        assert actions and all(st.engine_state().is_legal(a) for a in actions)
+        action = rng.choice(actions)
+        before = st.engine_state()
+        n = len(st.history())
+        st.apply_engine_action(action)
+        after = st._c.trail
+        while after.parent is not None and after.parent.state is not before:
+            after = after.parent  # skip what the game resolved by itself after the action
+        assert after.parent is not None and after.action == action
+        multi += len(st.history()) - n > 1
+        played += 1
+    assert multi > 0, "every action was one token: the test saw no multi-token action"
+    if not st.is_terminal() and not st.is_chance_node():
+        with pytest.raises(ValueError, match="not a legal action"):
+            st.apply_engine_action(("no-such-verb",))
