@@ -25,6 +25,12 @@ def test_balance_refuses_a_folder_holding_other_files_and_writes_nothing(tmp_pat
     one_line_error(r, str(tmp_path), "other files")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
     one_line_error(cli("balance", "kingdom", "--games", "2", "--agents", "random", "--out", "/"), "--out /")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "summary.json").write_text('{"format": "someone-else/1"}')   # a summary.json, not ours
+    one_line_error(cli("balance", "kingdom", "--games", "2", "--agents", "random", "--out", str(other)),
+                   "other files")
+    assert (other / "summary.json").read_text() == '{"format": "someone-else/1"}'
 
 
 def test_balance_reruns_and_resumes_into_its_own_folder(tmp_path: Path) -> None:
