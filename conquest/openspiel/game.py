@@ -34,8 +34,8 @@ DEFAULT_MAX_GAME_LENGTH = 20_000
 """OpenSpiel moves (decisions and chance outcomes) after which a game is stopped, unless the parameter says."""
 MAX_CHANCE_OUTCOMES = {"kingdom": 20, "narby": 20, "smallworld": 20, "nerath": 64}
 """The most outcomes a chance node can have, per ruleset (a node with more is refused with an error): kingdom's
-largest die has 20 faces; narby's d20; smallworld's 20 powers; nerath's 32 Treasures and its hit counts (at most one
-per battle die). Any other ruleset: 256."""
+largest die has 20 faces; narby's d20; smallworld's 20 powers; nerath's 32 Treasures and its hit counts (one outcome
+per possible number of hits: a margin over the 32 that random games reach). Any other ruleset: 256."""
 
 
 class _Setup:
