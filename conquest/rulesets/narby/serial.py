@@ -331,9 +331,10 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one
     # ---- coherence of the node with the rest
     node = s.node
-    if s.phase != "setup":
+    if s.phase not in ("setup", "over"):
         # "When every dragon is on the board the first round" begins: after the set-up every seat has its
-        # dragon, on the board, and a home (its cave; the Undead's rolled square)
+        # dragon, on the board, and a home (its cave; the Undead's rolled square). A finished game plays no more:
+        # it may have ended before the set-up was done (a seat past the win at once: win_check=at_once)
         for i in range(players):
             if s.dragon[i] < 0:
                 raise StateFormatError(f"dragons/{i}", f"seat {i} has no dragon after the set-up")
