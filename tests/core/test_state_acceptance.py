@@ -51,15 +51,7 @@ def positions(rid: str) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out.extend(_paths(v, prefix + (k,)))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            out.extend(_paths(v, prefix + (i,)))
-    return out
+from conquest.analysis.fuzz import _paths  # noqa: E402 - every path of a document, as the fuzzer mutates them
 
 
 def _at(doc: Any, path: tuple[Any, ...]) -> Any:
