@@ -49,7 +49,7 @@ MAX_IMPORT_SECONDS = 30.0  # and the longest it may take to check it
 # CACHE_STATES states in all (see Live.weight; a Nerath state with what goes with it is about 100-200 KiB); the
 # least recently used beyond that are dropped (the database holds them: ``load`` replays them when asked for again)
 CACHE_GAMES = 256
-CACHE_STATES = 1024
+CACHE_STATES = 4096
 
 
 class WebError(Exception):
@@ -83,9 +83,9 @@ class Live:
     """The log narrated to each seat that asked (see ``Games.narrated``)."""
 
     def weight(self) -> int:
-        """What the game holds in memory, counted in states: its state and snapshots, one for each narrated
-        log (its recent states share most of their parts with each other) and one per 500 steps of its log."""
-        return 1 + len(self.snapshots) + len(self.stories) + len(self.log) // 500
+        """What the game holds in memory, counted in states: its state and snapshots, each narrated log's recent
+        states (kept for undo: up to MAX_UNDO + 1 per seat that reads the log) and one per 500 steps of its log."""
+        return 1 + len(self.snapshots) + sum(1 + len(st.recent) for st in self.stories.values()) + len(self.log) // 500
 
 
 @dataclass
@@ -403,6 +403,8 @@ class Games:
         import secrets as _s
         if not token or not isinstance(token, str) or len(token) > 128:
             raise WebError(401, "a seat or spectator token is required (the part after # in your link)")
+        if not token.isascii():  # tokens are URL-safe ASCII; other text (a lone surrogate) cannot be encoded
+            raise WebError(403, "this token does not belong to this game")
         found: Actor | None = None
         for s in row.seats:
             if s.token is not None and _s.compare_digest(s.token.encode(), token.encode()):
@@ -523,7 +525,7 @@ class Games:
                     try:
                         self._commit(live, lone, live.state.apply(lone))
                     except Conflict:
-                        self._cache.pop(gid, None)
+                        self._forget(gid)
                     continue
                 rng = random.Random(f"{live.row.chance_seed}:chance:{live.revision}")
                 outcome = sample_chance(live.state, rng)

@@ -65,6 +65,7 @@ class Advancer:
         self.holders: dict[str, set[str]] = {}  # client -> its games thinking now (or handed the next turn)
         self.waiting: dict[str, deque[str]] = {}  # client -> its games waiting to think
         self.turns: dict[str, _Turn] = {}
+        self.slot_of: dict[str, str] = {}  # game -> the client whose thinking slot it holds (released to that one)
 
     # ---- clients ---------------------------------------------------------------------------------------
     def own(self, gid: str, client: str) -> None:
@@ -87,9 +88,9 @@ class Advancer:
         """A thinking slot of the game's client; False (and the game queued) when they are all taken."""
         client = self._client(gid)
         with self.lock:
-            held = self.holders.setdefault(client, set())
-            if gid in held:
+            if gid in self.slot_of:
                 return True  # handed over by the game that answered before it
+            held = self.holders.setdefault(client, set())
             queue = self.waiting.setdefault(client, deque())
             if len(held) < self.per_client and (not queue or queue[0] == gid):
                 if queue:
@@ -97,6 +98,7 @@ class Advancer:
                 if not queue:
                     self.waiting.pop(client, None)
                 held.add(gid)
+                self.slot_of[gid] = client
                 return True
             if gid not in queue:
                 queue.append(gid)
@@ -104,9 +106,10 @@ class Advancer:
 
     def _release(self, gid: str) -> None:
         """Give the slot back; the client's next waiting game gets it and is scheduled."""
-        client = self._client(gid)
         nxt = None
         with self.lock:
+            # the client recorded when the slot was taken: the game's owner may have been forgotten since
+            client = self.slot_of.pop(gid, None) or self._client(gid)
             held = self.holders.get(client)
             if held is None or gid not in held:
                 return
@@ -115,6 +118,7 @@ class Advancer:
             if queue:
                 nxt = queue.popleft()
                 held.add(nxt)
+                self.slot_of[nxt] = client
             if not queue:
                 self.waiting.pop(client, None)
             if not held:
@@ -144,7 +148,7 @@ class Advancer:
                 if moved is True:
                     continue
                 with self.lock:
-                    if moved is None and gid not in self.holders.get(self._client(gid), ()):
+                    if moved is None and gid not in self.slot_of:
                         # waiting for a thinking slot: the game that frees one hands it over and schedules it
                         self.running.discard(gid)
                         self.again.discard(gid)
@@ -193,7 +197,7 @@ class Advancer:
         state = live.state
         seat = state.to_move
         if seat is None or seat == CHANCE:
-            self.turns.pop(gid, None)
+            self._idle(gid)
             if seat is None:
                 with self.lock:
                     self.owners.pop(gid, None)
@@ -203,11 +207,12 @@ class Advancer:
             # a person's seat whose only answer is pass, among computer seats (after an undo): answered for it
             lone = self.games.lone_pass(live)
             if lone is None:
+                self._idle(gid)
                 return False
             self.games.commit_agent(gid, live.revision, lone)
             return True
         if row is None or row.kind in ("human", "record"):
-            self.turns.pop(gid, None)
+            self._idle(gid)
             return False
         turn = self._turn(gid, live, seat, row.kind)
         rng = self.games.agent_rng(live)
@@ -245,6 +250,13 @@ class Advancer:
         turn.after = step + 1
         return True
 
+    def _idle(self, gid: str) -> None:
+        """Nothing for the server to play in ``gid`` now: forget its computer turn (an agent and its search tree),
+        the "thinking" mark, and any thinking slot handed to it while it waited."""
+        self.turns.pop(gid, None)
+        self.thinking.pop(gid, None)
+        self._release(gid)
+
     def _think(self, gid: str, kind: str, turn: _Turn, state: Any, rng: Any) -> Any:
         """The agent's decision within its turn's budget (a random legal action if it fails or never answers)."""
         if turn.agent is None:
@@ -253,6 +265,7 @@ class Advancer:
         try:
             return fut.result(timeout=self.think_limit * 1.5 + 0.5)
         except FutureTimeout:
+            fut.cancel()  # still queued behind other games' agents: never started
             log.warning("game %s: %s went over its thinking limit; playing a random action", gid, kind)
             turn.agent = None  # it may still be running: a fresh one for the next decision
         except Exception:  # noqa: BLE001 - a failing agent must not stall the game

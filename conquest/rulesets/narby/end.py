@@ -35,9 +35,9 @@ def end_game(s: NarbyData) -> None:
 
 
 def winners(s: NarbyData) -> list[int]:
-    """Most coins after the treasure tokens are redeemed. Option ``ties``: ``coins`` (default) — a tie goes
-    to more coins (without tokens), a tie on both is shared; ``shared`` — every dragon with the top total
-    shares the win."""
+    """Most coins after the treasure tokens are redeemed. Option ``ties``: ``shared`` (default) — every dragon
+    with the top total shares the win; ``coins`` — a tie goes to more coins (without tokens), a tie on both is
+    shared."""
     def rank(t: int) -> tuple[int, int]:
         return (s.total(t), s.coins[t] if s.options["ties"] == "coins" else 0)
     best = max(rank(t) for t in range(s.players))

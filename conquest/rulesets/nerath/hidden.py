@@ -5,7 +5,8 @@ Hidden from a seat (``NerathState.view``):
 - every Event deck (its size is public; the deck of a realm the seat plays is known as a set — its cards
   are the realm's cards that are neither in its hand nor in its discards — and draws are chance nodes over
   that set, so its order hides nothing);
-- the Event hand and the facedown Event discards of every realm the seat does not play (sizes public);
+- the Event hand of every realm the seat does not play (its size is public; the Event discards are shown to
+  every seat: each card in them was seen when it was played);
 - the Treasure hand of every realm the seat does not play, and the Treasure deck (sizes public);
 - the tile (and so the dice) of every facedown Dungeon Guardian, and the pile of unused tiles.
 

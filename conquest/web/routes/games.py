@@ -40,6 +40,14 @@ def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc
             policy = kinds.policies.get(s.kind)
             if policy is not None and (policy.ruleset != rs.id or policy.players != n):
                 raise WebError(422, f"seats.{i}: {s.kind} plays {policy.ruleset} with {policy.players} players")
+            if policy is not None:
+                try:  # trained under these rules: the game's options (with their defaults) must be the policy's
+                    same = rs.options().resolve(body.options) == rs.options().resolve(policy.options)
+                except Exception:  # noqa: BLE001 - bad options are reported by the game's creation below
+                    same = True
+                if not same:
+                    raise WebError(422, f"seats.{i}: {s.kind} was trained with other options of {rs.id}: "
+                                        f"{policy.options or 'the defaults'}")
             computers += 1
         default = defaults[i] if i < len(defaults) else f"Player {i + 1}"
         seats.append((s.kind, clean_name(s.name, default)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from fastapi import APIRouter
@@ -37,16 +38,21 @@ def page_replay(gid: str) -> FileResponse:
 
 
 def _markdown_page(doc: Path, title: str, nav: str) -> Response:
-    """A document as an HTML page (raw HTML in the document is escaped, not passed through)."""
+    """A document as an HTML page (raw HTML in the document is escaped, not passed through); rendered once per
+    version of the file (a page asked for again costs no rendering)."""
+    return Response(_rendered(doc, doc.stat().st_mtime_ns, title, nav), media_type="text/html")
+
+
+@lru_cache(maxsize=64)
+def _rendered(doc: Path, _version: int, title: str, nav: str) -> str:
     from html import escape
     from markdown_it import MarkdownIt
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(doc.read_text(encoding="utf-8"))
-    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
             f'content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
             f'<link rel="stylesheet" href="/static/app.css"></head><body><header class="top">'
             f'<a href="/" class="brand">Conquest</a>{nav}</header><main class="card rules-page">{body}</main>'
             f'</body></html>')
-    return Response(page, media_type="text/html")
 
 
 @router.get("/rules/{rid}")

@@ -28,14 +28,16 @@ function levelsOf(data) { return Object.entries(data.levels || {}); }
 function policiesOf(data) {
   // the server lists installed policies: {id|kind|spec, label?, help?} or a seat kind as a string; never a bare
   // "policy" (it needs a file) nor a policy:path=... spec built here
-  return (data.policies || []).map(p => typeof p === "string" ? { kind: p } : { kind: p.kind || p.id || p.spec, label: p.label, help: p.help })
+  return (data.policies || []).map(p => typeof p === "string" ? { kind: p } : { kind: p.kind || p.id || p.spec, label: p.label || p.name, help: p.help })
     .filter(p => p.kind && p.kind !== "policy" && !String(p.kind).startsWith("policy:path="));
 }
 function seatKindSelect(data, i) {
   const levels = levelsOf(data);
   const levelIds = new Set(levels.map(([k]) => k));
   const pol = policiesOf(data);
-  const agents = (data.seat_kinds || []).filter(k => k !== "human" && k !== "policy" && !levelIds.has(k));
+  // the named agents the server's operator enables (a client's text is never an agent spec: the server refuses it)
+  const agents = data.agents ? data.agents.map(a => a.kind)
+    : (data.seat_kinds || []).filter(k => k !== "human" && !String(k).startsWith("policy") && !levelIds.has(k));
   const deflt = i === 0 ? "human" : (levelIds.has("easy") ? "easy" : (levels[0] || [agents[0]])[0]);
   return h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} is played by` },
     h("option", { value: "human", text: "a person", selected: deflt === "human" }),
@@ -43,8 +45,7 @@ function seatKindSelect(data, i) {
       levels.map(([k, v]) => h("option", { value: k, text: `computer: ${v.label || capital(k)}`, selected: deflt === k })),
       pol.map(p => h("option", { value: p.kind, text: `computer: ${p.label || "trained policy"}` }))),
     agents.length ? h("optgroup", { label: "Advanced (agents by name)" },
-      agents.map(k => h("option", { value: k, text: `agent ${k}` })),
-      h("option", { value: SPEC, text: "agent spec…" })) : null);
+      agents.map(k => h("option", { value: k, text: `agent ${k}` }))) : null);
 }
 function kindHelp(data, kind) {
   if (kind === "human") return "Played in the browser by a person (hot-seat or with a link).";
