@@ -215,3 +215,24 @@ def test_a_stored_seat_kind_the_server_does_not_offer_plays_at_random(make_clien
         assert not marker.exists()
     finally:
         shutil.rmtree(short)
+
+
+def test_a_thinking_slot_goes_back_to_the_client_that_took_it() -> None:
+    """A slot taken for a game is released to the same client even when the server has forgotten the game's owner
+    meanwhile (the game ended, or the owners' table was full): no client is left waiting for ever (the review's
+    slot leak), and a slot handed to a waiting game that then has nothing to play is given back."""
+    from conquest.web.live import Advancer
+    adv = Advancer(None, 5.0, 0.0, lambda gid, rev: None, per_client=1)  # type: ignore[arg-type]
+    try:
+        adv.schedule = lambda gid: None  # type: ignore[method-assign]  # no game loop: the bookkeeping only
+        adv.own("g1", "10.0.0.1")
+        adv.own("g2", "10.0.0.1")
+        assert adv._acquire("g1") and not adv._acquire("g2")  # one slot: g2 waits in line
+        adv.owners.pop("g1")  # the game ended (or its owner was forgotten) before its slot came back
+        adv._release("g1")
+        assert adv.slot_of == {"g2": "10.0.0.1"} and adv.holders == {"10.0.0.1": {"g2"}}  # handed to g2
+        adv.owners.pop("g2")
+        adv._idle("g2")  # g2 found nothing to play: its slot goes back too
+        assert adv.holders == {} and adv.slot_of == {} and adv.busy("10.0.0.1") == 0
+    finally:
+        adv.stop()
