@@ -174,3 +174,28 @@ def test_a_computer_turn_is_shown_as_thinking(browser: Any, server: Any, screens
     assert any(re.match(r"^.+ \(computer, easy\) is thinking…$", t) for t in turns), turns
     pg.screenshot(path=str(screenshots / "nerath-table-thinking.png"))
     pg.context.close()
+
+
+def test_action_sections_are_titled_as_the_game_speaks(browser: Any, server: Any, screenshots: Path) -> None:
+    """A long list of actions folds into sections titled by the words of the actions, never by the notation:
+    "Move from Blackmere", not "move · Blackmere" (the notation's verb and a space id or a lower-case word)."""
+    made = nerath_game(server, seed=25)
+    gid, token = made["game"]["id"], made["seats"][0]["token"]
+    d = wait_turn(server, gid, token)
+    for _ in range(30):  # to the first phase with a long list of moves
+        if sum(a["text"].startswith("move ") for a in d["legal"]) > 14:
+            break
+        d = play(server, gid, token, d, next((a["text"] for a in d["legal"] if a["text"] == "pass"),
+                                             d["legal"][0]["text"]))
+        d = wait_turn(server, gid, token)
+    pg = open_page(browser, server.url + made["seats"][0]["link"], SIZES["desktop"])
+    pg.wait_for_selector("#actions details.group summary")
+    titles = pg.eval_on_selector_all("#actions details.group summary", "es => es.map(e => e.firstChild.textContent)")
+    pg.screenshot(path=str(screenshots / "nerath-table-sections.png"))
+    assert titles
+    for t in titles:
+        assert t[:1].isupper(), f"a section titled by the notation: {t!r}"
+        assert not SPACE_ID.search(DICE.sub("", t)), f"a space id in the section title {t!r}"
+    assert any(re.fullmatch(r"Move from \S.*", t) for t in titles), titles
+    assert not pg.errors  # type: ignore[attr-defined]
+    pg.context.close()

@@ -25,7 +25,7 @@ export function entries(actions) {
 }
 
 /** Sections: by verb, and by verb and first space where a verb has several entries from one space
- * ("move · Karkoth Keep"), so a big turn reads as the player thinks: from where, then what, then where to. */
+ * ("Move from Karkoth Keep"), so a big turn reads as the player thinks: from where, then what, then where to. */
 function sections(es, names) {
   const verb = e => e.options[0].a.text.split(" ")[0];
   const first = e => (e.options[0].a.places || [])[0];
@@ -37,11 +37,27 @@ function sections(es, names) {
   const groups = new Map();
   for (const e of es) {
     const v = verb(e), st = stats.get(v);
-    const k = first(e) && st.firsts.size < st.n && st.n > 4 ? `${v} · ${names(first(e))}` : v;
+    const k = first(e) && st.firsts.size < st.n && st.n > 4 ? `${v}\u0000${first(e)}` : v;
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(e);
   }
-  return groups;
+  const titled = new Map();
+  for (const [k, group] of groups) titled.set(sectionTitle(k, group, names), group);
+  return titled;
+}
+
+/** A section's title as the game speaks: the word its descriptions start with ("Move", not the notation's
+ * "move"), and the space they share ("Move from Blackmere" when every one says "from Blackmere"). */
+export function sectionTitle(key, group, names) {
+  const [v, place] = key.split("\u0000");
+  const descs = group.map(e => e.options[0].a.description || "");
+  const counts = new Map();
+  for (const d of descs) { const w = d.split(/\s+/)[0]; if (w) counts.set(w, (counts.get(w) || 0) + 1); }
+  const word = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const title = word && counts.get(word) * 2 > descs.length ? word.replace(/[:,.;]$/, "") : v;
+  if (place === undefined) return title;
+  const name = names(place);
+  return descs.every(d => d.includes(`from ${name}`)) ? `${title} from ${name}` : `${title} · ${name}`;
 }
 
 // the notation (what one would type) is on hover only: the button reads as the game speaks
