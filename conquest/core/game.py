@@ -114,13 +114,18 @@ def _guard_class(cls: type, guards: dict[str, tuple[int, str]]) -> None:
             setattr(cls, name, _guarded(cls.__dict__[name], at, kind))
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def json_copy(doc: Any) -> Any:
     """A copy of a JSON-like document: new dicts and lists all the way down (tuples become lists), leaves
-    shared (they are immutable)."""
+    shared (they are immutable). Leaves are copied without a call each: a state document is mostly leaves, and
+    every ``to_json`` copies one (about half the CPU of a Nerath ``to_json`` was this function's calls)."""
+    leaves = _LEAVES
     if isinstance(doc, dict):
-        return {k: json_copy(v) for k, v in doc.items()}
+        return {k: v if type(v) in leaves else json_copy(v) for k, v in doc.items()}
     if isinstance(doc, (list, tuple)):
-        return [json_copy(v) for v in doc]
+        return [v if type(v) in leaves else json_copy(v) for v in doc]
     return doc
 
 

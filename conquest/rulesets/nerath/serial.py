@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
@@ -48,12 +50,11 @@ def keep_bounds(st: NerathData) -> None:
 
 def body_json(st: NerathData) -> dict[str, Any]:
     pieces: dict[str, dict[str, dict[str, int]]] = {}
-    for s in range(S):
-        for r in range(R):
-            base = (s * R + r) * T
-            row = {COUNTED[t]: st.n[base + t] for t in range(T) if st.n[base + t]}
-            if row:
-                pieces.setdefault(IDS[s], {})[REALMS[r]] = row
+    n = st.n
+    for i in compress(range(len(n)), n):  # the few counts that are not 0, in (space, realm, type) order
+        sr, t = divmod(i, T)
+        s, r = divmod(sr, R)
+        pieces.setdefault(IDS[s], {}).setdefault(REALMS[r], {})[COUNTED[t]] = n[i]
     ships = {}
     for sid in sorted(st.ships):
         sh = st.ships[sid]
