@@ -208,6 +208,9 @@ def border_links(regions: list[dict[str, Any]], borders: list[Any], made: set[st
     lying inside the other get a short ``bridge`` across the place where they meet."""
     by_id = {r["id"]: r for r in regions if isinstance(r, dict) and "id" in r and "polygon" in r and "center" in r}
     poly = {k: [(float(p[0]), float(p[1])) for p in r["polygon"]] for k, r in by_id.items()}
+    # a region's other pieces (map region "parts": more rings drawn with its polygon) show borders too
+    rings = {k: [poly[k]] + [[(float(p[0]), float(p[1])) for p in part] for part in r.get("parts") or []
+                             if isinstance(part, list) and len(part) >= 3] for k, r in by_id.items()}
     cen = {k: (float(r["center"][0]), float(r["center"][1])) for k, r in by_id.items()}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
@@ -227,9 +230,10 @@ def border_links(regions: list[dict[str, Any]], borders: list[Any], made: set[st
             out.append({"a": a, "b": c, "from": [round(ca[0], 2), round(ca[1], 2)],
                         "to": [round(cc[0], 2), round(cc[1], 2)], "over": over})
             continue
-        if _inside(ca, poly[c]) or _inside(cc, poly[a]) or _shared(poly[a], poly[c], size * 0.004) >= size * 0.05:
+        if (_inside(ca, poly[c]) or _inside(cc, poly[a])
+                or sum(_shared(x, y, size * 0.004) for x in rings[a] for y in rings[c]) >= size * 0.05):
             continue  # the shapes show this border
-        gap, mid = _poly_dist(poly[a], poly[c])
+        gap, mid = min((_poly_dist(x, y) for x in rings[a] for y in rings[c]), key=lambda d: d[0])
         dx, dy = cc[0] - ca[0], cc[1] - ca[1]
         length = (dx * dx + dy * dy) ** 0.5 or 1.0
         half = gap / 2 + size * 0.12

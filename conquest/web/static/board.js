@@ -91,7 +91,7 @@ export function drawBoard(board, opts) {
     const st = info[r.id] || {};
     const g = s("g", { class: "region" + (places.has(r.id) ? " can" : "") + (selected.includes(r.id) ? " sel" : "") + (st.declined ? " declined" : ""),
       "data-region": r.id });
-    const d = "M" + r.polygon.map(p => `${p[0]},${p[1]}`).join("L") + "Z";
+    const d = [r.polygon, ...(r.parts || [])].map(ring => "M" + ring.map(p => `${p[0]},${p[1]}`).join("L") + "Z").join(""); // parts: more pieces of it
     if (r.cell_from_center) backs.append(s("path", { d })); // the lines under it do not show through a tint
     const owned = st.owner !== null && st.owner !== undefined;
     const ownerColor = st.color || col(st.owner);
