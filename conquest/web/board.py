@@ -182,9 +182,14 @@ def _clear_corridors(polys: dict[str, list[Point]], centers: dict[str, Point], b
         if length == 0:
             continue
         nx, ny = -dy / length, dx / length  # the line's normal
+        lo_x, hi_x = min(pa[0], pc[0]) - gap, max(pa[0], pc[0]) + gap
+        lo_y, hi_y = min(pa[1], pc[1]) - gap, max(pa[1], pc[1]) + gap
         for k, poly in polys.items():
             if k in (b[0], b[1]) or len(poly) < 3:
                 continue
+            if (max(p[0] for p in poly) < lo_x or min(p[0] for p in poly) > hi_x
+                    or max(p[1] for p in poly) < lo_y or min(p[1] for p in poly) > hi_y):
+                continue  # far from the line
             if min(_seg_dist(pa, pc, p, q) for p, q in _edges(poly)) >= gap / 2:
                 continue
             ck = centers[k]
@@ -212,6 +217,8 @@ def border_links(regions: list[dict[str, Any]], borders: list[Any], made: set[st
     rings = {k: [poly[k]] + [[(float(p[0]), float(p[1])) for p in part] for part in r.get("parts") or []
                              if isinstance(part, list) and len(part) >= 3] for k, r in by_id.items()}
     cen = {k: (float(r["center"][0]), float(r["center"][1])) for k, r in by_id.items()}
+    boxes = {k: (min(p[0] for p in pl), min(p[1] for p in pl), max(p[0] for p in pl), max(p[1] for p in pl))
+             for k, pl in poly.items()}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     for b in borders:
@@ -224,9 +231,11 @@ def border_links(regions: list[dict[str, Any]], borders: list[Any], made: set[st
         ca, cc = cen[a], cen[c]
         if a in made or c in made:
             tol = size * 0.001
-            over = any(k not in (a, c) and (_inside(((ca[0] + cc[0]) / 2, (ca[1] + cc[1]) / 2), poly[k])
-                                            or any(_seg_dist(ca, cc, p, q) <= tol for p, q in _edges(poly[k])))
-                       for k in poly)
+            x0, y0, x1, y1 = min(ca[0], cc[0]), min(ca[1], cc[1]), max(ca[0], cc[0]), max(ca[1], cc[1])
+            near = [k for k, bx in boxes.items() if k not in (a, c)
+                    and bx[0] <= x1 + tol and bx[2] >= x0 - tol and bx[1] <= y1 + tol and bx[3] >= y0 - tol]
+            over = any(_inside(((ca[0] + cc[0]) / 2, (ca[1] + cc[1]) / 2), poly[k])
+                       or any(_seg_dist(ca, cc, p, q) <= tol for p, q in _edges(poly[k])) for k in near)
             out.append({"a": a, "b": c, "from": [round(ca[0], 2), round(ca[1], 2)],
                         "to": [round(cc[0], 2), round(cc[1], 2)], "over": over})
             continue
@@ -274,11 +283,11 @@ def _complete_map(map_text: str) -> str:
             near = sorted(min(((x - u) ** 2 + (y - v) ** 2) ** 0.5 for k, (u, v) in enumerate(centers) if k != i)
                           for i, (x, y) in enumerate(centers)) if len(centers) > 1 else [span]
             gap = near[len(near) // 2] / 6
-            polys = {r["id"]: inset(cell, c, gap / 2) if cell else cell for r, c, cell in zip(need, centers, cells)}
-            made = {r["id"]: c for r, c in zip(need, centers)}
-            _clear_corridors(polys, made, m.get("borders") or [], gap)
-            for r in need:
-                r["polygon"] = [[round(x, 2), round(y, 2)] for x, y in polys[r["id"]]]
+            keys = [str(r.get("id", f"#{i}")) for i, r in enumerate(need)]
+            polys = {k: inset(cell, c, gap / 2) if cell else cell for k, c, cell in zip(keys, centers, cells)}
+            _clear_corridors(polys, dict(zip(keys, centers)), m.get("borders") or [], gap)
+            for k, r in zip(keys, need):
+                r["polygon"] = [[round(x, 2), round(y, 2)] for x, y in polys[k]]
                 r["cell_from_center"] = True
         margin = span * 0.03  # room for the labels of regions on the edge
         # a grid's column and row numbers (map "axes") go in a wider margin above and on the left
