@@ -274,6 +274,28 @@ def _hex(x: int, y: int) -> list[tuple[float, float]]:
 
 def _outline(cells: list[list[int]]) -> list[list[float]]:
     """The outline of a set of hex cells: the edges not shared by two of them, chained; the longest ring."""
+    best = max(_rings(cells), key=len)
+    return [[a, b] for a, b in best]
+
+
+def _parts(cells: list[list[int]]) -> list[list[list[float]]]:
+    """The outlines of the cells apart from the longest ring (a sea's hex that touches the rest only at a
+    corner), not its holes (the islands in it)."""
+    rings = _rings(cells)
+    best = max(rings, key=len)
+
+    def inside(p: tuple[float, float]) -> bool:
+        hit = False
+        for a, b in zip(best, best[1:] + best[:1]):
+            if (a[1] > p[1]) != (b[1] > p[1]) and p[0] < a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]):
+                hit = not hit
+        return hit
+    return [[[a, b] for a, b in ring] for ring in rings
+            if ring is not best and not inside((sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring)))]
+
+
+def _rings(cells: list[list[int]]) -> list[list[tuple[float, float]]]:
+    """The outlines of a set of hex cells: the edges not shared by two of them, chained into rings."""
     count: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
     for x, y in cells:
         h = _hex(x, y)
@@ -304,8 +326,7 @@ def _outline(cells: list[list[int]]) -> list[list[float]]:
             ring.append(cur)
             seen.add(cur)
         rings.append(ring)
-    best = max(rings, key=len)
-    return [[a, b] for a, b in best]
+    return rings
 
 
 _MAP_CACHE: dict[str, Any] = {}
@@ -316,5 +337,8 @@ def board_map_json() -> dict[str, Any]:
         m = tables().board.map.to_json()
         for r in m["regions"]:
             r["polygon"] = _outline(r["attrs"]["cells"])
+            parts = _parts(r["attrs"]["cells"])
+            if parts:
+                r["parts"] = parts  # drawn with the polygon (Eastern Reach's hex beside Anvil Hills)
         _MAP_CACHE.update(m)
     return json_copy(_MAP_CACHE)  # a copy: a caller who edits it never edits the cache

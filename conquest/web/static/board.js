@@ -73,12 +73,26 @@ export function drawBoard(board, opts) {
   const legible = board.legible || null;
   const stacks = [], rings = s("g", { class: "rings" });
   if (legible) svg.classList.add("legible");
+  // the map's borders as lines (map.links, made by the server): between the centres of regions drawn as cells
+  // set apart, under them; over the shapes where a line crosses a third region or bridges two shapes that meet
+  // only at a corner
+  const under = s("g", { class: "links" }), over = s("g", { class: "links over" }), backs = s("g", { class: "backs" });
+  const names = new Map((m.regions || []).map(r => [r.id, (info[r.id] && info[r.id].name) || r.name || r.id]));
+  for (const l of m.links || []) {
+    const [x1, y1] = l.from, [x2, y2] = l.to;
+    const g = s("g", { class: "link" + (l.bridge ? " bridge" : ""), "data-a": l.a, "data-b": l.b },
+      s("title", {}, `${names.get(l.a) || l.a} and ${names.get(l.b) || l.b} border each other`));
+    if (l.over) g.append(s("line", { x1, y1, x2, y2, class: "casing", "stroke-width": 1.5 * unit }));
+    g.append(s("line", { x1, y1, x2, y2, class: "border", "stroke-width": 0.75 * unit }));
+    (l.over ? over : under).append(g);
+  }
   for (const r of m.regions || []) {
     if (!r.polygon) continue;
     const st = info[r.id] || {};
     const g = s("g", { class: "region" + (places.has(r.id) ? " can" : "") + (selected.includes(r.id) ? " sel" : "") + (st.declined ? " declined" : ""),
       "data-region": r.id });
-    const d = "M" + r.polygon.map(p => `${p[0]},${p[1]}`).join("L") + "Z";
+    const d = [r.polygon, ...(r.parts || [])].map(ring => "M" + ring.map(p => `${p[0]},${p[1]}`).join("L") + "Z").join(""); // parts: more pieces of it
+    if (r.cell_from_center) backs.append(s("path", { d })); // the lines under it do not show through a tint
     const owned = st.owner !== null && st.owner !== undefined;
     const ownerColor = st.color || col(st.owner);
     const fill = st.fill || (owned ? ownerColor : (KIND_FILL[r.kind] || "#eee"));
@@ -167,7 +181,7 @@ export function drawBoard(board, opts) {
     }
   }
   // overlays: pieces larger than a region (a Narby dragon covers 2x2 squares); clicks pass through them
-  const over = s("g", { class: "overlays" });
+  const overlays = s("g", { class: "overlays" });
   for (const o of board.overlays || []) {
     const fill = o.seat !== undefined && o.seat !== null ? col(o.seat) : (o.fill || "#555");
     const og = s("g", { class: "overlay " + (o.class || ""), "data-overlay": o.kind || "" }, s("title", {}, (o.title || o.label || "") + helpText(help, o.help)));
@@ -175,7 +189,7 @@ export function drawBoard(board, opts) {
       "fill-opacity": o.opacity ?? 0.85, stroke: o.stroke || "#222", "stroke-width": 0.08 }));
     if (o.label) og.append(s("text", { x: o.x + o.w / 2, y: o.y + o.h / 2 + Math.min(o.w, o.h) * 0.13, "text-anchor": "middle",
       "font-size": Math.min(o.w, o.h) * (o.label.length > 2 ? 0.28 : 0.4), fill: o.text || "#fff", "font-weight": "bold" }, o.label));
-    over.append(og);
+    overlays.append(og);
   }
   // a grid's column and row numbers (map.axes: {cols: [[x, text]], rows: [[y, text]], size}), in the margin
   if (m.axes) {
@@ -185,7 +199,7 @@ export function drawBoard(board, opts) {
     for (const [y, t] of m.axes.rows || []) ax.append(s("text", { x: rx, y: y + size * 0.35, "text-anchor": "middle", "font-size": size, fill: "#5d4a2c" }, t));
     labels.append(ax);
   }
-  svg.append(base, over, top, labels);
+  svg.append(under, backs, base, over, overlays, top, labels);
   if (legible) {
     base.after(rings);
     svg.legible = { spec: legible, stacks, top, labels, help, seatName: opts.seatName, col, focus: legible.focus ? focusBox(m, legible.focus, unit) : null };
@@ -392,7 +406,8 @@ export function legend(board) {
   if (!items.length) return null;
   return h("ul", { class: "legend", "aria-label": "Legend" }, items.map(it => {
     const sw = s("svg", { viewBox: "-2 -2 4 4", class: "legend-icon", "aria-hidden": "true" });
-    if (it.shape) sw.append(shape(it.shape, 0, 0, 1.5, it.fill || "#666"));
+    if (it.line) sw.append(s("line", { x1: -1.8, y1: 0, x2: 1.8, y2: 0, class: "border", "stroke-width": 0.9 }));
+    else if (it.shape) sw.append(shape(it.shape, 0, 0, 1.5, it.fill || "#666"));
     else sw.append(s("rect", { x: -1.6, y: -1.6, width: 3.2, height: 3.2, rx: 0.6, fill: it.fill || "#fff8e1", stroke: "#5a4a30", "stroke-width": 0.15 }));
     if (it.icon) sw.append(s("text", { x: 0, y: 0.6, "text-anchor": "middle", "font-size": 1.7, fill: it.shape ? "#fff" : "#3b2a14", "font-weight": "bold" }, it.icon));
     return h("li", { title: it.help || "" }, sw, h("span", { text: it.text }));
