@@ -54,7 +54,8 @@ export function sectionTitle(key, group, names) {
   const counts = new Map();
   for (const d of descs) { const w = d.split(/\s+/)[0]; if (w) counts.set(w, (counts.get(w) || 0) + 1); }
   const word = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const title = word && counts.get(word) * 2 > descs.length ? word.replace(/[:,.;]$/, "") : v;
+  const said = word && counts.get(word) * 2 > descs.length ? word.replace(/[:,.;]$/, "") : v;
+  const title = said.charAt(0).toUpperCase() + said.slice(1);
   if (place === undefined) return title;
   const name = names(place);
   return descs.every(d => d.includes(`from ${name}`)) ? `${title} from ${name}` : `${title} · ${name}`;
