@@ -208,6 +208,9 @@ def _prompt(view: dict[str, Any]) -> str | None:
             # the page knows the roll (its log): "{total}" and "{nth}" are filled there (game.js promptText)
             return (f"{cap(scorer)} scored {{total}} on you in {where}: choose your casualties, one at a time "
                     f"({{total}} to take: choose {{nth}})")
+        if step == "choose":
+            return (f"{cap(realm_name(att))} scored {plural(b.get('split_hits', 0), 'hit')} on {foes} in {where}: "
+                    f"you play both, so split the hits between them (each realm then chooses its casualties)")
         if step == "press":
             s = sides(view, b["space"])
             mine = army(s.get(att, {})) or "no pieces"
