@@ -227,7 +227,8 @@ class _Side:
     def slot_key(self, k: int) -> tuple[int, int, int]:
         """How cheap the side's (k+1)-th casualty is, in its order's terms: under ``cheapest`` (Dragons' second
         hits last, then the piece's cost with the Heroes a Warship carries, then the piece's kind), under
-        ``listed`` its place in the order. The keys of one side's slots never decrease."""
+        ``listed`` its place in the order. The keys of one side's slots never decrease (``_Allies.chosen_split``
+        compares two realms' keys under ``cheapest`` only: under ``listed`` the first realm goes first)."""
         ui, what = self.hit_slot[k]
         if self.order != "cheapest":
             return (0, k, 0)
@@ -355,7 +356,7 @@ class _Allies:
         for _ in range(h):
             key_a = A.slot_key(ka + sa) if ka + sa < A.K and sa < ca else None
             key_b = B.slot_key(kb + sb) if kb + sb < B.K and sb < cb else None
-            if key_a is not None and (key_b is None or key_a <= key_b):
+            if key_a is not None and (key_b is None or key_a <= key_b or A.order != "cheapest"):
                 sa += 1
             elif key_b is not None:
                 sb += 1
