@@ -303,8 +303,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                 queued[realm] = queued.get(realm, 0) + h
         if act[0] == "split":   # the seat's split of the allies' hits
             for i in (1, 3):
-                r = REALMS.index(act[i])
-                queued[r] = queued.get(r, 0) + act[i + 1]
+                queued[REALMS.index(act[i])] = queued.get(REALMS.index(act[i]), 0) + act[i + 1]
         if act[0] == "extra":   # the allies' odd hit drawn: the split is known
             from conquest.rulesets.nerath.battle import split_hits
             assert isinstance(D, _Allies)
