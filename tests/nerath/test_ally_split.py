@@ -242,7 +242,14 @@ def test_rl_codec_writes_every_split() -> None:
         tokens = match.codec.encode(action)
         assert match.codec.decode(tokens) == action
         seen.add(tokens)
-    assert len(seen) == 3 and d.options()
+    assert len(seen) == 3
+    # one choice: the verb and the first realm are forced, then the count Vailin takes (0, 1 or 2)
+    assert d.advance_forced() is None
+    voc = match.codec.vocabulary
+    assert [voc[t] for t in d.prefix] == ["split", "vailin"]
+    assert sorted(voc[t] for t in d.options()) == [0, 1, 2]
+    done = d.choose(voc.index(1)) or d.advance_forced()
+    assert done == ("split", "vailin", 1, "nerath", 2)
     assert np.asarray(match.encoding.observe(s, 1)).shape == np.asarray(
         match.encoding.features(s.view(1), 1)).shape
 

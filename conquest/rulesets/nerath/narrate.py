@@ -297,10 +297,10 @@ def _news(before: Mapping[str, Any], action: Any, entry: Mapping[str, Any]) -> s
 def split_text(action: tuple[Any, ...]) -> str:
     """``split vailin 2 nerath 1`` -> "Vailin takes 2 hits, Nerath 1"; a realm taking none comes last
     ("Nerath takes 3 hits, Vailin none")."""
-    (a, na), (b, nb) = (cap(realm_name(action[1])), action[2]), (cap(realm_name(action[3])), action[4])
+    (a, na), (b, nb) = (realm_name(action[1]), action[2]), (realm_name(action[3]), action[4])
     if not na and nb:
         (a, na), (b, nb) = (b, nb), (a, na)
-    return f"{a} takes {plural(na, 'hit')}, {b} {nb or 'none'}"
+    return f"{cap(a)} takes {plural(na, 'hit')}, {b} {nb or 'none'}"
 
 
 def _hit_text(action: tuple[Any, ...], who: str) -> str:
