@@ -31,7 +31,7 @@ from conquest.rulesets.nerath.odds import (  # noqa: F401
 
 ATTACKER, DEFENDER, ALLY = "karkoth", "nerath", "vailin"
 LAND_SPACE, SEA_SPACE, DUNGEON_SPACE = "n04", "s1", "d1"
-RUNNING = ("fs_a", "fs_d", "roll_a", "roll_d", "assign", "press", "split", "window")
+RUNNING = ("fs_a", "fs_d", "roll_a", "roll_d", "assign", "press", "split", "choose", "window")
 
 
 # ------------------------------------------------------------------------------------- the real battle
@@ -81,7 +81,9 @@ def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int
     rs = get_ruleset("nerath")
     base = rs.new_game(2, {"board_setup": "empty", "events": "none",
                            "hurt_dragon_fights": battle.hurt_dragon_fights,
-                           "heroes_need_lasts": getattr(battle, "heroes_need_lasts", "whole_battle")})
+                           "heroes_need_lasts": getattr(battle, "heroes_need_lasts", "whole_battle"),
+                           # the 2-player game: one seat plays both allies; it splits as the calculator assumes
+                           "ally_split": "choose" if getattr(battle, "one_seat", False) else "half"})
     doc = base.to_json()
     doc.pop("to_move", None)
     x = DUNGEON_SPACE if battle.dungeon else SEA_SPACE if battle.sea else LAND_SPACE
@@ -234,6 +236,15 @@ class _Defence:
             raise OddsError("a battle ended before the allies' split of an odd hit was drawn (a bug)")
         return moves[0][0]
 
+    def split(self, st: Any) -> tuple:
+        """The seat's split of the allies' hits at step ``choose``: the calculator's ``_Allies.chosen_split``."""
+        D = self.D
+        assert isinstance(D, _Allies)
+        ka, kb = D.states[self.j(st)]
+        sa, sb = D.chosen_split(ka, kb, st.bt["pending_split"])
+        share = sorted((r.realm, s) for r, s in zip(self.realms, (sa, sb)))
+        return ("split", REALMS[share[0][0]], share[0][1], REALMS[share[1][0]], share[1][1])
+
     def check_final(self, st: Any, j: int) -> None:
         D = self.D
         if isinstance(D, _Guardians):
@@ -290,6 +301,9 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                 on_a += h
             else:
                 queued[realm] = queued.get(realm, 0) + h
+        if act[0] == "split":   # the seat's split of the allies' hits
+            for i in (1, 3):
+                queued[REALMS.index(act[i])] = queued.get(REALMS.index(act[i]), 0) + act[i + 1]
         if act[0] == "extra":   # the allies' odd hit drawn: the split is known
             from conquest.rulesets.nerath.battle import split_hits
             assert isinstance(D, _Allies)
@@ -347,6 +361,10 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                 act = att.hit(att.k(st)) if realm == ra else dfn.hit(st, realm)
                 if act not in st.legal_actions():
                     raise OddsError(f"the casualty order chose {act}, which the rules do not allow here (a bug)")
+                st = st.apply_unchecked(act)
+                continue
+            if step == "choose":
+                act = dfn.split(st)
                 st = st.apply_unchecked(act)
                 continue
             raise OddsError(f"the battle stopped at an unexpected step '{step}'")

@@ -20,10 +20,10 @@ from conquest.core.registry import get_ruleset
 OLD = {
     "narby": {"win_check": "round", "ties": "coins", "destroy_own_claims": False},
     "smallworld": {"convert_needs_token": False, "reinforcement_die": "each_race"},
-    "nerath": {"heroes_need_lasts": "while_standing"},
+    "nerath": {"heroes_need_lasts": "while_standing", "ally_split": "half"},
 }
 NEW_OPTIONS = {"narby": ["destroy_own_claims"], "smallworld": ["convert_needs_token", "reinforcement_die"],
-               "nerath": []}
+               "nerath": ["ally_split"]}
 PLAYERS = {"narby": 3, "smallworld": 3, "nerath": 2}
 
 
@@ -65,7 +65,7 @@ def test_record_keeps_the_resolved_options(ruleset: str) -> None:
         assert rec.to_json()["options"][name] == value
 
 
-@pytest.mark.parametrize("ruleset", ["narby", "smallworld"])
+@pytest.mark.parametrize("ruleset", ["narby", "smallworld", "nerath"])
 def test_a_record_made_with_the_old_default_replays_identically(ruleset: str) -> None:
     """A game played under the old defaults replays to the same end, whole; and the changed defaults would
     have played it otherwise (in at least one of the seeds tried), so the stored options are what keeps it."""
@@ -82,7 +82,7 @@ def test_a_record_made_with_the_old_default_replays_identically(ruleset: str) ->
     assert differs, f"no game tried is played differently under the new {ruleset} defaults"
 
 
-@pytest.mark.parametrize("ruleset", ["narby", "smallworld"])
+@pytest.mark.parametrize("ruleset", ["narby", "smallworld", "nerath"])
 def test_a_record_from_before_an_option_existed_plays_by_the_old_rules(ruleset: str) -> None:
     """A record that does not name an option made later (it was written before the option existed) is read with
     the option's legacy value: the old rules it was played with."""

@@ -9,7 +9,7 @@ from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, ships_at
 from conquest.rulesets.nerath.data import (
-    COUNTED, DRAGON, FLYING_TYPES, HEROES, LAND, R, REALM_INDEX, SEA, SIEGE, STORM, T, TYPE_INDEX, WIZARD,
+    COUNTED, DRAGON, FLYING_TYPES, HEROES, LAND, R, REALM_INDEX, REALMS, SEA, SIEGE, STORM, T, TYPE_INDEX, WIZARD,
 )
 from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, place_guardian, return_guardian
 from conquest.rulesets.nerath.reposition import start_reposition
@@ -30,6 +30,8 @@ def fight_actions(st: NerathData) -> list[tuple]:
     step = bt["step"]
     if step == "assign":
         return hit_targets(st, bt["queue"][0][0])
+    if step == "choose":
+        return split_choices(st)
     if step == "press":
         return [("press",), ("retreat",)]
     if step == "withdraw":
@@ -333,6 +335,16 @@ def begin_damage(st: NerathData, after: str) -> None:
             queue = [[defs[0], hd]] if defs else []
         else:
             a, b = defs[0], defs[1]
+            if one_seat_allies(st, a, b):
+                # one seat plays both allies: it decides the split (reading 12)
+                bt["pending_split"] = hd
+                bt["queue"] = [[bt["att"], ha]] if ha else []
+                choices = split_choices(st)
+                if len(choices) > 1:
+                    bt["step"] = "choose"
+                    return
+                apply_split(st, choices[0])
+                return
             extra_to_a = extra_to_first(hd, capacity(st, a)[1], capacity(st, b)[1])
             if extra_to_a is None:
                 bt["pending_split"] = hd
@@ -343,6 +355,39 @@ def begin_damage(st: NerathData, after: str) -> None:
     if ha:
         queue.append([bt["att"], ha])
     bt["queue"] = queue
+    bt["step"] = "assign"
+
+
+def one_seat_allies(st: NerathData, a: int, b: int) -> bool:
+    """Whether one seat plays both defending allies and decides their split itself (option ``ally_split``
+    ``choose``): "Allies decide among themselves how to take damage in battle" - one player is always of one
+    mind. Allies of two seats take half each (the text's no-consensus rule: the engine cannot know that two
+    players agreed)."""
+    return st.options.get("ally_split", "half") == "choose" and st.seat_of[a] == st.seat_of[b]
+
+
+def split_choices(st: NerathData) -> list[tuple]:
+    """The splits open to the seat playing both defending allies: ``("split", REALM, N, REALM, M)`` with the two
+    realms in turn order and N + M the hits pending; each realm takes at most what its pieces can absorb
+    (``capacity``). When the hits can destroy both, the one split left takes everything."""
+    bt = st.bt
+    assert bt is not None
+    lo, hi = sorted(bt["defs"][:2])
+    h = bt["pending_split"]
+    cl, ch = capacity(st, lo)[0], capacity(st, hi)[0]
+    if h >= cl + ch:
+        return [("split", REALMS[lo], cl, REALMS[hi], ch)]
+    return [("split", REALMS[lo], k, REALMS[hi], h - k) for k in range(max(0, h - ch), min(h, cl) + 1)]
+
+
+def apply_split(st: NerathData, action: tuple) -> None:
+    """The seat's split: each realm's share queued before the attacker's hits (the defenders' order kept)."""
+    bt = st.bt
+    assert bt is not None
+    share = {REALM_INDEX[action[1]]: action[2], REALM_INDEX[action[3]]: action[4]}
+    queue = [[d, share[d]] for d in bt["defs"][:2] if share.get(d, 0) > 0]
+    bt["queue"] = queue + bt["queue"]
+    bt["pending_split"] = 0
     bt["step"] = "assign"
 
 
@@ -420,6 +465,8 @@ def apply_fight(st: NerathData, action: tuple) -> None:
         bt["queue"] = queue + bt["queue"]
         bt["pending_split"] = 0
         bt["step"] = "assign"
+    elif verb == "split":
+        apply_split(st, action)
     elif verb == "hit":
         assign_hit(st, bt["queue"][0][0], action)
     elif verb == "press":

@@ -86,6 +86,8 @@ def acting_realm(view: Mapping[str, Any]) -> str:
         return str(b["queue"][0][0])
     if b and b.get("step") == "window" and b.get("window"):  # the realm whose card window is open
         return str(b["window"][0])
+    if b and b.get("step") == "choose" and b.get("defenders"):  # the seat of both allies splits their hits
+        return str(b["defenders"][0])
     return str(view.get("realm"))
 
 
@@ -232,6 +234,8 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
                                             "sides": s, "forces": forces(s), "round": 1}, **extra)
     if verb == "hit":
         return line(f"{who} {_hit_text(action, who)}", "battle", **extra)
+    if verb == "split":
+        return line(split_text(action), "battle", **extra)
     if verb == "press":
         return line(f"{who} presses on in {space_name(b['space']) if b else 'the battle'}: another round",
                     "battle", **extra)
@@ -288,6 +292,15 @@ def _news(before: Mapping[str, Any], action: Any, entry: Mapping[str, Any]) -> s
     if action[0] == "treasure":
         return text.replace(" wins ", " won ")
     return None
+
+
+def split_text(action: tuple[Any, ...]) -> str:
+    """``split vailin 2 nerath 1`` -> "Vailin takes 2 hits, Nerath 1"; a realm taking none comes last
+    ("Nerath takes 3 hits, Vailin none")."""
+    (a, na), (b, nb) = (realm_name(action[1]), action[2]), (realm_name(action[3]), action[4])
+    if not na and nb:
+        (a, na), (b, nb) = (b, nb), (a, na)
+    return f"{cap(a)} takes {plural(na, 'hit')}, {b} {nb or 'none'}"
 
 
 def _hit_text(action: tuple[Any, ...], who: str) -> str:

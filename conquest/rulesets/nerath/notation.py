@@ -11,6 +11,8 @@ Warships are named by their number (``ship 3`` in text, ``3`` in arguments).
     hit PIECE | hit wounded-dragon | hit ship SHIP | hit PIECE SHIP | hit guardian K FACES
                                   the owner of a piece chooses it to take one hit (a Hero aboard SHIP);
                                   the Guardians' controller chooses which die Guardian K (from 1) loses
+    split REALM N REALM M         one seat playing both defending allies splits their hits: N to the first
+                                  realm, M to the second (the realms in turn order)
     press | retreat               the attacker's choice at the end of a battle round
     withdraw TO PIECE N           retreating pieces go to TO
     withdraw-ship SHIP TO         a retreating Warship (with its cargo) goes to the sea space TO
@@ -45,7 +47,7 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "embark": ("space", "int", "piece"), "debark": ("int", "space", "piece"), "battle": ("space",),
     "press": (), "retreat": (), "withdraw": ("space", "piece", "int"), "withdraw-ship": ("int", "space"),
     "withdraw-aboard": ("int", "piece"), "amok": ("space",), "stay": (), "pass": (), "hits": ("int",),
-    "extra": ("realm",), "draw": ("id",), "guardian": ("id",), "treasure": ("id",),
+    "extra": ("realm",), "split": ("realm", "int", "realm", "int"), "draw": ("id",), "guardian": ("id",), "treasure": ("id",),
 }
 _VARIABLE = ("hit", "buy", "play")
 WORDS = tuple(_SHAPES) + _VARIABLE
@@ -89,7 +91,10 @@ def parse_action(text: str) -> Action:
         if len(args) != len(shape):
             usage = " ".join([word] + [s.upper() for s in shape])
             raise _bad(text, f"expected '{usage}'")
-        return tuple([word] + [_check(text, k, a) for k, a in zip(shape, args)])
+        out = tuple([word] + [_check(text, k, a) for k, a in zip(shape, args)])
+        if word == "split" and out[1] == out[3]:
+            raise _bad(text, "a split names the two allied realms, each once")
+        return out
     if word == "hit":
         if len(args) == 1 and (args[0] in _PIECES or args[0] == "wounded-dragon"):
             return ("hit", args[0])

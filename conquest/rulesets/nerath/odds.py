@@ -117,7 +117,8 @@ class NerathBattle:
                  wounded: Sequence[int] = (0, 0), ally: Sequence[str] | None = None,
                  ally_cards: Sequence[str] = (), names: tuple[str, str] = ("defender", "ally"),
                  dungeon: bool = False, guardian_dice: dict[str, list[int]] | None = None,
-                 fought: Sequence[str] | None = None, heroes_need_lasts: str = "whole_battle") -> None:
+                 fought: Sequence[str] | None = None, heroes_need_lasts: str = "whole_battle",
+                 one_seat: bool = False) -> None:
         if not attacker:
             raise OddsError("attacker: no pieces given (an empty side cannot fight)")
         if not defender:
@@ -133,6 +134,7 @@ class NerathBattle:
         self.ally_cards = list(ally_cards)
         self.hurt_dragon_fights = hurt_dragon_fights
         self.heroes_need_lasts = heroes_need_lasts
+        self.one_seat = bool(ally) and one_seat   # one seat plays both allies: it splits their hits (_Allies)
         wounded = list(wounded) + [0] * (3 - len(wounded))
         self.wounded = tuple(wounded)
         self.a = _Side(attacker, True, sea, order, card_bonuses(attacker_cards, "attacker"), hurt_dragon_fights,
@@ -171,7 +173,7 @@ class NerathBattle:
                 _Side(list(defender), False, sea, order, card_bonuses(defender_cards, names[0]), hurt_dragon_fights,
                       wounded[1], who=names[0]),
                 _Side(list(ally), False, sea, order, card_bonuses(ally_cards, names[1]), hurt_dragon_fights,
-                      wounded[2], who=names[1])])
+                      wounded[2], who=names[1])], one_seat=one_seat)
             if "castle" in defender and "castle" in ally:
                 raise OddsError("defender: only 1 Castle can be built in any land space")
         else:
@@ -425,8 +427,9 @@ def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | 
                   hurt_dragon_fights=bool(state.options["hurt_dragon_fights"]))
     if len(sides) == 2:
         (d1, f1, w1), (d2, f2, w2) = sides
+        from conquest.rulesets.nerath.battle import one_seat_allies
         battle = NerathBattle(attackers, f1, ally=f2, names=(REALMS[d1], REALMS[d2]), wounded=(wa, w1, w2),
-                              **common)  # type: ignore[arg-type]
+                              one_seat=one_seat_allies(state, d1, d2), **common)  # type: ignore[arg-type]
     else:
         battle = NerathBattle(attackers, sides[0][1], wounded=(wa, sides[0][2]), **common)  # type: ignore[arg-type]
     # the position's attack bonuses (cards already played, Treasures' properties), each realm's for its pieces
@@ -475,6 +478,7 @@ def battle_summary(battle: Battle, space: str) -> dict[str, Any]:
     if isinstance(battle, NerathBattle) and battle.ally_pieces:
         out["defender"] = battle.defender_pieces + battle.ally_pieces
         out["allies"] = {battle.names[0]: battle.defender_pieces, battle.names[1]: battle.ally_pieces}
+        out["ally_split"] = "choose" if battle.one_seat else "half"   # docs/odds.md, "Allies"
     if battle.dungeon:
         out["guardians"] = battle.defender_pieces
     out["beyond_calculator"] = beyond_calculator(battle)
@@ -494,6 +498,9 @@ def beyond_calculator(battle: Battle) -> list[str]:
         out.append("the attack bonuses in force")
     if not first.hurt_dragon_fights:
         out.append("wounded Dragons that stop rolling (hurt_dragon_fights off)")
+    if getattr(first, "one_seat", False):
+        out.append("allies played by one seat, who split the hits themselves (the calculator splits them half "
+                   "each)")
     if first.dungeon:
         tiles = guardian_tiles()
         if any(left != list(tiles[t].dice) for t, left in first.guardian_dice.items()):

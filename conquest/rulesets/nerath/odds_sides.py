@@ -187,6 +187,7 @@ class _Side:
             if "warship" in pieces:
                 raise OddsError(f"{who}: a Warship fights only in sea battles (use --sea)")
         self.units = units
+        self.order = order
         self.bonus = bonus
         self.event_bonus = bonus
         self.hurt_fights = hurt_fights
@@ -222,6 +223,18 @@ class _Side:
                     alive[c] = False
             self.snaps.append(_Snapshot(alive[:], wounded[:]))
         self.K = len(self.hit_slot)   # hits that destroy the side (all its pieces, the Castle inactive)
+
+    def slot_key(self, k: int) -> tuple[int, int, int]:
+        """How cheap the side's (k+1)-th casualty is, in its order's terms: under ``cheapest`` (Dragons' second
+        hits last, then the piece's cost with the Heroes a Warship carries, then the piece's kind), under
+        ``listed`` its place in the order. The keys of one side's slots never decrease (``_Allies.chosen_split``
+        compares two realms' keys under ``cheapest`` only: under ``listed`` the first realm goes first)."""
+        ui, what = self.hit_slot[k]
+        if self.order != "cheapest":
+            return (0, k, 0)
+        u = self.units[ui]
+        cost = u.cost + sum(self.units[c].cost for c in u.cargo)
+        return (int(u.kind == "dragon" and what == "kill"), cost, nerath_data.PIECE_NAMES.index(u.kind))
 
     # ---- what a side rolls after k hits (as rules.battle_dice) -------------------------------------
     def need(self, kind: str, heroes_need: int | None = None) -> int:
@@ -288,14 +301,17 @@ class _Allies:
     the first realm, by the second), in the order of their sum, (K1, K2) last (both destroyed). The rules split
     each roll's hits between them (``battle.extra_to_first`` and ``battle.split_hits``: half each, the extra one
     to the ally with more pieces, at random on equal numbers, what one cannot take to the other); each realm
-    takes its share in its own casualty order (it chooses its own casualties)."""
+    takes its share in its own casualty order (it chooses its own casualties). ``one_seat``: one seat plays
+    both realms and splits the hits itself (option ``ally_split`` ``choose``); the calculator assumes the split
+    of ``chosen_split``, the casualty order across both realms."""
 
     variant: list[int] | None = None
 
-    def __init__(self, realms: list[_Side]) -> None:
+    def __init__(self, realms: list[_Side], one_seat: bool = False) -> None:
         if len(realms) != 2:
             raise OddsError("the rules split the damage between two allied defenders, not more")
         self.realms = realms
+        self.one_seat = one_seat
         a, b = realms
         self.states = sorted(((i, j) for i in range(a.K + 1) for j in range(b.K + 1)),
                              key=lambda p: (p[0] + p[1], p[0]))
@@ -313,6 +329,8 @@ class _Allies:
         for h in range(ca + cb + 1):
             if not pa or not pb:
                 shares = [((0, h) if not pa else (h, 0), Fraction(1))]
+            elif self.one_seat:
+                shares = [(self.chosen_split(ka, kb, h), Fraction(1))]
             else:
                 extra = extra_to_first(h, pa, pb)
                 sides = [True, False] if extra is None else [extra]
@@ -323,6 +341,30 @@ class _Allies:
                 moves[t] = moves.get(t, Fraction(0)) + w
             out.append(sorted(moves.items()))
         return out
+
+    def chosen_split(self, ka: int, kb: int, h: int) -> tuple[int, int]:
+        """The split a seat playing both realms is assumed to choose for ``h`` hits after (ka, kb) hits taken:
+        hit by hit, the next casualty of the order across both realms - under ``cheapest`` the cheaper of the two
+        realms' next casualties (the first realm on a tie), under ``listed`` the first realm's pieces before the
+        second's. Each realm takes at most what its pieces can absorb (the rules' ``capacity``), so the split is
+        one the rules offer; hits that can destroy both destroy both."""
+        A, B = self.realms
+        ca, cb = A.standing(ka)[0], B.standing(kb)[0]
+        if h >= ca + cb:
+            return ca, cb
+        sa = sb = 0
+        for _ in range(h):
+            key_a = A.slot_key(ka + sa) if ka + sa < A.K and sa < ca else None
+            key_b = B.slot_key(kb + sb) if kb + sb < B.K and sb < cb else None
+            if key_a is not None and (key_b is None or key_a <= key_b or A.order != "cheapest"):
+                sa += 1
+            elif key_b is not None:
+                sb += 1
+            elif sa < ca:   # both tracks ended (Heroes lost with their Warship): what is left can still take it
+                sa += 1
+            else:
+                sb += 1
+        return sa, sb
 
     def dice(self, j: int, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
         return _merge_dice(*(s.dice(k, first_strike) for s, k in zip(self.realms, self.states[j])))

@@ -29,12 +29,19 @@ def illegal_reason(st: NerathData, action: Any) -> str:
     if ph == "fight" and bt is not None:
         s = bt["step"]
         expect = {"assign": "hit", "press": "press or retreat", "withdraw": "withdraw", "window": "play or pass",
-                  "amok": "amok or stay", "landing": "debark or done"}.get(s, s)
+                  "amok": "amok or stay", "landing": "debark or done", "choose": "split"}.get(s, s)
         if verb not in expect.split() and not (s == "withdraw" and verb.startswith("withdraw")):
             return f"in this battle the decision is '{expect}', not '{verb}'"
         if s == "assign":
             return ("the side taking damage chooses which of its pieces takes each hit, a new piece for "
                     "each hit while any is left; that piece is not among them")
+        if s == "choose":
+            from conquest.rulesets.nerath.battle import split_choices
+            h = bt["pending_split"]
+            first = split_choices(st)[0]
+            return (f"you play both defending allies: split the {h} hit{'s' if h != 1 else ''} between them, "
+                    f"each realm named once in turn order ({first[1]} first), the two numbers adding up to {h} "
+                    f"and none more than that realm's pieces can take (e.g. '{' '.join(map(str, first))}')")
         if s == "withdraw":
             return ("retreating pieces move to an adjacent friendly land space (flying pieces also to a "
                     "friendly sea space; sea pieces to a friendly sea space); onto Warships only when no "

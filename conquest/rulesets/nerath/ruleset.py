@@ -58,6 +58,10 @@ class NerathRuleset(Ruleset):
                    "affects all the Heroes' attack rolls during that battle\") or while_standing (the highest "
                    "number among the Guardians still standing)", ("whole_battle", "while_standing"),
                    legacy="while_standing"),
+            Option("ally_split", "choose", "allied defenders' damage (\"Allies decide among themselves how to "
+                   "take damage in battle. If there is no consensus, each takes half the total damage.\"): choose "
+                   "(a seat that plays both allies splits the hits as it likes; allies of two seats take half "
+                   "each) or half (half each always)", ("choose", "half"), legacy="half"),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
             Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is played), or none (a designer's option)",
@@ -378,6 +382,9 @@ class NerathRuleset(Ruleset):
             if len(action) > 2:
                 return f"Take the hit on 1 {piece_name(action[1])} aboard Warship {action[2]}"
             return f"Take the hit on 1 {piece_name(action[1])}"
+        if verb == "split":
+            from conquest.rulesets.nerath.narrate import split_text
+            return split_text(action)
         if verb == "press":
             return "Press on: fight another round"
         if verb == "retreat":

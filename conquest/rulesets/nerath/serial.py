@@ -13,7 +13,7 @@ from conquest.core.notation import is_digits
 from conquest.core.schema import read_counters
 from conquest.rulesets.nerath.schema import GOLD_MAX, MAX_REALM_PIECES, VP_MAX
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.battle import battle_dice
+from conquest.rulesets.nerath.battle import battle_dice, one_seat_allies
 from conquest.rulesets.nerath.cards import treasure_cards
 from conquest.rulesets.nerath.data import (
     COUNTED, DUNGEON, FLYING_TYPES, LAND, LAND_TYPES, R, REALMS, REALM_INDEX, SEA, T, TYPE_INDEX, full_strength, guardian_tiles,
@@ -117,6 +117,31 @@ def body_json(st: NerathData) -> dict[str, Any]:
         "stats": dict(st.stats),
         "winners": st.winners, "end_reason": st.end_reason,
     }
+
+
+def _check_split(st: NerathData) -> None:
+    """The allies' split (docs/rules/nerath.md, reading 12) agrees with the rest of the battle: hits wait in
+    ``split_hits`` only in the steps ``split`` (the odd hit drawn, allies of two seats) and ``choose`` (the seat
+    playing both allies splits them), for two defenders."""
+    bt = st.bt
+    assert bt is not None
+    step, h, defs = bt["step"], bt["pending_split"], bt["defs"]
+    if step not in ("split", "choose"):
+        if h:
+            raise StateFormatError("battle/split_hits", f"hits wait for the allies' split only in the steps split "
+                                                        f"and choose, not in step {step!r}")
+        return
+    if h <= 0 or len(defs) < 2 or defs[0] == defs[1]:
+        raise StateFormatError("battle/split_hits", f"step {step!r} splits hits (split_hits > 0) between two "
+                                                    f"allied defenders")
+    one = one_seat_allies(st, defs[0], defs[1])
+    if step == "choose" and not one:
+        raise StateFormatError("battle/step", "step 'choose' is for a seat that plays both defending allies "
+                                              "(option ally_split=choose); allies of two seats take half each "
+                                              "(step 'split')")
+    if step == "split" and one:
+        raise StateFormatError("battle/step", "one seat plays both defending allies: it splits the hits itself "
+                                              "(step 'choose'), no odd hit is drawn")
 
 
 def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
@@ -276,8 +301,9 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
             raise StateFormatError("battle/kind", "must be land, sea or dungeon")
         if st.bt["kind"] == "dungeon" and not 0 <= st.bt["gseat"] < players:
             raise StateFormatError("battle/guardian_seat", "the seat rolling for the Guardians is needed")
-        if st.bt["step"] not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing", "window"):
+        if st.bt["step"] not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing", "window", "choose"):
             raise StateFormatError("battle/step", f"unknown step {st.bt['step']!r}")
+        _check_split(st)
     for key, attr in (("event_decks", "decks"), ("event_hands", "hands"), ("event_discards", "discards"),
                       ("treasure_hands", "treasures"), ("treasures_played", "treasures_played")):
         d = data.get(key, {})

@@ -195,6 +195,8 @@ class NerathData(State):
                 return bt["gseat"] if who == GUARDIANS else self.seat_of[who]
             if step == "window":
                 return self.seat_of[bt["window"][0]]
+            if step == "choose":   # the seat playing both defending allies splits their hits
+                return self.seat_of[bt["defs"][0]]
             return self.seat_of[bt["att"]]
         return self.seat_of[self.realm]
 

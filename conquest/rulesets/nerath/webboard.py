@@ -208,6 +208,11 @@ def _prompt(view: dict[str, Any]) -> str | None:
             # the page knows the roll (its log): "{total}" and "{nth}" are filled there (game.js promptText)
             return (f"{cap(scorer)} scored {{total}} on you in {where}: choose your casualties, one at a time "
                     f"({{total}} to take: choose {{nth}})")
+        if step == "choose":
+            h = b.get("split_hits", 0)
+            how = "choose which of them takes it" if h == 1 else "split the hits between them"
+            return (f"{cap(realm_name(att))} scored {plural(h, 'hit')} on {foes} in {where}: you play both, so "
+                    f"{how} (each realm then chooses its casualties)")
         if step == "press":
             s = sides(view, b["space"])
             mine = army(s.get(att, {})) or "no pieces"
