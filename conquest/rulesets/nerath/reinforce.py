@@ -102,7 +102,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
             for sid in sorted(st.ships):
                 sh = st.ships[sid]
                 if sh[OWNER] == r and (sh[C1] < 0 or sh[C2] < 0) and ship_ok.get(sh[SPACE]) \
-                        and not sh[FLAGS] & F_UNLOADED:
+                        and not _landed_new(sh):
                     acts.append(("buy", p, "ship", sid))
     # new pieces move at once to friendly spaces within their Move; no battles
     for key, c in sorted(st.movable.items()):
@@ -219,6 +219,14 @@ def _castle_refusal(st: NerathData, s: int, r: int) -> str:
             f"{sid}, and you control {castles_held(st, r)} Castles")
 
 
+def _landed_new(sh: list[int]) -> bool:
+    """A Warship bought this turn that has unloaded takes no more new pieces (its sailing and landing are over).
+    An existing Warship that unloaded in the Move step still does: "If you buy new land pieces at a Castle in a
+    coastal space, you can place them on an existing Warship in an adjacent sea space" names no exception, and
+    placing pieces aboard is not moving it (docs/rules/nerath.md, reading 5)."""
+    return bool(sh[FLAGS] & F_UNLOADED and sh[FLAGS] & F_NEW)
+
+
 def _aboard_refusal(st: NerathData, p: str, sid: int) -> str:
     r = st.realm
     sh = st.ships.get(sid)
@@ -228,8 +236,8 @@ def _aboard_refusal(st: NerathData, p: str, sid: int) -> str:
         return "only land pieces are placed aboard a Warship (\"not Castles\")"
     if sh[C1] >= 0 and sh[C2] >= 0:
         return f"\"A Warship can carry up to 2 land pieces\": Warship {sid} is full"
-    if sh[FLAGS] & F_UNLOADED:
-        return f"Warship {sid} unloaded this turn"
+    if _landed_new(sh):
+        return f"new Warship {sid} has already unloaded: its move this step is over"
     q = sh[SPACE]
     if no_castle(st, r) or enemy_sea(st, q, r) or sea_castle(st, q, r) < 0:
         return (f"\"If you buy new land pieces at a Castle in a coastal space, you can place them on an existing "
