@@ -10,7 +10,7 @@ import re
 
 import httpx
 
-from conquest.web.odds import has_odds
+
 from tests.web.test_odds_api import drive_to, is_battle, is_dungeon_battle
 
 SIZES = {"wide": (1400, 900), "phone": (390, 844)}
@@ -97,7 +97,7 @@ def test_the_battle_window_opens_the_odds_of_pressing(page: Any, server: Any, sc
     gid = made["game"]["id"]
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
     live, _ = drive_to(server.app.state.games, gid, tokens,
-                       lambda a, st: a == ("press",) and has_odds("nerath", st, a), seed=3)
+                       lambda a, st: a == ("press",) and st.ruleset.has_odds(st, a), seed=3)
     page.goto(f"{server.url}/game/{gid}#t={tokens[live.state.to_move]}")
     page.wait_for_selector("[data-odds='press'][aria-expanded='true']")   # open without a click
     page.wait_for_selector(f"{panel_of('press')} .odds-stack")

@@ -67,7 +67,7 @@ function poll(me) { setTimeout(async () => { if (me === live) { await refresh();
 async function send(text) {
   const me = live;
   if (!text) return false;
-  const why = LOG.confirmText(me.data.game.ruleset, text, me.data.view);
+  const why = LOG.confirmText(me.data.legal, text);
   if (why && !(await LOG.ask(why))) return false;
   try {
     me.data = await api("POST", `/api/games/${me.gid}/actions`, { action: text, step: me.data.game.step }, me.token);
