@@ -322,3 +322,55 @@ def test_a_dungeon_battles_odds_never_depend_on_the_facedown_guardians(client: T
         r.pop("seconds")
     assert a == b
     assert a["attacker_wins"] == got["attacker_wins"]
+
+
+# ---------------------------------------------------------------- the hooks: a game's own odds and calculator
+def test_a_new_games_odds_come_from_the_default_hooks(client: TestClient) -> None:
+    """A ruleset that declares nothing about odds (tests/web/toy.py) still gets them beside an action that
+    leads into dice: its end of turn rolls a die, weighed by the default action_odds."""
+    made = create(client)
+    token = made["seats"][0]["token"]
+    gid = made["game"]["id"]
+    r = client.get(f"/api/games/{gid}/odds", params={"action": "end"}, headers=tok(token))
+    assert r.status_code == 200, r.text
+    probs = sorted(o["probability"] for o in r.json()["outcomes"])
+    assert len(probs) == 6 and all(abs(p - 1 / 6) < 1e-12 for p in probs)
+    r = client.get(f"/api/games/{gid}/odds", params={"action": "place north"}, headers=tok(token))
+    assert r.status_code == 422 and "no dice" in r.json()["error"]
+
+
+def test_the_calculator_route_serves_any_game_that_has_one(client: TestClient) -> None:
+    from conquest.core.registry import rulesets
+    listed = client.get("/api/odds").json()["calculators"]
+    want = [rid for rid, rs in rulesets().items() if rs.calculator() is not None]
+    assert [c["ruleset"] for c in listed] == want and want
+    for rid, rs in rulesets().items():
+        info = client.get(f"/api/odds/{rid}")
+        if rs.calculator() is None:
+            assert info.status_code == 404 and "no odds calculator" in info.json()["error"]
+            assert client.post(f"/api/odds/{rid}", json={}).status_code == 404
+            assert client.get(f"/calc/{rid}").status_code == 404
+        else:
+            assert info.status_code == 200 and info.json()["title"] == rs.calculator().title
+            assert client.get(f"/calc/{rid}").status_code == 200
+    assert client.get("/api/odds/nope").status_code == 404
+    r = client.post("/api/odds/nerath", content=b'{"attacker": "footsoldier", "attacker": "x"}')
+    assert r.status_code == 422 and "twice" in r.json()["error"]
+
+
+def test_the_cli_takes_a_calculators_declared_fields() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "conquest.cli", "odds", *args], capture_output=True, text=True)
+    p = run("nerath", "--attacker=footsoldier", "--defender", "footsoldier", "--json")
+    assert p.returncode == 0, p.stderr
+    assert abs(json.loads(p.stdout)["attacker_wins"] - 5 / 11) < 1e-12
+    for args, words in [(["nerath", "--attacker", "footsoldier", "--defender", "footsoldier", "--wings", "2"],
+                         "--wings: not an option"),
+                        (["nerath", "--attacker", "footsoldier", "--attacker", "x"], "--attacker is given twice"),
+                        (["nerath", "--attacker"], "--attacker needs a value"),
+                        (["nerath", "--sea=1", "--attacker", "x"], "--sea takes no value"),
+                        (["kingdom", "--attacker", "x"], "kingdom has no calculator")]:
+        p = run(*args)
+        assert p.returncode == 2 and words in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    helped = run("--help").stdout
+    assert "nerath: Nerath battle calculator" in helped and "--attacker-cards" in helped
