@@ -4,7 +4,7 @@ at most ``ODDS_SECONDS``); a seat's odds are cached per game, revision, step and
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import asyncio
 from fastapi import APIRouter, Query, Request
