@@ -279,7 +279,8 @@ def game_naming_problems(path: Path, text: str, ids: set[str]) -> list[str]:
 
 
 def js_naming_problems(path: Path, text: str, ids: set[str]) -> list[str]:
-    """Every line of a web page script that holds a ruleset id as a word (code or comment)."""
+    """Every line of a web page file (script, style, document) that holds a ruleset id as a word (code or
+    comment)."""
     import re
     pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, ids))) + r")\b")
     rel = _rel(path)
@@ -294,8 +295,9 @@ def test_no_generic_layer_names_a_game() -> None:
         if _rel(path).startswith(GAME_NAMING_ALLOWED):
             continue
         problems += game_naming_problems(path, path.read_text(encoding="utf-8"), ids)
-    for path in sorted((PACKAGE_ROOT / "web" / "static").glob("*.js")):
-        problems += js_naming_problems(path, path.read_text(encoding="utf-8"), ids)
+    for path in sorted((PACKAGE_ROOT / "web" / "static").glob("*")):
+        if path.suffix in (".js", ".css", ".html"):   # the page's scripts, styles and documents
+            problems += js_naming_problems(path, path.read_text(encoding="utf-8"), ids)
     assert not problems, "a generic layer names a game:\n" + "\n".join(problems)
 
 

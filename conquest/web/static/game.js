@@ -226,7 +226,8 @@ function renderGame(afterMove) {
 
   const focusId = document.activeElement && document.activeElement.id;
   const wasInActions = document.activeElement && document.activeElement.closest && document.activeElement.closest("#action-card, svg.board");
-  app.replaceChildren(h("div", { class: "game", "data-board": (d.board && d.board.kind) || null }, boardBox, side));
+  app.replaceChildren(h("div", { class: "game", "data-board": (d.board && d.board.kind) || null,
+    "data-layout": (d.board && d.board.layout) || null }, boardBox, side));
   for (const svg of app.querySelectorAll("svg.board")) fitLabels(svg);
   app.dataset.revision = String(g.revision);
   app.dataset.over = String(g.over);
