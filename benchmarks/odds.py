@@ -17,7 +17,7 @@ import argparse
 import json
 import time
 
-from conquest.analysis.odds import (
+from conquest.rulesets.nerath.montecarlo import (
     Battle, HiddenGuardians, NerathBattle, dungeon_battle, monte_carlo, parse_guardians, parse_pieces,
 )
 

@@ -28,7 +28,7 @@ def main() -> None:
     from conquest.web.games import WebError
     from conquest.web.limits import Limits
     from conquest.web.server import create_app
-    rec = long_record()
+    rec = long_record("nerath", {"length": "long", "max_rounds": 0})
     with tempfile.TemporaryDirectory() as d:
         db = str(Path(d) / "t.sqlite3")
         limits = Limits(games_per_client=0)

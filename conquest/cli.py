@@ -489,8 +489,10 @@ def _print_summary(data: dict[str, Any]) -> None:
                   f"of which draws (every seat equal): {data['draws']}", markup=False)
 
 
-for _command in (cli_analysis.balance, cli_analysis.tournament, cli_analysis.odds):
+for _command in (cli_analysis.balance, cli_analysis.tournament):
     app.command()(_command)
+app.command(cls=cli_analysis.OddsCommand,   # a game's calculator takes its own options (Ruleset.calculator)
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(cli_analysis.odds)
 
 
 @app.command()
@@ -647,7 +649,8 @@ def policy_convert(model: Path = typer.Argument(..., metavar="MODEL.zip",
                                                 help="the MaskablePPO .zip saved by sb3-contrib"),
                    target: Path = typer.Argument(..., metavar="OUT", help="where to write OUT.json and "
                                                                          "OUT.safetensors"),
-                   ruleset: str = typer.Option("kingdom", "--ruleset", help="the ruleset it was trained on"),
+                   ruleset: Optional[str] = typer.Option(None, "--ruleset", help="the ruleset it was trained on "
+                                                         "(default: the first registered)"),
                    players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
                    option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value it "
                                                                              "was trained with"),
@@ -659,9 +662,9 @@ def policy_convert(model: Path = typer.Argument(..., metavar="MODEL.zip",
     Only convert a model you trained or whose origin you trust: the zip's tensors are in torch's pickle-based
     format. They are read with torch's weights-only loader, and MaskablePPO.load (which unpickles the rest of
     the zip) is never called, but a pickle is a pickle. The policy written holds no pickle."""
-    from conquest.core.registry import get_ruleset
+    from conquest.core.registry import default_ruleset_id, get_ruleset
     from conquest.rl.convert import convert_sb3
-    rs = get_ruleset(ruleset)
+    rs = get_ruleset(ruleset or default_ruleset_id())
     try:
         desc, weights = convert_sb3(str(model), str(target), rs.id, players, parse_option_pairs(option), text)
     except OSError as e:
@@ -707,7 +710,8 @@ def _free_port(host: str, first: int, tries: int = 50) -> int:
 
 
 @app.command()
-def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal game"),
+def start(ruleset: Optional[str] = typer.Argument(None, help="ruleset of the terminal game (default: the first "
+                                                             "registered, as `conquest rulesets` lists them)"),
           seats: str = typer.Option("human,greedy", "--seats", help="seats of the terminal game"),
           host: str = typer.Option("127.0.0.1", "--host", help="address of the web app"),
           port: int = typer.Option(8000, "--port", help="first port to try for the web app"),
@@ -721,8 +725,10 @@ def start(ruleset: str = typer.Argument("kingdom", help="ruleset of the terminal
     with piped input the command ends with the game."""
     import threading
     from conquest.analysis.limits import check_seed
+    from conquest.core.registry import default_ruleset_id, get_ruleset
     if seed is not None:
         check_seed(seed)
+    ruleset = get_ruleset(ruleset).id if ruleset else default_ruleset_id()
     server = None
     thread = None
     if web:

@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 import typer
 from rich.table import Table
+from typer.core import TyperCommand
 
 from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 from conquest.core.errors import ConquestError
@@ -171,13 +172,8 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
         raise typer.Exit(1)
 
 
-MAX_BATTLE_PIECES = 100
-"""The most pieces one side of a battle may list (attacker, defender, ally) for ``conquest odds``."""
-MAX_BATTLE_STATES = 100_000
-"""The most cells of a battle's chain (attacker states x defender states, an ally's multiplying them) that
-``conquest odds`` solves: about 2-3 CPU seconds at the limit (docs/odds.md)."""
 MAX_MONTE_CARLO = 20_000
-"""The most battles ``--monte-carlo`` plays (0.3-2 ms each through the rules: well under a minute)."""
+"""The most games ``--monte-carlo`` plays (a battle takes 0.3-2 ms through the rules: well under a minute)."""
 
 
 ODDS_CPU_SECONDS = 30
@@ -213,87 +209,90 @@ class _CpuBudget:
             signal.signal(signal.SIGPROF, self.old)
 
 
-def _check_battle_size(sides: dict[str, list[str]], sea: bool, order: str) -> None:
-    """Refuse, before any work, a battle larger than the calculator answers in seconds: more than
-    ``MAX_BATTLE_PIECES`` on a side, or a chain of more than ``MAX_BATTLE_STATES`` cells (with facedown
-    Guardians, summed over the deals weighed)."""
-    import math
+class OddsCommand(TyperCommand):
+    """``conquest odds``: its help also lists each game's calculator options (``Ruleset.calculator``)."""
 
-    from conquest.analysis.odds import NerathBattle
-    from conquest.rulesets.nerath.data import guardian_tiles
-    from conquest.rulesets.nerath.odds_sides import FACEDOWN, _Side
-    for who, pieces in sides.items():
-        if len(pieces) > MAX_BATTLE_PIECES:
-            fail(f"--{who}: {len(pieces)} pieces; a side may list at most {MAX_BATTLE_PIECES} pieces")
-    if "guardians" in sides:
-        tiles = sides["guardians"]
-        pool = sorted(set(guardian_tiles()) - set(tiles))
-        m = tiles.count(FACEDOWN)
-        if m > len(pool):
-            return   # the calculator refuses it in its own words
-        deals = (math.perm if order == "listed" else math.comb)(len(pool), m)
-        concrete = [t if t != FACEDOWN else pool.pop() for t in tiles]
-        if len(set(concrete)) < len(concrete):
-            return   # a tile twice: refused by the calculator
-        one = NerathBattle(sides["attacker"], concrete, dungeon=True)
-        hits = [one.a.K, one.d.K]
-    else:
-        hits = [_Side(pieces, who == "attacker", sea, "cheapest", {}, True, who=who).K
-                for who, pieces in sides.items()]
-        deals = 1
-    states = deals
-    for k in hits:
-        states *= k + 1
-    if states > MAX_BATTLE_STATES:
-        fail(f"this battle's chain has {'about ' if deals > 1 else ''}{states:,} states (hits each side can take: "
-             f"{', '.join(f'{w} {k}' for w, k in zip(sides, hits))}"
-             + (f"; {deals:,} deals of the facedown Guardians" if deals > 1 else "")
-             + f"): the calculator solves at most {MAX_BATTLE_STATES:,} (fewer pieces)")
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        super().format_help(ctx, formatter)
+        from conquest.core.registry import rulesets
+        for rs in rulesets().values():
+            calc = rs.calculator()
+            if calc is None:
+                continue
+            rows = [(f"--{f.name}" + (" VALUE" if f.kind != "flag" else ""), f.help) for f in calc.fields]
+            if calc.monte_carlo:
+                rows.append(("--monte-carlo N", f"play N games by the rules instead (a cross-check; at most "
+                                                f"{MAX_MONTE_CARLO:,})"))
+            with formatter.section(f"{rs.id}: {calc.title} (conquest odds {rs.id} ...)"):
+                formatter.write_dl(rows)
 
 
-def odds(ruleset: str = typer.Argument(..., help="ruleset id"),
-         attacker: Optional[str] = typer.Option(None, "--attacker", help="nerath: attacking pieces in order, "
-                                                "e.g. \"footsoldier,2 siege,dragon\""),
-         defender: Optional[str] = typer.Option(None, "--defender", help="nerath: defending pieces (a castle too); "
-                                                "with --dungeon the Guardians, e.g. \"guardian:troll,facedown\""),
-         ally: Optional[str] = typer.Option(None, "--ally", help="nerath: the pieces of the defender's ally in the "
-                                            "space (allied defenders split the damage)"),
-         sea: bool = typer.Option(False, "--sea", help="nerath: a sea battle"),
-         dungeon: bool = typer.Option(False, "--dungeon", help="nerath: Heroes exploring a dungeon entrance "
-                                      "against its Guardians (--defender)"),
-         order: str = typer.Option("cheapest", "--order", help="nerath casualties: cheapest or listed"),
-         press: str = typer.Option("always", "--press", help="nerath: always, or until-below=K pieces"),
+def odds(ctx: typer.Context,
+         ruleset: str = typer.Argument(..., help="ruleset id"),
          monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
-                                                   help="play N battles by the rules instead (a cross-check; at "
-                                                        "most 20,000)"),
-         attacker_cards: str = typer.Option("", "--attacker-cards", help="attack-bonus cards, comma-separated"),
-         defender_cards: str = typer.Option("", "--defender-cards", help="attack-bonus cards, comma-separated"),
-         ally_cards: str = typer.Option("", "--ally-cards", help="the ally's attack-bonus cards"),
+                                                   help="with a game's calculator: play N games by the rules "
+                                                        "instead (a cross-check; at most 20,000)"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
          state_file: Optional[Path] = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
          action: Optional[str] = typer.Option(None, "--action", help="the action to weigh, in notation"),
          seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
-    """Exact odds: the Nerath battle calculator, or the outcomes of an action that leads into dice."""
+    """Exact odds: the outcomes of an action that leads into dice (--state FILE --action "..."), or a game's
+    calculator, given its own options (listed below, e.g. conquest odds RULESET --attacker ... --defender ...)."""
     from conquest.core.registry import get_ruleset
     rs = get_ruleset(ruleset)
     try:
         with _CpuBudget(ODDS_CPU_SECONDS):
-            _odds(rs, attacker, defender, ally, sea, dungeon, order, press, monte_carlo, attacker_cards,
-                  defender_cards, ally_cards, option, state_file, action, seed, as_json)
+            _odds(rs, list(ctx.args), monte_carlo, option, state_file, action, seed, as_json)
     except _OverBudget:
         fail(f"the answer would take more than {ODDS_CPU_SECONDS} CPU seconds: a smaller battle or position")
 
 
-def _odds(rs: Any, attacker: Optional[str], defender: Optional[str], ally: Optional[str], sea: bool, dungeon: bool,
-          order: str, press: str, monte_carlo: Optional[int], attacker_cards: str, defender_cards: str,
-          ally_cards: str, option: list[str], state_file: Optional[Path], action: Optional[str], seed: int,
-          as_json: bool) -> None:
+def calculator_values(calc: Any, args: list[str]) -> dict[str, Any]:
+    """The calculator's inputs from the command line's remaining arguments: ``--NAME VALUE`` (or
+    ``--NAME=VALUE``) for a text field, ``--NAME`` for a flag; a field not given holds its default. An unknown
+    option, a missing value or a field given twice is a one-line error naming the options."""
+    by_name = {f.name: f for f in calc.fields}
+    values = {f.key: f.default for f in calc.fields}
+    given: set[str] = set()
+    known = ", ".join(f"--{f.name}" for f in calc.fields)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, inline = arg.partition("=")
+        field = by_name.get(name[2:]) if name.startswith("--") else None
+        if field is None:
+            fail(f"{arg.split('=')[0][:40]}: not an option of this command or of the {calc.title} (it takes "
+                 f"{known})" if arg.startswith("-") else f"unexpected argument '{arg[:40]}'")
+            return values
+        if field.name in given:
+            fail(f"--{field.name} is given twice")
+        given.add(field.name)
+        if field.kind == "flag":
+            if eq:
+                fail(f"--{field.name} takes no value")
+            values[field.key] = True
+        elif eq:
+            values[field.key] = inline
+        else:
+            if i + 1 >= len(args):
+                fail(f"--{field.name} needs a value")
+            i += 1
+            values[field.key] = args[i]
+        i += 1
+    return values
+
+
+def _odds(rs: Any, extra: list[str], monte_carlo: Optional[int], option: list[str], state_file: Optional[Path],
+          action: Optional[str], seed: int, as_json: bool) -> None:
     from conquest.core.odds import OddsError
     try:
         if state_file is not None or action is not None:
             if state_file is None or action is None:
                 fail("--state and --action go together (the position and the action to weigh)")
+            if extra:
+                fail(f"{extra[0][:40]}: --state and --action weigh a position's action; a calculator's options "
+                     f"do not go with them")
             assert state_file is not None and action is not None
             from conquest.core.jsondoc import read_json_file
             doc = read_json_file(state_file, "state")
@@ -308,80 +307,31 @@ def _odds(rs: Any, attacker: Optional[str], defender: Optional[str], ally: Optio
                               f"{o['probability']:.6f}")
             out.print(table)
             return
-        if rs.id != "nerath":
-            fail(f"the battle calculator is for nerath; for {rs.id} give --state FILE --action \"...\"")
-        if attacker is None or defender is None:
-            fail("give both --attacker and --defender (pieces, comma-separated)")
-        from conquest.analysis.odds import Battle, NerathBattle, dungeon_battle, parse_guardians, parse_pieces
-        assert attacker is not None and defender is not None
-        if monte_carlo is not None and monte_carlo > MAX_MONTE_CARLO:
-            fail(f"--monte-carlo {monte_carlo}: at most {MAX_MONTE_CARLO:,} battles")
+        calc = rs.calculator()
+        if calc is None:
+            fail(f"{rs.id} has no calculator: give --state FILE --action \"...\" (the odds of a position's action)")
+        values = calculator_values(calc, extra)
+        if monte_carlo is not None:
+            if not calc.monte_carlo:
+                fail(f"--monte-carlo: the {calc.title} has no Monte Carlo cross-check")
+            if monte_carlo > MAX_MONTE_CARLO:
+                fail(f"--monte-carlo {monte_carlo}: at most {MAX_MONTE_CARLO:,} games")
         from conquest.analysis.limits import check_seed
         check_seed(seed)
         opts = rs.options().resolve(parse_option_pairs(option))
-        sides = {"attacker": parse_pieces(attacker, "attacker")}
-        if dungeon:
-            sides["guardians"] = parse_guardians(defender, "defender")
-        else:
-            sides["defender"] = parse_pieces(defender, "defender")
-            if ally is not None:
-                sides["ally"] = parse_pieces(ally, "ally")
-        _check_battle_size(sides, sea, order)
-        battle: Battle
-        if dungeon:
-            if sea or ally is not None or defender_cards or ally_cards:
-                fail("--dungeon: Heroes fight the Guardians of a dungeon entrance (no --sea, --ally or "
-                     "--defender-cards)")
-            battle = dungeon_battle(parse_pieces(attacker, "attacker"), parse_guardians(defender, "defender"),
-                                    order=order, press=press, attacker_cards=_seats(attacker_cards),
-                                    heroes_need_lasts=str(opts["heroes_need_lasts"]))
-        else:
-            battle = NerathBattle(parse_pieces(attacker, "attacker"), parse_pieces(defender, "defender"), sea=sea,
-                                  order=order, press=press, attacker_cards=_seats(attacker_cards),
-                                  defender_cards=_seats(defender_cards),
-                                  hurt_dragon_fights=bool(opts["hurt_dragon_fights"]),
-                                  ally=parse_pieces(ally, "ally") if ally is not None else None,
-                                  ally_cards=_seats(ally_cards))
-        if monte_carlo is not None:
-            from conquest.analysis.odds import monte_carlo as run_mc
-            result = run_mc(battle, monte_carlo, seed)
-        else:
-            result = battle.solve()
+        data, report = calc.cli(values, opts, monte_carlo, seed)
     except OddsError as e:
         fail(str(e))
-    data = result.to_json()
     if as_json:
         print(json.dumps(data))
         return
-    if dungeon:
-        head = (f"dungeon battle: {len(battle.attacker_pieces)} Heroes against the Guardians "
-                f"{', '.join(battle.defender_pieces)}")
-    else:
-        allies = f" and {len(ally_list)} of an ally" if (ally_list := getattr(battle, "ally_pieces", [])) else ""
-        head = (f"{'sea' if sea else 'land'} battle: {len(battle.attacker_pieces)} attacking against "
-                f"{len(battle.defender_pieces)} defending{allies}")
-    out.print(f"{head}; casualties {order}, press {battle.press}", markup=False)
-    table = Table("result", "probability")
-    table.add_row("attacker wins (plunders the dungeon)" if dungeon else "attacker wins (conquers)",
-                  f"{data['attacker_wins']:.6f}")
-    table.add_row("the Guardians hold" if dungeon else "defender holds", f"{data['defender_holds']:.6f}"
-                  + (f"  (retreats {data['attacker_retreats']:.6f})" if data["attacker_retreats"] else ""))
-    table.add_row("both destroyed", f"{data['both_destroyed']:.6f}")
-    out.print(table)
-    for who in ("attacker", "defender"):
-        st = Table(f"{who} survivors", "probability")
-        rows = data[f"{who}_survivors"]
-        for row in rows[:8]:
-            text = ("; ".join(f"{r}: {', '.join(p) or '(none)'}" for r, p in row["by_realm"].items())
-                    if "by_realm" in row else ", ".join(row["pieces"]) or "(none)")
-            st.add_row(text, f"{row['probability']:.6f}")
-        if len(rows) > 8:
-            st.add_row(f"... {len(rows) - 8} more", f"{sum(r['probability'] for r in rows[8:]):.6f}")
-        out.print(st)
-    gold = data["expected_gold_lost"]
-    out.print(f"expected gold lost: attacker {gold['attacker']:.4f}, defender {gold['defender']:.4f}; "
-              f"expected rounds {data['expected_rounds']:.4f}", markup=False)
-    if dungeon:
-        out.print(f"a won dungeon: a Treasure card and the Guardians' Rewards, {data['reward_gold']:.4g} gold "
-                  f"(expected {data['expected_reward_gold']:.4f})", markup=False)
-    out.print(f"method: {data['method']}; {data['seconds']} s", markup=False)
+    for block in report:
+        if isinstance(block, str):
+            out.print(block, markup=False)
+        else:
+            head, rows = block
+            table = Table(*head)
+            for row in rows:
+                table.add_row(*row)
+            out.print(table)
+

@@ -65,8 +65,7 @@ class Plan:
             raise ConquestError(f"{len(ags)} agents given for {n} players (give one, or one per seat)")
         for a in dict.fromkeys(ags):
             get_agent(a)
-        rotation_hook = getattr(rs, "faction_rotation", None)
-        rotation = rotation_hook(n, dict(probe.options)) if rotation_hook else None
+        rotation = rs.faction_rotation(n, dict(probe.options))
         if rotation is not None and len(rotation[1]) < n:
             rotation = None
         return cls(rs.id, n, dict(probe.options), ags, seed,
@@ -118,25 +117,24 @@ def play(spec: GameSpec) -> dict[str, Any]:
         rs = get_ruleset(spec.ruleset)
         opening: list[Any] = []
         if spec.factions is not None:
-            opening = rs.faction_opening(rs.new_game(spec.players, spec.options, spec.seed),  # type: ignore[attr-defined]
-                                         spec.factions)
-        round_of = getattr(rs, "round_of", None)
+            opening = rs.faction_opening(rs.new_game(spec.players, spec.options, spec.seed), spec.factions)
+        # a game without rounds (round_of None) tracks no score by round
         track: list[list[Any]] = []
         last = [-1]
 
         def on_step(state: Any) -> None:
-            r = round_of(state)  # type: ignore[misc]  # only passed when round_of is set
-            if r != last[0]:
+            r = rs.round_of(state)
+            if r is not None and r != last[0]:
                 if last[0] >= 0:
                     track.append([last[0], list(state.scores())])
                 last[0] = r
 
         record, state = play_game(rs, spec.agents, players=spec.players, options=spec.options, seed=spec.seed,
-                                  opening=opening, on_step=on_step if round_of else None)
-        if round_of:
-            track.append([round_of(state), list(state.scores())])
-        factions_hook = getattr(rs, "seat_factions", None)
-        factions = factions_hook(record, state) if factions_hook else [{} for _ in range(spec.players)]
+                                  opening=opening, on_step=on_step)
+        final_round = rs.round_of(state)
+        if final_round is not None:
+            track.append([final_round, list(state.scores())])
+        factions = rs.seat_factions(record, state)
         by_factor: dict[str, list[list[str]]] = {}
         for seat, facs in enumerate(factions):
             for factor, names in facs.items():
@@ -144,7 +142,7 @@ def play(spec: GameSpec) -> dict[str, Any]:
         res = record.result
         row.update(factions=json.dumps(by_factor, sort_keys=True), result=res, scores=record.scores,
                    winners=winners(res) if res is not None else None, length=len(record.actions),
-                   rounds=int(round_of(state)) if round_of else 0, score_track=json.dumps(track),
+                   rounds=int(final_round) if final_round is not None else 0, score_track=json.dumps(track),
                    stats=json.dumps(_plain(rs.game_stats(state)), sort_keys=True))
     except Exception as e:  # a crash in one game is counted and reported, not fatal to the run
         tb = traceback.extract_tb(e.__traceback__)

@@ -24,13 +24,10 @@ def ruleset_factors(ruleset: str, players: int, options: dict[str, Any]) -> dict
     whether the set-up already fixes it (a realm, a colour) rather than chance or the players' choices."""
     from conquest.core.records import Record
     rs = get_ruleset(ruleset)
-    hook = getattr(rs, "seat_factions", None)
-    if hook is None:
-        return {}
     record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=players, options=dict(options),
                     seats=[""] * players, seed=0)
     fixed: dict[str, bool] = {}
-    for seat in hook(record, record.new_state()):
+    for seat in rs.seat_factions(record, record.new_state()):
         for f, names in seat.items():
             fixed[f] = fixed.get(f, True) and bool(names)
     return fixed

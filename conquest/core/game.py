@@ -22,6 +22,8 @@ from conquest.core.schema import check_nesting, validate_document
 if TYPE_CHECKING:
     import random
 
+    from conquest.core.calculator import Calculator
+
 """``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
 
 STATE_FORMAT = "conquest-state/1"
@@ -466,6 +468,8 @@ class Ruleset(ABC):
         return action_odds_report(self, state, action, chance_path_summary(self))
 
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
+        """The seats' names in a game of ``players`` with ``options`` (the log, the lobby, the CLI, the RL agents'
+        names). Default: "Player 1" ... "Player N"."""
         return [f"Player {i + 1}" for i in range(players)]
 
     def log_names(self, view: dict[str, Any]) -> list[list[str]]:
@@ -489,6 +493,68 @@ class Ruleset(ABC):
             names = self.seat_names(int(before.get("players", 0)), before.get("options", {}))
         text = self.format_action(action) if action is not None else None
         return narration.generic(before, text, after, seat, names)
+
+    # --- presentation, visibility and balance hooks (issue 28) ---
+    # Every hook the generic layers (web, analysis, cli, rl) call is declared here with its default: a ruleset
+    # overrides what its game needs and nothing else. Nothing outside core probes a ruleset with getattr.
+    def board_json(self, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+        """The web board of ``seat``'s ``view`` (drawn from the view only, never the state): ``{"map":
+        conquest-map/1, "regions": {id: {owner, pieces, markers}}, "help": ..., "question": ...}`` (docs/web.md,
+        "The board"); a bare map gets its regions filled from the view (``web.board.auto_regions``). Default
+        ``None``: the page shows ``render_text`` instead."""
+        return None
+
+    def confirm_text(self, view: dict[str, Any], action: Action) -> str | None:
+        """Why ``action`` (a legal action of the seat whose ``view`` this is) cannot be taken back and deserves
+        a second click in the web page, as the question the page asks ("Go into decline? ..."); ``None``: no
+        question. Sent with each legal action. Default ``None`` for every action."""
+        return None
+
+    def has_odds(self, state: State, action: Action) -> bool:
+        """Whether the page offers ``action_odds`` beside ``action`` (legal for the seat to move): a decision
+        whose dice the seat may weigh, from what it sees. Called for every legal action of every page shown, so
+        it must be cheap. Default: the action leads straight into a chance node (``action_odds`` then weighs it
+        by enumerating the chance outcomes); a game whose chance nodes hide something, or come later than the
+        next step, overrides it."""
+        try:
+            return state.apply_unchecked(action).to_move == CHANCE
+        except _CRASHES:
+            return False
+
+    def calculator(self) -> "Calculator | None":
+        """The game's odds calculator (``conquest.core.calculator.Calculator``): a form of inputs that is not
+        a position (a battle's pieces) answered with exact odds, served at ``/api/odds/{ruleset}``, on the
+        calculator page and by ``conquest odds RULESET --FIELD ...``. Default ``None``: no calculator (the
+        odds of a position's action, ``action_odds``, remain)."""
+        return None
+
+    def log_visible(self, before: State, action: Action, after: State, seat: int | None) -> bool | None:
+        """Whether ``seat`` (``None``: a spectator) may read the log entry of ``action`` (``before`` ->
+        ``after``): ``True`` shown, ``False`` hidden, ``None`` let the server decide by searching the positions
+        the seat cannot tell apart (conquest/web/visibility.py). Default ``None`` for every entry."""
+        return None
+
+    def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
+        """Balance reports: per seat, the factors the seat played with in the game of ``record`` ending at
+        ``state`` (``{"race": ["ratmen", "elves"]}``, ``{"colour": ["Red"]}``); an empty list when the set-up
+        leaves it to chance or the players. Default: no factor (``{}`` per seat)."""
+        return [{} for _ in range(state.players)]
+
+    def round_of(self, state: State) -> int | None:
+        """Balance reports: the round (turn, game turn) ``state`` is in, for the score track by round and the
+        game length. Default ``None``: the game has no rounds (the report tracks none)."""
+        return None
+
+    def faction_rotation(self, players: int, options: dict[str, Any]) -> tuple[str, list[str]] | None:
+        """Balance runs: ``(factor, pool)`` when the set-up deals a faction by chance that a run may deal
+        instead, so that each faction plays from each seat equally often (``faction_opening`` then deals it).
+        Default ``None``: nothing is dealt."""
+        return None
+
+    def faction_opening(self, state: State, names: list[str]) -> list[Action]:
+        """The opening actions (chance outcomes) from the new game ``state`` that give seat i the faction
+        ``names[i]`` of ``faction_rotation``'s pool. Default: none (used only with ``faction_rotation``)."""
+        return []
 
     def info(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "min_players": self.min_players,

@@ -42,3 +42,13 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
             raise UnknownRuleset(f"ruleset '{ruleset_id}' failed to load: {broken[ruleset_id]}")
         raise UnknownRuleset(f"unknown ruleset '{ruleset_id}' (known: {', '.join(sorted(all_))})")
     return all_[ruleset_id]
+
+
+def default_ruleset_id() -> str:
+    """The game a command plays when none is named (``conquest start``, ``conquest policy convert``, the web
+    benchmark): the first registered ruleset, ids in alphabetical order (the registry's order). No layer
+    names a game of its own."""
+    all_ = rulesets()
+    if not all_:
+        raise UnknownRuleset("no ruleset is registered")
+    return next(iter(all_))

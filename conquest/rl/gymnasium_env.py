@@ -125,7 +125,7 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
         if self.render_mode is None:
             return None
         st = self.match.state
-        text = st.ruleset.render_text(st, self.seat) if hasattr(st.ruleset, "render_text") else repr(st)
+        text = st.ruleset.render_text(st, self.seat)
         if self.render_mode == "human":
             print(text)
             return None

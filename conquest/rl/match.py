@@ -93,7 +93,7 @@ class Match:
         self.token_seats: set[int] | None = None
         """The seats that decide by tokens (None: all); at another seat's turn the match waits for ``play``."""
         self.shaped_reward = shaped_reward
-        names = self.rs.seat_names(self.players, self.options) if hasattr(self.rs, "seat_names") else []
+        names = self.rs.seat_names(self.players, self.options)
         self.agent_names = _agent_names(names, self.players)
         # the observation: the encoding's numbers, then the decision (seat to decide, tokens chosen, count)
         probe = self.rs.new_game(self.players, self.options, seed=0)

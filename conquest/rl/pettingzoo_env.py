@@ -119,7 +119,7 @@ class ConquestAEC(AECEnv):
             return None
         st = self.match.state
         seat = st.to_move if st.to_move is not None and st.to_move >= 0 else None
-        text = st.ruleset.render_text(st, seat) if hasattr(st.ruleset, "render_text") else repr(st)
+        text = st.ruleset.render_text(st, seat)
         if self.render_mode == "human":
             print(text)
             return None

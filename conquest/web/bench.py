@@ -1,17 +1,20 @@
 """Latency benchmark of the web app: many concurrent games played through the HTTP API on loopback
 (people in every seat, so every action crosses the network), with a WebSocket open per game.
 
-    python -m conquest.web.bench [--games 50] [--ruleset kingdom] [--actions 40] [--db FILE] [--hostile]
+    python -m conquest.web.bench [--games 50] [--ruleset ID] [--actions 40] [--db FILE] [--hostile]
+        [--hostile-ruleset ID] [--hostile-option KEY=VALUE ...]
 
 It starts a server in a separate process (a fresh SQLite file unless --db is given), plays ``--games``
-games at once, each sending ``--actions`` actions with ``--think`` seconds (on average) between them, and
+games at once (of ``--ruleset``, by default the first registered game), each sending ``--actions`` actions with ``--think`` seconds (on average) between them, and
 prints p50/p95/p99 of the action latency (POST until the answer, which includes the commit and the seat's
 new view) and the actions per second. ``--think 0`` measures saturation: then every game waits for all the
 others and the latency is the queue. Figures, not pass/fail.
 
 ``--hostile`` adds a hostile neighbour: one more client that, while the games are played, keeps importing
-a long record (a random Nerath game with ``length=long``, about 15,000 actions; two imports at a time) and
-replaying it at random steps (eight at a time), and a probe of ``/api/health`` every half second. The
+a long record (a random game of ``--hostile-ruleset``, by default the benchmarked one, with the
+``--hostile-option`` given; the figures of docs/web.md use ``--hostile-ruleset nerath --hostile-option
+length=long --hostile-option max_rounds=0``, about 15,000 actions; two imports at a time) and replaying it at
+random steps (eight at a time), and a probe of ``/api/health`` every half second. The
 players' latency is then what ordinary players get beside it; the neighbour's imports, refusals and
 replays and the slowest health check are printed too.
 """
@@ -71,13 +74,12 @@ async def _play(base: str, ruleset: str, actions: int, seed: int, lat: list[floa
             spans.append((start, time.perf_counter()))
 
 
-def long_record(seed: int = 4) -> dict[str, object]:
-    """A long record for the hostile neighbour: random agents playing Nerath to the end (length=long, no
-    round limit)."""
+def long_record(ruleset: str, options: dict[str, object] | None = None, seed: int = 4) -> dict[str, object]:
+    """A long record for the hostile neighbour: random agents playing ``ruleset`` with ``options`` to the
+    end."""
     from conquest.analysis.runner import play_game
     from conquest.core.registry import get_ruleset
-    rec, _state = play_game(get_ruleset("nerath"), ["random"], options={"length": "long", "max_rounds": 0},
-                            seed=seed)
+    rec, _state = play_game(get_ruleset(ruleset), ["random"], options=dict(options or {}), seed=seed)
     return rec.to_json()
 
 
@@ -152,10 +154,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run(games: int = 50, ruleset: str = "kingdom", actions: int = 40, db: str | None = None,
-        think: float = 0.5, workers: int = 1, hostile: bool = False) -> dict[str, float]:
+def run(games: int = 50, ruleset: str | None = None, actions: int = 40, db: str | None = None,
+        think: float = 0.5, workers: int = 1, hostile: bool = False, hostile_ruleset: str | None = None,
+        hostile_options: dict[str, object] | None = None) -> dict[str, float]:
+    """The figures of the benchmark (the module's docstring); ``ruleset`` None: the first registered game."""
     import httpx
-    record = long_record() if hostile else None
+
+    from conquest.core.registry import default_ruleset_id
+    ruleset = ruleset or default_ruleset_id()
+    record = long_record(hostile_ruleset or ruleset, hostile_options) if hostile else None
     seen: dict[str, float] = {}
     port = _free_port()
     tmp = None
@@ -204,7 +211,7 @@ def run(games: int = 50, ruleset: str = "kingdom", actions: int = 40, db: str | 
 def cli(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m conquest.web.bench", description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=50)
-    p.add_argument("--ruleset", default="kingdom")
+    p.add_argument("--ruleset", default=None, help="the game played (default: the first registered)")
     p.add_argument("--actions", type=int, default=40)
     p.add_argument("--db", default=None, help="a database URL or SQLite file (default: a fresh temporary file)")
     p.add_argument("--think", type=float, default=0.5,
@@ -212,14 +219,26 @@ def cli(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the database")
     p.add_argument("--hostile", action="store_true",
                    help="a neighbour importing and replaying long records meanwhile")
+    p.add_argument("--hostile-ruleset", default=None, help="the game of the neighbour's record (default: --ruleset)")
+    p.add_argument("--hostile-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of the neighbour's game (repeat it)")
     a = p.parse_args(argv)
-    r = run(a.games, a.ruleset, a.actions, a.db, a.think, a.workers, a.hostile)
-    print(f"{r['games']} concurrent {a.ruleset} games (think {a.think} s, {a.workers} server process(es)), "
+    from conquest.core.errors import ConquestError
+    from conquest.core.options import parse_option_pairs
+    from conquest.core.registry import default_ruleset_id
+    try:
+        ruleset = a.ruleset or default_ruleset_id()
+        hostile_options: dict[str, object] = dict(parse_option_pairs(a.hostile_option))
+    except ConquestError as e:
+        p.error(str(e))
+    hostile_ruleset = a.hostile_ruleset or ruleset
+    r = run(a.games, ruleset, a.actions, a.db, a.think, a.workers, a.hostile, hostile_ruleset, hostile_options)
+    print(f"{r['games']} concurrent {ruleset} games (think {a.think} s, {a.workers} server process(es)), "
           f"{r['actions']} actions in {r['seconds']:.1f} s "
           f"({r['errors']} refused): {r['actions_per_second']:.0f} actions/s; latency p50 {r['p50_ms']:.1f} ms, "
           f"p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (mean {r['mean_ms']:.1f} ms)")
     if a.hostile:
-        print(f"hostile neighbour ({r['hostile_record_actions']}-action nerath record): "
+        print(f"hostile neighbour ({r['hostile_record_actions']}-action {hostile_ruleset} record): "
               f"{r.get('imports', 0):.0f} imports (slowest {r.get('import_seconds', 0):.1f} s), "
               f"refused {r.get('import_429', 0):.0f} x 429 and {r.get('import_503', 0):.0f} x 503, "
               f"{r.get('replays', 0):.0f} replays; slowest /api/health {r.get('health_max_ms', 0):.0f} ms")

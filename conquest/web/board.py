@@ -317,16 +317,6 @@ def complete_board(board: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _hook_takes_view(hook: Any) -> bool:
-    import inspect
-    try:
-        params = [p for p in inspect.signature(hook).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        return True
-    return len(params) >= 2
-
-
 def auto_regions(game_map: dict[str, Any], view: dict[str, Any], players: int) -> dict[str, Any]:
     """Per-region facts found in a view without a ruleset's help: a mapping keyed by region ids (at the top
     of the view or one level down) whose name says owner/control gives the owner; lists of one number per
@@ -362,12 +352,9 @@ def auto_regions(game_map: dict[str, Any], view: dict[str, Any], players: int) -
 
 
 def board_for(ruleset: Ruleset, state: Any, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
-    """The board for ``seat``: ``board_json(view, seat)`` (preferred: it sees only the view), or the
-    one-argument form ``board_json(state)``; a bare map (``conquest-map/1``) gets ``auto_regions``."""
-    hook = getattr(ruleset, "board_json", None)
-    if not callable(hook):
-        return None
-    board = hook(view, seat) if _hook_takes_view(hook) else hook(state)
+    """The board for ``seat``: ``Ruleset.board_json(view, seat)`` (it sees only the view; ``None``, the default:
+    no board); a bare map (``conquest-map/1``) gets ``auto_regions``."""
+    board = ruleset.board_json(view, seat)
     if not isinstance(board, dict) or not board:
         return None
     if "map" not in board and isinstance(board.get("regions"), list):
@@ -377,8 +364,7 @@ def board_for(ruleset: Ruleset, state: Any, view: dict[str, Any], seat: int | No
     if "regions" not in board:
         board = {**board, "regions": auto_regions(board["map"], view, int(view.get("players", 0) or 0))}
     if "help" not in board:
-        terms = getattr(ruleset, "help_terms", None)
-        board = {**board, "help": terms() if callable(terms) else {}}
+        board = {**board, "help": ruleset.help_terms()}
     return complete_board(board)
 
 

@@ -219,26 +219,3 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 def clean_name(name: str | None, default: str) -> str:
     n = _CONTROL.sub("", name or "").strip()
     return n[:40] or default
-
-
-PieceName = Annotated[str, Field(min_length=1, max_length=40)]
-
-
-class NerathOddsIn(BaseModel):
-    """``POST /api/odds/nerath``: the battle calculator's input, as ``conquest odds nerath`` takes it. A side is
-    a list of piece ids (``["footsoldier", "siege"]``) or the CLI's comma text (``"2 footsoldier, siege"``);
-    ``ally``: the defender's ally's pieces; ``dungeon``: the defender is a list of Guardian tiles (``facedown``
-    for one not seen)."""
-    model_config = STRICT
-    attacker: Union[list[PieceName], Annotated[str, Field(max_length=500)]]
-    defender: Union[list[PieceName], Annotated[str, Field(max_length=500)]]
-    sea: bool = False
-    order: Literal["cheapest", "listed"] = "cheapest"
-    press: str = Field("always", max_length=40)
-    attacker_cards: list[Annotated[str, Field(max_length=60)]] = Field(default_factory=list, max_length=40)
-    defender_cards: list[Annotated[str, Field(max_length=60)]] = Field(default_factory=list, max_length=40)
-    hurt_dragon_fights: bool = True
-    ally: Union[list[PieceName], Annotated[str, Field(max_length=500)], None] = None
-    ally_cards: list[Annotated[str, Field(max_length=60)]] = Field(default_factory=list, max_length=40)
-    dungeon: bool = False
-    heroes_need_lasts: Literal["while_standing", "whole_battle"] = "whole_battle"

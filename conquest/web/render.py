@@ -9,7 +9,6 @@ from conquest.core.game import Ruleset, State
 from conquest.web.board import board_for, places, region_ids
 from conquest.web.deps import Services
 from conquest.web.games import Actor, Live
-from conquest.web.odds import has_odds
 
 log = logging.getLogger("conquest.web")
 MAX_LEGAL = 3000
@@ -22,7 +21,23 @@ def describe(live: Live, action: Any) -> str:
         return live.ruleset.format_action(action)
 
 
-def legal_for(live: Live, who: Actor, board: dict[str, Any] | None) -> dict[str, Any]:
+def confirm(live: Live, view: dict[str, Any] | None, action: Any) -> str | None:
+    """The question the page asks before sending ``action`` (``Ruleset.confirm_text``), or None."""
+    if view is None:
+        return None
+    try:
+        text = live.ruleset.confirm_text(view, action)
+    except Exception:  # noqa: BLE001 - a question must not break the page
+        log.exception("confirm_text of %s failed", live.ruleset.id)
+        return None
+    return text if isinstance(text, str) and text else None
+
+
+def legal_for(live: Live, who: Actor, board: dict[str, Any] | None,
+              view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The seat's legal actions for the page: notation, description, the board's places it names, whether it
+    has odds (``Ruleset.has_odds``) and the question to ask before it (``Ruleset.confirm_text`` of ``view``, the
+    seat's view; none without it)."""
     state = live.state
     if who.seat is None or state.to_move != who.seat:
         return {"legal": [], "legal_truncated": False}
@@ -30,12 +45,12 @@ def legal_for(live: Live, who: Actor, board: dict[str, Any] | None) -> dict[str,
     aliases = (board or {}).get("aliases") or {}
     fmt = live.ruleset.format_action
     acts = list(state.legal_actions())
-    rid = live.ruleset.id
+    rs = live.ruleset
     out = []
     for a in acts[:MAX_LEGAL]:
         text = fmt(a)
         out.append({"text": text, "description": describe(live, a), "places": places(a, ids, text, aliases),
-                    "odds": has_odds(rid, state, a)})
+                    "odds": rs.has_odds(state, a), "confirm": confirm(live, view, a)})
     return {"legal": out, "legal_truncated": len(acts) > MAX_LEGAL}
 
 
@@ -84,4 +99,4 @@ def payload(svc: Services, live: Live, who: Actor) -> dict[str, Any]:
             # a lone pass the server answers for this seat (docs/web.md, "Windows with one answer")
             "answered_for_you": who.seat is not None and live.state.to_move == who.seat
             and games.lone_pass(live) is not None,
-            **legal_for(live, who, board)}
+            **legal_for(live, who, board, view)}

@@ -66,8 +66,8 @@ def action_visibility(before: State, action: Action, after: State, hidden_before
                       budget: float = SEARCH_BUDGET, barrier: bool | None = None) -> tuple[list[int | None], bool]:
     """(seats the action is hidden from, whether it is an undo barrier).
 
-    A ruleset may answer for itself with ``log_visible(before, action, after, seat) -> bool | None``
-    (``None``: let the server search). The search stops after ``budget`` seconds; the seats still
+    The ruleset may answer for itself with ``Ruleset.log_visible(before, action, after, seat) -> bool | None``
+    (``None``, the default: let the server search). The search stops after ``budget`` seconds; the seats still
     undecided then are counted as not seeing the action (a hidden entry is safe, a leak is not).
     ``hidden_before``/``hidden_after`` may be ``HiddenParts`` (computed only for the seats that need it);
     a given ``barrier`` is taken as it is instead of comparing the hidden parts of every seat."""
@@ -75,12 +75,12 @@ def action_visibility(before: State, action: Action, after: State, hidden_before
     if barrier is None:
         barrier = actor == CHANCE or any(hidden_before[s] != hidden_after[s] for s in viewers(before.players))
     hidden_from: list[int | None] = []
-    hook = getattr(before.ruleset, "log_visible", None)
+    hook = before.ruleset.log_visible
     to_check: list[int | None] = []
     for s in viewers(before.players):
         if s == actor:
             continue
-        answer = hook(before, action, after, s) if hook is not None else None
+        answer = hook(before, action, after, s)
         if answer is not None and answer:  # shown, whatever the seat cannot see
             continue
         if not (hidden_before[s] or hidden_after[s]):  # the seat sees everything: shown

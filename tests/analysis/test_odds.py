@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conquest.analysis.odds import NerathBattle, OddsError, PressPolicy, parse_pieces
-from conquest.analysis.odds import battle_document, battle_position, monte_carlo
+from conquest.rulesets.nerath.montecarlo import NerathBattle, OddsError, PressPolicy, parse_pieces
+from conquest.rulesets.nerath.montecarlo import battle_document, battle_position, monte_carlo
 
 ROOT = Path(__file__).resolve().parents[2]
 

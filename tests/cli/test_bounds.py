@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conquest.analysis.limits import MAX_GAMES, SEED_MAX
-from conquest.cli_analysis import MAX_BATTLE_PIECES, MAX_BATTLE_STATES, MAX_MONTE_CARLO
+from conquest.cli_analysis import MAX_MONTE_CARLO
+from conquest.rulesets.nerath.calculator import MAX_BATTLE_PIECES, MAX_BATTLE_STATES
 from conquest.core.jsondoc import MAX_FILE_DEPTH
 from tests.cli.test_cli import cli, one_line_error
 

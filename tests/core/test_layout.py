@@ -170,3 +170,162 @@ def test_every_ruleset_module_says_what_it_implements() -> None:
     missing = [name for name, path in _modules().items() if name.startswith("conquest.rulesets.")
                and not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))]
     assert not missing, f"modules without a docstring: {missing}"
+
+
+# ---- no generic layer names a game (issue 28) ---------------------------------------------------------------
+# Outside conquest/rulesets/<id>/ nothing imports that package, compares a ruleset id or holds one as a string,
+# and nothing probes a ruleset with getattr/hasattr (every hook is declared on Ruleset, conquest/core/game.py).
+
+GAME_NAMING_ALLOWED = (
+    # cleaned by the RL part of issue 28: the encodings move into the ruleset packages
+    "conquest/rl/", "conquest/openspiel/",
+)
+"""Paths (relative to the repository) not yet held to the checks below. Empty when issue 28 is merged."""
+RULESET_NAMES = ("rs", "ruleset", "rules", "rset")
+"""Names of a variable or attribute that holds a ruleset (``rs``, ``self.ruleset``, ``state.ruleset``...)."""
+
+
+def _ruleset_ids() -> set[str]:
+    from conquest.core.registry import rulesets
+    ids = set(rulesets())
+    assert ids, "no ruleset is registered"
+    return ids
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(PACKAGE_ROOT.parent).as_posix()
+
+
+def _own_ruleset(path: Path) -> str | None:
+    """The ruleset package ``path`` belongs to (``conquest/rulesets/<id>/...``), else None."""
+    parts = path.relative_to(PACKAGE_ROOT).parts
+    return parts[1] if len(parts) > 2 and parts[0] == "rulesets" else None
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body:
+            first = n.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    # an attribute's docstring: a string statement right after an assignment
+    for n in ast.walk(tree):
+        body = getattr(n, "body", None)
+        if isinstance(body, list):
+            for prev, stmt in zip(body, body[1:]):
+                if (isinstance(prev, (ast.Assign, ast.AnnAssign)) and isinstance(stmt, ast.Expr)
+                        and isinstance(stmt.value, ast.Constant)):
+                    out.add(id(stmt.value))
+    return out
+
+
+def _holds_a_ruleset(node: ast.expr) -> bool:
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return name.lower() in RULESET_NAMES
+
+
+def _names_an_id(node: ast.expr, ids: set[str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in ids
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(isinstance(e, ast.Constant) and e.value in ids for e in node.elts)
+    return False
+
+
+def game_naming_problems(path: Path, text: str, ids: set[str]) -> list[str]:
+    """What in the Python module ``path`` (its source ``text``) names a game it does not belong to, as
+    ``file:line: what`` lines: an import of ``conquest.rulesets.<id>`` outside that package; and outside
+    conquest/rulesets: a comparison with a ruleset id, any other string that is exactly a ruleset id (docstrings
+    apart), a getattr/hasattr of a ruleset outside conquest/core."""
+    own = _own_ruleset(path)
+    rel = _rel(path)
+    generic = not rel.startswith("conquest/rulesets/")
+    tree = ast.parse(text, filename=rel)
+    docs = _docstrings(tree)
+    problems: list[str] = []
+    compared: set[int] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            if isinstance(n, ast.Import):
+                modules = [a.name for a in n.names]
+            else:
+                base = _resolve(_module_name(path), path.name == "__init__.py", n)
+                modules = [f"{base}.{a.name}" for a in n.names] if base == "conquest.rulesets" else [base]
+            for m in modules:
+                parts = m.split(".")
+                if len(parts) > 2 and parts[:2] == ["conquest", "rulesets"] and parts[2] != own:
+                    problems.append(f"{rel}:{n.lineno}: imports {m} (a ruleset's package, from outside it): "
+                                    f"reach the game through its Ruleset (conquest.core.registry)")
+        if not generic:
+            continue
+        if isinstance(n, ast.Compare):
+            for side in [n.left, *n.comparators]:
+                if _names_an_id(side, ids):
+                    problems.append(f"{rel}:{n.lineno}: compares with a ruleset id ({ast.unparse(n)[:60]}): "
+                                    f"declare the difference as a Ruleset hook")
+                    compared.update(id(x) for x in ast.walk(side))
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "hasattr")
+                and n.args and _holds_a_ruleset(n.args[0]) and not rel.startswith("conquest/core/")):
+            problems.append(f"{rel}:{n.lineno}: {n.func.id} probes a ruleset ({ast.unparse(n)[:60]}): call the "
+                            f"hook declared on Ruleset (conquest/core/game.py)")
+    if generic:
+        for n in ast.walk(tree):
+            if (isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in ids and id(n) not in docs
+                    and id(n) not in compared):
+                problems.append(f"{rel}:{n.lineno}: the string \"{n.value}\" names a game: take the ruleset from "
+                                f"the registry or an argument")
+    return problems
+
+
+def js_naming_problems(path: Path, text: str, ids: set[str]) -> list[str]:
+    """Every line of a web page file (script, style, document) that holds a ruleset id as a word (code or
+    comment)."""
+    import re
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, ids))) + r")\b")
+    rel = _rel(path)
+    return [f"{rel}:{i}: names the game '{m.group(1)}': the page learns what differs from the server (Ruleset hooks)"
+            for i, line in enumerate(text.splitlines(), 1) if (m := pattern.search(line))]
+
+
+def test_no_generic_layer_names_a_game() -> None:
+    ids = _ruleset_ids()
+    problems: list[str] = []
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        if _rel(path).startswith(GAME_NAMING_ALLOWED):
+            continue
+        problems += game_naming_problems(path, path.read_text(encoding="utf-8"), ids)
+    for path in sorted((PACKAGE_ROOT / "web" / "static").glob("*")):
+        if path.suffix in (".js", ".css", ".html"):   # the page's scripts, styles and documents
+            problems += js_naming_problems(path, path.read_text(encoding="utf-8"), ids)
+    assert not problems, "a generic layer names a game:\n" + "\n".join(problems)
+
+
+def test_the_game_naming_check_finds_each_kind() -> None:
+    ids = {"nerath", "kingdom"}
+    web = PACKAGE_ROOT / "web" / "x.py"
+    src = ('"""The nerath odds; compare rs.id == "nerath" in a docstring is fine."""\n'
+           "from conquest.rulesets.nerath.odds import Battle\n"
+           "import conquest.rulesets.kingdom\n"
+           "from conquest.rulesets import nerath\n"
+           "def f(rs, ruleset_id):\n"
+           '    if ruleset_id == "nerath" or rs.id in ("kingdom", "x"):\n'
+           "        return getattr(rs, 'board_json', None)\n"
+           "    hasattr(self.ruleset, 'round_of')\n"
+           '    return get_ruleset("kingdom")\n')
+    found = game_naming_problems(web, src, ids)
+    lines = sorted(int(p.split(":")[1]) for p in found)
+    assert lines == [2, 3, 4, 6, 6, 7, 8, 9], found
+    assert all(p.startswith("conquest/web/x.py:") for p in found)
+    # inside its own package a game may import itself and name itself; not another game
+    own = PACKAGE_ROOT / "rulesets" / "nerath" / "y.py"
+    found = game_naming_problems(own, 'from conquest.rulesets.nerath import data\nimport conquest.rulesets.kingdom.rules\n'
+                                      'ID = "nerath"\nfrom ..kingdom import board\nfrom . import odds\n', ids)
+    assert [int(p.split(":")[1]) for p in found] == [2, 4], found
+    # core may probe its own objects; a generic getattr of anything else is fine
+    core = PACKAGE_ROOT / "core" / "z.py"
+    assert game_naming_problems(core, "getattr(rs, 'x', None)\ngetattr(e, 'strerror', None)\n", ids) == []
+    assert game_naming_problems(web, "getattr(e, 'strerror', None)\n", ids) == []
+    js = PACKAGE_ROOT / "web" / "static" / "a.js"
+    found = js_naming_problems(js, 'const a = 1;\nif (ruleset === "kingdom") x();\n// the nerath page\nnerathy();\n', ids)
+    assert [int(p.split(":")[1]) for p in found] == [2, 3], found

@@ -10,7 +10,6 @@ import re
 
 import httpx
 
-from conquest.web.odds import has_odds
 from tests.web.test_odds_api import drive_to, is_battle, is_dungeon_battle
 
 SIZES = {"wide": (1400, 900), "phone": (390, 844)}
@@ -26,6 +25,9 @@ def test_calculator_steppers_and_result(page: Any, server: Any, screenshots: Pat
     page.click("#calc-link")            # the lobby links the calculator
     page.wait_for_url(re.compile(r"/calc(#.*)?$"))   # the page writes its state into the hash
     page.wait_for_selector("[data-step='attacker-footsoldier-plus']")
+    # /calc shows the first game with a calculator; its title comes from GET /api/odds/{ruleset}
+    title = httpx.get(f"{server.url}/api/odds/nerath").json()["title"]
+    assert page.inner_text(".top-title") == title and page.title() == title
     for _ in range(3):
         page.click("[data-step='attacker-footsoldier-plus']")
     page.click("[data-step='attacker-dragon-plus']")
@@ -83,7 +85,7 @@ def test_a_nerath_game_shows_the_odds_of_a_battle(page: Any, server: Any, screen
                      headers={"X-Conquest-Token": tokens[seat]}).json()
     legend = page.inner_text(f"{panel} .odds-legend")
     assert "Attacker wins" in legend and "Defender holds" in legend
-    assert page.get_attribute(f"{panel} a", "href").startswith("/calc#")
+    assert page.get_attribute(f"{panel} a", "href").startswith("/calc/nerath#")
     badge = page.inner_text(f"[data-odds='{text}'] .odds-badge")
     assert badge.rstrip("%").lstrip("<>") != "" and want["attacker_wins"] >= 0
     for name, (w, h) in SIZES.items():
@@ -97,7 +99,7 @@ def test_the_battle_window_opens_the_odds_of_pressing(page: Any, server: Any, sc
     gid = made["game"]["id"]
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
     live, _ = drive_to(server.app.state.games, gid, tokens,
-                       lambda a, st: a == ("press",) and has_odds("nerath", st, a), seed=3)
+                       lambda a, st: a == ("press",) and st.ruleset.has_odds(st, a), seed=3)
     page.goto(f"{server.url}/game/{gid}#t={tokens[live.state.to_move]}")
     page.wait_for_selector("[data-odds='press'][aria-expanded='true']")   # open without a click
     page.wait_for_selector(f"{panel_of('press')} .odds-stack")
@@ -126,7 +128,7 @@ def test_a_dungeon_battles_odds_name_the_guardians(page: Any, server: Any, scree
     want = httpx.get(f"{server.url}/api/games/{gid}/odds", params={"action": text},
                      headers={"X-Conquest-Token": tokens[live.state.to_move]}).json()
     assert want["battle"]["beyond_calculator"] == []     # nothing the calculator cannot state: the same battle
-    href = page.get_attribute(f"{panel_of(text)} a[href^='/calc#']", "href")
+    href = page.get_attribute(f"{panel_of(text)} a[href^='/calc/nerath#']", "href")
     assert "dungeon=1" in href
     page.goto(server.url + href)
     page.wait_for_selector("#result[data-ready]")

@@ -139,8 +139,9 @@ def test_a_game_against_the_computer_tells_its_story(browser: Any, server: Any, 
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def test_irreversible_actions_ask_first(browser: Any, server: Any) -> None:
-    """Small World: going into decline asks to confirm; Cancel changes nothing."""
+def test_irreversible_actions_ask_first(browser: Any, server: Any, screenshots: Path) -> None:
+    """Small World: going into decline asks to confirm, with the question the ruleset's confirm_text sent with
+    the action; Cancel changes nothing."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 900})
     page = ctx.new_page()
     create_game(page, server.url, "smallworld", ["random"])
@@ -158,6 +159,13 @@ def test_irreversible_actions_ask_first(browser: Any, server: Any) -> None:
     page.click("#actions button[data-action='decline']:visible")
     page.wait_for_selector("#confirm-box[open]")
     assert "decline" in page.inner_text("#confirm-box").lower()
+    from conquest.core.registry import get_ruleset
+    rs = get_ruleset("smallworld")
+    assert page.inner_text("#confirm-box p") == rs.confirm_text({}, ("decline",))   # the decline asks in any view
+    for size, (w, h) in {"wide": (1400, 900), "phone": (390, 844)}.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.screenshot(path=str(screenshots / f"confirm-decline-{size}.png"))
+    page.set_viewport_size({"width": 1400, "height": 900})
     page.click("#confirm-no")
     assert page.query_selector("#confirm-box[open]") is None
     assert page.eval_on_selector("#app", "a => a.dataset.revision") == rev

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conquest.analysis.odds import NerathBattle, battle_document
+from conquest.rulesets.nerath.montecarlo import NerathBattle, battle_document
 from conquest.core.registry import get_ruleset
 
 LASTS = ("while_standing", "whole_battle")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conquest.analysis.odds import (
+from conquest.rulesets.nerath.montecarlo import (
     HiddenGuardians, NerathBattle, OddsError, battle_document, dungeon_battle, monte_carlo, parse_guardians,
 )
 from conquest.core.game import CHANCE

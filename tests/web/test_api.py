@@ -71,7 +71,12 @@ def test_create_gives_a_secret_link_per_human_seat_and_a_spectator_link(client: 
                                                                                   "role": "seat"}
     assert [a["text"] for a in d["legal"]][-2:] == ["peek", "end"]
     assert d["legal"][0] == {"text": "place north", "description": "Place an army in north", "places": ["north"],
-                             "odds": False}
+                             "odds": False, "confirm": None}
+    # the ruleset's confirm_text is sent with the action it asks about; the default has_odds (an action that
+    # leads straight into a chance node: the toy's end of turn rolls a die) gives a new game odds in the page
+    by_text = {a["text"]: a for a in d["legal"]}
+    assert by_text["peek"]["confirm"] == "Peek at every secret card? You may do it once a game."
+    assert by_text["end"]["odds"] is True and by_text["end"]["confirm"] is None
 
 
 def count_games(client: TestClient) -> int:

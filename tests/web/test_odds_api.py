@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.data import guardian_tiles
-from conquest.web.odds import has_odds, seat_odds
+from conquest.web.odds import seat_odds
 from tests.web.conftest import create, tok
 
 
@@ -127,7 +127,7 @@ def nerath_game(client: TestClient, seed: int = 1) -> tuple[str, dict[int, str]]
 
 def is_battle(a: Any, st: Any) -> bool:
     """A land or sea battle against one defending realm (the calculator page states it: the odds link there)."""
-    if not (a[0] == "battle" and has_odds("nerath", st, a)):
+    if not (a[0] == "battle" and st.ruleset.has_odds(st, a)):
         return False
     from conquest.rulesets.nerath.odds import NerathBattle, battle_from_state
     from conquest.rulesets.nerath.state import IX
@@ -196,7 +196,7 @@ def test_narby_odds_never_depend_on_another_dragons_hidden_card(client: TestClie
     gid, tokens = made["game"]["id"], {s["seat"]: s["token"] for s in made["seats"]}
 
     def wanted(a: Any, st: Any) -> bool:
-        return a[0] in ("attack", "steal") and has_odds("narby", st, a) and any(
+        return a[0] in ("attack", "steal") and st.ruleset.has_odds(st, a) and any(
             h is not None and st.view(st.to_move)["hands"][i] != h for i, h in enumerate(st.to_json()["hands"]))
     live, action = drive_to(client.app.state.games, gid, tokens, wanted, seed=4)
     rs, st, seat = live.ruleset, live.state, live.state.to_move
@@ -225,7 +225,7 @@ def test_narby_odds_never_depend_on_another_dragons_hidden_card(client: TestClie
 
 def test_the_battle_window_weighs_press_and_retreat(client: TestClient) -> None:
     gid, tokens = nerath_game(client, seed=3)
-    live, action = drive_to(client.app.state.games, gid, tokens, lambda a, st: a == ("press",) and has_odds("nerath", st, a), seed=3)
+    live, action = drive_to(client.app.state.games, gid, tokens, lambda a, st: a == ("press",) and st.ruleset.has_odds(st, a), seed=3)
     seat = live.state.to_move
     legal = client.get(f"/api/games/{gid}", headers=tok(tokens[seat])).json()["legal"]
     assert {x["text"] for x in legal if x["odds"]} == {"press", "retreat"}
@@ -257,8 +257,8 @@ def test_odds_that_take_too_long_are_a_503_and_land_in_the_cache(client: TestCli
     time.sleep(0.6)   # the computation went on and was kept
     r = client.get(f"/api/games/{gid}/odds", params={"action": text}, headers=tok(tokens[seat]))
     assert r.status_code == 200 and r.json()["battle"]["space"] == action[1]
-    slow_calc = odds_routes._nerath
-    monkeypatch.setattr(odds_routes, "_nerath", lambda body: (time.sleep(0.3), slow_calc(body))[1])
+    slow_calc = odds_routes._calculate
+    monkeypatch.setattr(odds_routes, "_calculate", lambda calc, body: (time.sleep(0.3), slow_calc(calc, body))[1])
     r = client.post("/api/odds/nerath", json={"attacker": "footsoldier", "defender": "footsoldier"})
     assert r.status_code == 503
 
@@ -289,7 +289,7 @@ def test_calculator_takes_allies_and_dungeons(client: TestClient) -> None:
 def is_dungeon_battle(a: Any, st: Any) -> bool:
     from conquest.rulesets.nerath.data import DUNGEON
     from conquest.rulesets.nerath.state import IX, KIND
-    return a[0] == "battle" and KIND[IX[a[1]]] == DUNGEON and has_odds("nerath", st, a)
+    return a[0] == "battle" and KIND[IX[a[1]]] == DUNGEON and st.ruleset.has_odds(st, a)
 
 
 def test_a_dungeon_battles_odds_never_depend_on_the_facedown_guardians(client: TestClient) -> None:
@@ -322,3 +322,55 @@ def test_a_dungeon_battles_odds_never_depend_on_the_facedown_guardians(client: T
         r.pop("seconds")
     assert a == b
     assert a["attacker_wins"] == got["attacker_wins"]
+
+
+# ---------------------------------------------------------------- the hooks: a game's own odds and calculator
+def test_a_new_games_odds_come_from_the_default_hooks(client: TestClient) -> None:
+    """A ruleset that declares nothing about odds (tests/web/toy.py) still gets them beside an action that
+    leads into dice: its end of turn rolls a die, weighed by the default action_odds."""
+    made = create(client)
+    token = made["seats"][0]["token"]
+    gid = made["game"]["id"]
+    r = client.get(f"/api/games/{gid}/odds", params={"action": "end"}, headers=tok(token))
+    assert r.status_code == 200, r.text
+    probs = sorted(o["probability"] for o in r.json()["outcomes"])
+    assert len(probs) == 6 and all(abs(p - 1 / 6) < 1e-12 for p in probs)
+    r = client.get(f"/api/games/{gid}/odds", params={"action": "place north"}, headers=tok(token))
+    assert r.status_code == 422 and "no dice" in r.json()["error"]
+
+
+def test_the_calculator_route_serves_any_game_that_has_one(client: TestClient) -> None:
+    from conquest.core.registry import rulesets
+    listed = client.get("/api/odds").json()["calculators"]
+    want = [rid for rid, rs in rulesets().items() if rs.calculator() is not None]
+    assert [c["ruleset"] for c in listed] == want and want
+    for rid, rs in rulesets().items():
+        info = client.get(f"/api/odds/{rid}")
+        if rs.calculator() is None:
+            assert info.status_code == 404 and "no odds calculator" in info.json()["error"]
+            assert client.post(f"/api/odds/{rid}", json={}).status_code == 404
+            assert client.get(f"/calc/{rid}").status_code == 404
+        else:
+            assert info.status_code == 200 and info.json()["title"] == rs.calculator().title
+            assert client.get(f"/calc/{rid}").status_code == 200
+    assert client.get("/api/odds/nope").status_code == 404
+    r = client.post("/api/odds/nerath", content=b'{"attacker": "footsoldier", "attacker": "x"}')
+    assert r.status_code == 422 and "twice" in r.json()["error"]
+
+
+def test_the_cli_takes_a_calculators_declared_fields() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "conquest.cli", "odds", *args], capture_output=True, text=True)
+    p = run("nerath", "--attacker=footsoldier", "--defender", "footsoldier", "--json")
+    assert p.returncode == 0, p.stderr
+    assert abs(json.loads(p.stdout)["attacker_wins"] - 5 / 11) < 1e-12
+    for args, words in [(["nerath", "--attacker", "footsoldier", "--defender", "footsoldier", "--wings", "2"],
+                         "--wings: not an option"),
+                        (["nerath", "--attacker", "footsoldier", "--attacker", "x"], "--attacker is given twice"),
+                        (["nerath", "--attacker"], "--attacker needs a value"),
+                        (["nerath", "--sea=1", "--attacker", "x"], "--sea takes no value"),
+                        (["kingdom", "--attacker", "x"], "kingdom has no calculator")]:
+        p = run(*args)
+        assert p.returncode == 2 and words in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    helped = run("--help").stdout
+    assert "nerath: Nerath battle calculator" in helped and "--attacker-cards" in helped

@@ -46,6 +46,8 @@ def count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return original(self, action)
 
     monkeypatch.setattr(ToyState, "_apply", counted)
+    # the page's odds flags try each legal action once (Ruleset.has_odds' default): not the replay counted here
+    monkeypatch.setattr(type(TOY), "has_odds", lambda self, state, action: False)
     return calls
 
 

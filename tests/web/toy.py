@@ -168,6 +168,10 @@ class ToyRuleset(Ruleset):
     def evaluate(self, state: State, seat: int) -> float:
         return state.scores()[seat]
 
+    def confirm_text(self, view: dict[str, Any], action: Action) -> str | None:
+        """Peeking is once a game: the page asks first."""
+        return "Peek at every secret card? You may do it once a game." if action == ("peek",) else None
+
     def board_json(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return {
             "map": {"format": "conquest-map/1", "id": "toy", "name": "Toy",
@@ -187,7 +191,8 @@ class PlainToyRuleset(ToyRuleset):
     id = "plaintoy"
     title = "Toy without a board"
 
-    board_json = None  # type: ignore[assignment]
+    def board_json(self, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+        return None   # Ruleset's default: no board
 
 
 class PlainToyState(ToyState):

@@ -69,6 +69,22 @@ class KingdomRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return ["Red", "Blue"]
 
+    def confirm_text(self, view: dict[str, Any], action: Any) -> str | None:
+        """Stopping the conquest with Soldier tokens left asks a second click in the web page."""
+        if self.format_action(action).split(" ")[0] != "stop":
+            return None
+        soldiers, current = view.get("soldiers"), view.get("current")
+        left = soldiers[current] if isinstance(soldiers, list) and isinstance(current, int) else 0
+        if isinstance(left, int) and left > 0:
+            return (f"Stop your conquest with {left} Soldier token(s) left? If your opponent stops next, the "
+                    f"Conquest phase ends.")
+        return None
+
+    def has_odds(self, state: State, action: Any) -> bool:
+        """No odds in the page: the only die, the Soldier income roll, is rolled at the start of a round and no
+        decision leads into it by choice."""
+        return False
+
     def help_terms(self) -> dict[str, dict[str, str]]:
         from conquest.rulesets.kingdom.webhelp import help_terms
         return help_terms(LOCATION_CODES)

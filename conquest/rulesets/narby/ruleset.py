@@ -223,6 +223,34 @@ class NarbyRuleset(Ruleset):
         from conquest.rulesets.narby.webboard import help_terms
         return help_terms()
 
+    def confirm_text(self, view: dict[str, Any], action: Any) -> str | None:
+        """Ending a turn with actions left, and taking back a claim ring, ask a second click in the web page."""
+        word = self.format_action(action).split(" ")[0]
+        left = view.get("actions_left")
+        if word == "end" and isinstance(left, int) and left > 0:
+            return f"End your turn with {left} action(s) left?"
+        if word == "abandon":
+            return "Take back this claim ring? The claim is lost."
+        return None
+
+    def has_odds(self, state: State, action: Any) -> bool:
+        """Odds beside ``steal``, ``attack`` and ``destroy``, and beside the ``end``/``pass`` that leads into a
+        tribute roll (the other dragons' reaction windows on the way read as everybody passing)."""
+        from conquest.core.errors import ConquestError
+        from conquest.core.kinds import CHANCE
+        verb = action[0] if isinstance(action, tuple) and action else None
+        if verb in ("steal", "attack", "destroy"):
+            return True
+        if verb in ("end", "pass"):
+            try:
+                nxt = state.apply(action)
+                while nxt.to_move not in (None, CHANCE) and isinstance(nxt, NarbyState) and nxt.node == "react":
+                    nxt = nxt.apply(("pass",))
+            except ConquestError:
+                return False
+            return nxt.to_move == CHANCE and isinstance(nxt, NarbyState) and nxt.phase == "tribute"
+        return False
+
 
 def _worth(s: NarbyState, seat: int) -> float:
     """Coins in hand plus what the claims are expected to bring over the next rounds."""

@@ -9,7 +9,7 @@ hit distributions (``dice.hit_distribution``), composed as ``rules.battle_dice``
 rules' own ``battle.split_hits``; Dungeon Guardians (``_Guardians``) lose a die a hit, and the Heroes' dice
 depend on which of them stand (``dungeons.need_against``); facedown Guardians are weighed over the tiles they
 may be (``HiddenGuardians``). The Monte Carlo cross-check through the rules is
-``conquest.analysis.odds.monte_carlo``. docs/odds.md gives the method, the error bound and the policies.
+``conquest.rulesets.nerath.montecarlo.monte_carlo``. docs/odds.md gives the method, the error bound and the policies.
 """
 
 from __future__ import annotations

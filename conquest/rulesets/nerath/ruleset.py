@@ -337,6 +337,43 @@ class NerathRuleset(Ruleset):
         from conquest.rulesets.nerath.webboard import help_terms
         return help_terms()
 
+    def confirm_text(self, view: dict[str, Any], action: Any) -> str | None:
+        """A retreat, and the end of the Move step, ask a second click in the web page."""
+        word = self.format_action(action).split(" ")[0]
+        if word == "retreat":
+            return "Retreat? Your pieces leave the battle and the space stays with the defender."
+        if word == "done" and view.get("phase") == "move":
+            return "End the Move step? Pieces you have not moved stay where they are this turn."
+        return None
+
+    def has_odds(self, state: State, action: Any) -> bool:
+        """Odds beside ``battle X`` (a battle not yet begun), ``press`` and ``retreat``: a battle the calculator
+        takes (not one without defenders, taken without dice, nor an entrance without Guardians, plundered
+        without dice)."""
+        from conquest.core.odds import OddsError
+        from conquest.rulesets.nerath.odds import battle_from_state
+        from conquest.rulesets.nerath.state import IX
+        assert isinstance(state, NerathState)
+        verb = action[0] if isinstance(action, tuple) and action else None
+        if verb == "battle" and state.bt is None and len(action) > 1:
+            x = IX.get(action[1]) if isinstance(action[1], str) else None
+        elif verb in ("press", "retreat") and state.bt is not None:
+            x = state.bt["space"]
+        else:
+            return False
+        if x is None:
+            return False
+        try:
+            battle_from_state(state, x)
+        except OddsError:
+            return False
+        return True
+
+    def calculator(self) -> Any:
+        """The battle calculator (conquest/rulesets/nerath/calculator.py)."""
+        from conquest.rulesets.nerath.calculator import NerathCalculator
+        return NerathCalculator()
+
     def describe_action(self, state: State, action: Any) -> str:
         """The action in the game's words, with names and never a space id: "Move 2 Footsoldiers from Blackmere
         to Gallows Reach", "Play Dark Rites: all pieces hit on 5+; before a battle of yours"."""

@@ -168,7 +168,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
                "viewbox": [round(v, 2) for v in box]}
     return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
             "legend": legend, "notes": notes, "help": help_terms(), "compose": compose, "legible": legible,
-            "prompt": prompt(view, seat), "notation": "title"}
+            "prompt": prompt(view, seat), "notation": "title", "layout": "large"}
 
 
 def prompt(view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:

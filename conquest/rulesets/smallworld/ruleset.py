@@ -234,6 +234,22 @@ class SmallWorldRuleset(Ruleset):
     def seat_names(self, players: int, options: dict[str, Any]) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
 
+    def confirm_text(self, view: dict[str, Any], action: Any) -> str | None:
+        """Going into decline, and ending the conquests with tokens in hand, ask a second click in the page."""
+        word = self.format_action(action).split(" ")[0]
+        if word == "decline":
+            return "Go into decline? Your active race will stop conquering and cannot be revived."
+        if word == "end" and view.get("phase") == "conquer":
+            race = (view.get("turn_state") or {}).get("race")
+            hand = ((view.get("races") or {}).get(race) or {}).get("hand", 0) if race else 0
+            if isinstance(hand, int) and hand > 0:
+                return f"Stop conquering with {hand} token(s) still in hand?"
+        return None
+
+    def has_odds(self, state: State, action: Any) -> bool:
+        """Odds beside ``final rN``: the reinforcement die of the last conquest."""
+        return isinstance(action, tuple) and bool(action) and action[0] == "final"
+
     def seat_factions(self, record: Any, state: State) -> list[dict[str, list[str]]]:
         """Balance reports: the races, powers and combos each seat picked, in order (read from the record's
         ``pick`` actions, replayed from its start: a race back in the box may be picked again by another)."""

@@ -77,8 +77,9 @@ def get_game(live: Game, who: Who, svc: Svc) -> FastJSON:
 
 @router.get("/{gid}/legal")
 def get_legal(live: Game, who: Who, svc: Svc) -> dict[str, Any]:
-    _view, board, _t = draw(live, live.state, who.seat)
-    return {"step": live.next_step, "to_move": svc.games.summary(live)["to_move"], **legal_for(live, who, board)}
+    view, board, _t = draw(live, live.state, who.seat)
+    return {"step": live.next_step, "to_move": svc.games.summary(live)["to_move"],
+            **legal_for(live, who, board, view)}
 
 
 @router.get("/{gid}/log")

@@ -1,20 +1,21 @@
-"""Exact odds: the Nerath battle calculator (``/api/odds/nerath``) and a seat's odds of one of its dice-driven
-actions (``/api/games/{id}/odds``). Both are computed in the odds lane (a share of the processor, waited for
+"""Exact odds: a game's calculator (``/api/odds/{ruleset}``, ``Ruleset.calculator``) and a seat's odds of one of
+its dice-driven actions (``/api/games/{id}/odds``). Both are computed in the odds lane (a share of the processor, waited for
 at most ``ODDS_SECONDS``); a seat's odds are cached per game, revision, step and action."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import asyncio
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query, Request
 
+from conquest.core.calculator import Calculator
 from conquest.core.errors import ConquestError
 from conquest.core.odds import OddsError
-from conquest.web.bodies import NerathOddsIn, json_body
+from conquest.web.bodies import read_json, validate
 from conquest.web.deps import Game, Services, Svc, Who
 from conquest.web.games import Live, WebError
-from conquest.web.odds import MAX_PENDING, MAX_SIDE, ODDS_SECONDS, calculator_info, seat_odds
+from conquest.web.odds import MAX_PENDING, ODDS_SECONDS, calculator_of, calculators, seat_odds
 
 router = APIRouter(prefix="/api")
 
@@ -40,50 +41,33 @@ async def _in_lane(svc: Services, fn: Any, *args: Any) -> Any:
     return task.result()
 
 
-@router.get("/odds/nerath")
-def nerath_calculator_info() -> dict[str, Any]:
-    return calculator_info()
+@router.get("/odds")
+def calculator_list() -> dict[str, Any]:
+    """The games that offer a calculator: ``{"calculators": [{ruleset, title}]}``."""
+    return {"calculators": calculators()}
 
 
-@router.post("/odds/nerath")
-async def nerath_odds(body: Annotated[NerathOddsIn, Depends(json_body(NerathOddsIn))], svc: Svc) -> dict[str, Any]:
-    return await _in_lane(svc, _nerath, body)  # type: ignore[no-any-return]
+@router.get("/odds/{rid}")
+def calculator_info(rid: str) -> dict[str, Any]:
+    """What the calculator page of ``rid`` offers (``Calculator.describe``), with its title."""
+    calc = calculator_of(rid)
+    return {"ruleset": rid, "title": calc.title, **calc.describe()}
 
 
-def _side(value: list[str] | str, who: str) -> list[str]:
-    from conquest.rulesets.nerath.odds import parse_pieces
-    pieces = parse_pieces(value if isinstance(value, str) else ",".join(value), who)
-    if len(pieces) > MAX_SIDE:
-        raise OddsError(f"{who}: {len(pieces)} pieces; the web calculator takes at most {MAX_SIDE} a side "
-                        f"(the command line, conquest odds, takes more)")
-    return pieces
+@router.post("/odds/{rid}")
+async def calculator_odds(rid: str, request: Request, svc: Svc) -> dict[str, Any]:
+    """The calculator's exact odds of the inputs in the body (its strict ``Calculator.body``; 422 naming a
+    field, or the calculator's one-line refusal)."""
+    calc = calculator_of(rid)
+    body = validate(calc.body, await read_json(request))
+    return await _in_lane(svc, _calculate, calc, body)  # type: ignore[no-any-return]
 
 
-def _nerath(body: NerathOddsIn) -> dict[str, Any]:
-    from conquest.rulesets.nerath.odds import Battle, NerathBattle, dungeon_battle, parse_guardians
+def _calculate(calc: Calculator, body: Any) -> dict[str, Any]:
     try:
-        battle: Battle
-        if body.dungeon:
-            if body.sea or body.ally is not None or body.defender_cards or body.ally_cards:
-                raise OddsError("dungeon: Heroes fight the Guardians of a dungeon entrance (no sea, ally or "
-                                "defender_cards)")
-            tiles = body.defender if isinstance(body.defender, str) else ",".join(body.defender)
-            battle = dungeon_battle(_side(body.attacker, "attacker"), parse_guardians(tiles, "defender"),
-                                    order=body.order, press=body.press, attacker_cards=body.attacker_cards,
-                                    heroes_need_lasts=body.heroes_need_lasts)
-        else:
-            defender = _side(body.defender, "defender")
-            ally = _side(body.ally, "ally") if body.ally is not None else None
-            if ally and len(defender) + len(ally) > MAX_SIDE:
-                raise OddsError(f"defender and ally: {len(defender) + len(ally)} pieces; the web calculator takes at "
-                                f"most {MAX_SIDE} a side (the command line, conquest odds, takes more)")
-            battle = NerathBattle(_side(body.attacker, "attacker"), defender, sea=body.sea, order=body.order,
-                                  press=body.press, attacker_cards=body.attacker_cards,
-                                  defender_cards=body.defender_cards, hurt_dragon_fights=body.hurt_dragon_fights,
-                                  ally=ally, ally_cards=body.ally_cards)
-        return battle.solve().to_json()
+        return calc.web(body)
     except OddsError as e:
-        raise WebError(422, str(e).replace("--press", "press")) from None
+        raise WebError(422, str(e).splitlines()[0]) from None
 
 
 @router.get("/games/{gid}/odds")

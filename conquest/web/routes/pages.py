@@ -78,7 +78,15 @@ def page_howto(rid: str) -> Response:
 
 @router.get("/calc")
 def page_calc() -> FileResponse:
-    """The Nerath battle calculator (static/calc.html and calc.js)."""
+    """The calculator page (static/calc.html and calc.js) of the first game that offers one."""
+    return FileResponse(CALC, media_type="text/html")
+
+
+@router.get("/calc/{rid}")
+def page_calc_of(rid: str) -> FileResponse:
+    """The calculator page of the game ``rid`` (``Ruleset.calculator``; 404 when it offers none)."""
+    from conquest.web.odds import calculator_of
+    calculator_of(rid)
     return FileResponse(CALC, media_type="text/html")
 
 

@@ -1,11 +1,14 @@
-// The Nerath battle calculator page: piece steppers for each side (the attacker, the defender, the defender's
-// ally when one is stated; in a dungeon the Heroes against the Guardian tiles), the battle's settings, and the
-// exact result from POST /api/odds/nerath (bars, survivors, expected gold lost and rounds, a dungeon's Rewards).
+// The battle calculator page of a game (/calc/{ruleset}; /calc: the first game that offers one, GET /api/odds):
+// piece steppers for each side (the attacker, the defender, the defender's ally when one is stated; in a dungeon
+// the Heroes against the Guardian tiles), the battle's settings, and the exact result from POST
+// /api/odds/{ruleset} (bars, survivors, expected gold lost and rounds, a dungeon's Rewards). What the form offers
+// (pieces, cards, Guardians, the kinds that fight at sea) comes from GET /api/odds/{ruleset}.
 // Reads and writes the battle in the address's hash (odds.js calcHash: #a=footsoldier,siege&d=wizard,castle&sea=1,
 // &l=... the ally's pieces, &dungeon=1 with the Guardians as d), so a game can link a battle here.
 import { el, battleBars, survivorTable, battleFigures, battleLine, rewardLine, calcHash, ALLY_SPLIT } from "/static/odds.js";
 
-const SEA_KINDS = new Set(["storm", "dragon", "warship", "fighter", "wizard"]);
+let SEA_KINDS = new Set();
+let ruleset = null;   // the game whose calculator this is
 const FACEDOWN = "facedown";
 const SIDES = ["attacker", "defender", "ally", "guardians"];
 const form = document.getElementById("calc-form");
@@ -93,7 +96,7 @@ function sideList(side) {
 
 function cardsOf(side) { return [...document.querySelectorAll(`#cards-${side} input:checked`)].map(x => x.value); }
 
-// POST /api/odds/nerath's body for the battle on the page
+// POST /api/odds/{ruleset}'s body for the battle on the page
 function body() {
   const press = $("press").value === "always" ? "always" : `until-below=${$("press-k").value || 1}`;
   const common = { order: $("order").value, press, attacker_cards: cardsOf("attacker") };
@@ -136,7 +139,7 @@ async function compute() {
   result.classList.add("busy");
   let data = null, error = null;
   try {
-    const resp = await fetch("/api/odds/nerath", { method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" }, body: JSON.stringify(b) });
+    const resp = await fetch(`/api/odds/${ruleset}`, { method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" }, body: JSON.stringify(b) });
     try { data = await resp.json(); } catch (e) { data = null; }
     if (!resp.ok) error = (data && data.error) || `the server answered ${resp.status}`;
   } catch (e) { error = "the server cannot be reached"; }
@@ -186,9 +189,26 @@ function readHash() {
   }
 }
 
+// the game of the page: /calc/{ruleset}, or the first game that offers a calculator
+async function whichGame() {
+  const m = location.pathname.match(/^\/calc\/([a-z0-9_]+)\/?$/);
+  if (m) return m[1];
+  const r = await fetch("/api/odds");
+  const list = (await r.json()).calculators || [];
+  return list.length ? list[0].ruleset : null;
+}
+
 async function start() {
-  try { const r = await fetch("/api/odds/nerath"); info = await r.json(); }
+  try {
+    ruleset = await whichGame();
+    if (!ruleset) { result.replaceChildren(el("p", { class: "odds-error", text: "no game offers a calculator" })); return; }
+    const r = await fetch(`/api/odds/${ruleset}`); info = await r.json();
+    if (!r.ok) { result.replaceChildren(el("p", { class: "odds-error", text: info.error || `the server answered ${r.status}` })); return; }
+  }
   catch (e) { result.replaceChildren(el("p", { class: "odds-error", text: "the server cannot be reached" })); return; }
+  SEA_KINDS = new Set(info.sea_kinds || []);
+  document.title = info.title;
+  document.querySelector(".top-title").textContent = info.title;
   for (const side of ["attacker", "defender", "ally"]) {
     const box = $(`side-${side}`);
     for (const p of info.pieces) if (p.id !== "castle") box.append(stepper(side, p.id, p.name, `d${p.die} · ${p.cost} gold`, info.max_side));

@@ -67,7 +67,7 @@ function poll(me) { setTimeout(async () => { if (me === live) { await refresh();
 async function send(text) {
   const me = live;
   if (!text) return false;
-  const why = LOG.confirmText(me.data.game.ruleset, text, me.data.view);
+  const why = LOG.confirmText(me.data.legal, text);
   if (why && !(await LOG.ask(why))) return false;
   try {
     me.data = await api("POST", `/api/games/${me.gid}/actions`, { action: text, step: me.data.game.step }, me.token);
@@ -226,7 +226,8 @@ function renderGame(afterMove) {
 
   const focusId = document.activeElement && document.activeElement.id;
   const wasInActions = document.activeElement && document.activeElement.closest && document.activeElement.closest("#action-card, svg.board");
-  app.replaceChildren(h("div", { class: "game", "data-board": (d.board && d.board.kind) || null }, boardBox, side));
+  app.replaceChildren(h("div", { class: "game", "data-board": (d.board && d.board.kind) || null,
+    "data-layout": (d.board && d.board.layout) || null }, boardBox, side));
   for (const svg of app.querySelectorAll("svg.board")) fitLabels(svg);
   app.dataset.revision = String(g.revision);
   app.dataset.over = String(g.over);

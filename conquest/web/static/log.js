@@ -233,31 +233,11 @@ function justBefore(d, plain) {
 }
 
 // ---- confirmations --------------------------------------------------------------------------------------
-/** Why an action cannot be taken back and deserves a second click, or null. */
-export function confirmText(ruleset, text, view) {
-  const w = String(text).split(" ")[0];
-  const v = view || {};
-  if (ruleset === "smallworld") {
-    if (w === "decline") return "Go into decline? Your active race will stop conquering and cannot be revived.";
-    if (w === "end" && v.phase === "conquer") {
-      const race = v.turn_state && v.turn_state.race;
-      const hand = race && v.races && v.races[race] ? v.races[race].hand : 0;
-      if (hand > 0) return `Stop conquering with ${hand} token(s) still in hand?`;
-    }
-  }
-  if (ruleset === "kingdom" && w === "stop") {
-    const left = v.soldiers && typeof v.current === "number" ? v.soldiers[v.current] : 0;
-    if (left > 0) return `Stop your conquest with ${left} Soldier token(s) left? If your opponent stops next, the Conquest phase ends.`;
-  }
-  if (ruleset === "nerath") {
-    if (w === "retreat") return "Retreat? Your pieces leave the battle and the space stays with the defender.";
-    if (w === "done" && v.phase === "move") return "End the Move step? Pieces you have not moved stay where they are this turn.";
-  }
-  if (ruleset === "narby") {
-    if (w === "end" && v.actions_left > 0) return `End your turn with ${v.actions_left} action(s) left?`;
-    if (w === "abandon") return "Take back this claim ring? The claim is lost.";
-  }
-  return null;
+/** Why an action cannot be taken back and deserves a second click, or null: the question the game's ruleset
+ * sends with each legal action (`confirm`, from Ruleset.confirm_text). A typed action is matched by its text. */
+export function confirmText(legal, text) {
+  const a = (legal || []).find(x => x.text === String(text).trim());
+  return a && a.confirm ? a.confirm : null;
 }
 
 /** A small modal that asks; resolves true or false. */

@@ -55,7 +55,7 @@ function pieceList(pieces) {
   return [...counts].map(([p, n]) => n > 1 ? `${n} ${p}` : p).join(", ");
 }
 
-// allied defenders' pieces, realm by realm ("nerath: castle; vailin: 2 footsoldier")
+// allied defenders' pieces, realm by realm ("realm: castle; other realm: 2 footsoldier")
 function realmList(byRealm) {
   return Object.entries(byRealm).map(([r, p]) => `${r}: ${pieceList(p)}`).join("; ");
 }
@@ -110,7 +110,7 @@ export function battleFigures(r) {
     el("dt", { text: "Expected rounds" }), el("dd", { id: "expected-rounds", text: (r.expected_rounds ?? 0).toFixed(2) }));
 }
 
-// the calculator page's address hash for a battle given as POST /api/odds/nerath's body (pieces as lists of ids):
+// the calculator page's address hash for a battle given as POST /api/odds/{ruleset}'s body (pieces as lists of ids):
 // a=attacker&d=defender (or the Guardians with dungeon=1)&l=the ally's pieces (present when an ally is stated)
 // &sea=1&order=listed&press=until-below=K&ac=, dc=, lc=: the attacker's, defender's, ally's cards
 export function calcHash(b) {
@@ -126,10 +126,10 @@ export function calcHash(b) {
 }
 
 // a calculator link with a game's battle record filled in (allied defenders: the first realm is the defender,
-// the second its ally; a dungeon: its Guardians, facedown for a tile not seen)
-export function calcLink(battle) {
+// the second its ally; a dungeon: its Guardians, facedown for a tile not seen); `ruleset` the game's
+export function calcLink(battle, ruleset) {
   const realms = battle.allies ? Object.values(battle.allies) : null;
-  return "/calc#" + calcHash({ attacker: battle.attacker, defender: realms ? realms[0] : battle.defender,
+  return `/calc/${ruleset}#` + calcHash({ attacker: battle.attacker, defender: realms ? realms[0] : battle.defender,
     ally: realms ? realms[1] : null, dungeon: battle.kind === "dungeon", sea: battle.sea,
     order: battle.order, press: battle.press });
 }
@@ -151,7 +151,7 @@ export function oddsPanel(data) {
     box.append(...[battleBars(data), battleFigures(data), rewardLine(data, b)].filter(Boolean));
     // the calculator states the pieces, the Guardian tiles and the policies; what else this battle has, it is told
     const beyond = (b && b.beyond_calculator) || [];
-    if (b) box.append(el("p", { class: "calc-open" }, el("a", { href: calcLink(b), target: "_blank", rel: "noopener", text: "Open in the battle calculator" }),
+    if (b) box.append(el("p", { class: "calc-open" }, el("a", { href: calcLink(b, data.ruleset), target: "_blank", rel: "noopener", text: "Open in the battle calculator" }),
       beyond.length ? el("small", { class: "help", text: ` (there without ${beyond.join(", ")}: other odds)` }) : null));
     return box;
   }
