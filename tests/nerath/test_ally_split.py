@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conquest.agents.specs import decide, get_agent
-from conquest.analysis.odds import NerathBattle, battle_document, monte_carlo
+from conquest.rulesets.nerath.montecarlo import NerathBattle, battle_document, monte_carlo
 from conquest.analysis.runner import sample_chance
 from conquest.core.errors import ConquestError, NotationError, StateFormatError
 from conquest.core.game import CHANCE
