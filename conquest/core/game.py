@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import random
 
     from conquest.core.calculator import Calculator
+    from conquest.core.encoding import Encoding
 
 """``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
 
@@ -560,6 +561,24 @@ class Ruleset(ABC):
         return {"id": self.id, "title": self.title, "min_players": self.min_players,
                 "max_players": self.max_players, "rules_version": self.rules_version,
                 "summary": self.summary, "options": self.options().describe()}
+
+    # --- RL hooks (issue 28) ---
+    max_chance_outcomes: ClassVar[int] = 256
+    """The most outcomes one chance node of the game can have (OpenSpiel's ``max_chance_outcomes``; a node with
+    more is refused with an error by ``conquest/openspiel``). A ruleset declares its own bound, e.g. its largest
+    die's faces; 256 by default."""
+
+    def rl_encoding(self, players: int, options: dict[str, Any]) -> "Encoding":
+        """The reinforcement-learning encoding of a game of ``players`` with the resolved ``options``: the action
+        vocabulary and the observation of a seat's view as a fixed number of floats (``conquest.core.encoding``),
+        what the PettingZoo, Gymnasium and OpenSpiel games of ``conquest/rl`` and ``conquest/openspiel`` use.
+
+        By default the generic encoding built from the view (``conquest.core.view_encoding.ViewEncoding``): it
+        learns the view's shape and the actions' strings from a few seeded random games, so a new game has
+        environments without writing one (docs/rl.md, "A game without an encoding" says what it cannot do). A
+        ruleset overrides this to return its own encoding, from its package's ``encoding.py``."""
+        from conquest.core.view_encoding import ViewEncoding
+        return ViewEncoding.for_ruleset(self, players, options)
 
 
 _guard_class(State, _STATE_GUARDS)

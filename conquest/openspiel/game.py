@@ -26,16 +26,12 @@ import pyspiel
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, Ruleset, State
 from conquest.core.registry import get_ruleset, rulesets
-from conquest.rl.codec import ActionCodec, Decision
+from conquest.rl.codec import Decision, codec_for
 from conquest.rl.match import MAX_PREFIX, encoding_for
 
 PREFIX = "conquest_"
 DEFAULT_MAX_GAME_LENGTH = 20_000
 """OpenSpiel moves (decisions and chance outcomes) after which a game is stopped, unless the parameter says."""
-MAX_CHANCE_OUTCOMES = {"kingdom": 20, "narby": 20, "smallworld": 20, "nerath": 64}
-"""The most outcomes a chance node can have, per ruleset (a node with more is refused with an error): kingdom's
-largest die has 20 faces; narby's d20; smallworld's 20 powers; nerath's 32 Treasures and its hit counts (one outcome
-per possible number of hits: a margin over the 32 that random games reach). Any other ruleset: 256."""
 
 
 class _Setup:
@@ -48,8 +44,9 @@ class _Setup:
         self.seed = seed
         self.cap = cap
         self.encoding = encoding_for(ruleset, players, options)
-        self.codec = ActionCodec(self.encoding.strings(), small=self.encoding.small)
-        self.max_chance = MAX_CHANCE_OUTCOMES.get(ruleset, 256)
+        self.codec = codec_for(self.encoding)
+        self.max_chance = self.rs.max_chance_outcomes
+        """The most outcomes a chance node may have (``Ruleset.max_chance_outcomes``; more is refused)."""
         self.hidden = type(self.rs).determinize is not Ruleset.determinize
         initial = self.rs._new_game(players, options, seed)
         self.board_size = len(self.encoding.features(initial.view(0), 0))
@@ -475,10 +472,8 @@ def register_all() -> list[str]:
     for rid, rs in rulesets().items():
         if rid in _registered:
             continue
-        try:
-            encoding_for(rid, rs.default_players(), rs.options().resolve({}))
-        except ConquestError:
-            continue  # a ruleset without an encoding has no action vocabulary
+        # every ruleset has an encoding (its own, or the generic one built from its view): the action vocabulary
+        # and the observation tensor; it is made when the game is first loaded
         # the creator is a class, as in OpenSpiel's own Python games: the registry outlives the interpreter,
         # and a function held only by it would be freed after the interpreter has finalised (a crash at exit)
         creator = type(f"Conquest_{rid}", (ConquestGame,), {"__init__": _init_for(rid),

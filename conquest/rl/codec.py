@@ -8,7 +8,11 @@ legal action (``hit fighter`` beside ``hit fighter 3``); an action that nothing 
 itself.
 
 The vocabulary is fixed for a ruleset and its options, so ``Discrete(len(vocabulary))`` is the action space;
-index ``i`` is ``vocabulary[i]``. At each decision the mask marks the tokens that continue some legal action
+index ``i`` is ``vocabulary[i]``. An encoding with ``spare`` tokens (the generic one, conquest/core/view_encoding.py)
+keeps that many places free for strings its list missed: a string met in a legal action for the first time takes
+the free place its hash names (the next free one after it when taken), so the size never changes and the mask
+always covers every legal action, up to ``spare`` such strings. A ``signed`` encoding writes a negative number as
+the sign token ``#-`` then its size. At each decision the mask marks the tokens that continue some legal action
 from the tokens chosen so far; a token that is the only possible continuation is taken without asking.
 """
 
@@ -16,11 +20,14 @@ from __future__ import annotations
 
 from typing import Any, Collection, Iterable, Sequence, Union
 
+import hashlib
+
 import numpy as np
 
 Token = Union[str, int]
 
 END = "#end"
+SIGN = "#-"
 MAX_DIGITS = 8
 KNOWN_ACTIONS = 200_000
 
@@ -49,24 +56,54 @@ def as_token(action: Any) -> int:
                      f"not {_describe(action)}")
 
 
+def codec_for(encoding: Any) -> "ActionCodec":
+    """The codec of an encoding (``conquest.core.encoding.Encoding``): its strings, ints below its ``small``,
+    its ``spare`` places and, when ``signed``, the sign token."""
+    return ActionCodec(encoding.strings(), small=encoding.small, spare=encoding.spare, signed=encoding.signed)
+
+
 class ActionCodec:
-    def __init__(self, strings: Iterable[str], small: int = 64) -> None:
+    def __init__(self, strings: Iterable[str], small: int = 64, spare: int = 0, signed: bool = False) -> None:
         self.small = small
-        tokens: list[Token] = [END]
+        tokens: list[Token | None] = [END]
         tokens += [f"#{n}" for n in range(2, MAX_DIGITS + 1)]
         tokens += list(range(small))
+        if signed:
+            tokens.append(SIGN)
         seen = set(tokens)
         for s in strings:
             if s not in seen:
                 seen.add(s)
                 tokens.append(s)
-        self.vocabulary: tuple[Token, ...] = tuple(tokens)
+        self.spare = spare
+        self._spare0 = len(tokens)
+        tokens += [None] * spare
+        self.vocabulary: list[Token | None] = tokens
+        """The token of each index; ``None``: a spare place no string has taken yet."""
         self._str_index = {t: i for i, t in enumerate(tokens) if isinstance(t, str)}
         self._int0 = tokens.index(0)
         self.end = 0
+        self._sign = self._str_index[SIGN] if signed else -1
         self._single: dict[Any, int] = {**self._str_index, **{k: self._int0 + k for k in range(small)}}
         """The token of every element that is one token (actions hold no bools: ``encode`` refuses them)."""
         self._known: dict[Any, tuple[int, ...]] = {}
+
+    def _learn(self, text: str, action: Any) -> int:
+        """The spare place ``text`` takes (the first free one from the place its hash names)."""
+        if not self.spare:
+            raise EncodingError(f"{text!r} (in {action!r}) is not in the action vocabulary")
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        start = int.from_bytes(digest, "big") % self.spare
+        voc = self.vocabulary
+        for k in range(self.spare):
+            i = self._spare0 + (start + k) % self.spare
+            if voc[i] is None:
+                voc[i] = text
+                self._str_index[text] = self._single[text] = i
+                return i
+        raise EncodingError(f"{text!r} (in {action!r}): the {self.spare} spare tokens of the encoding are all taken "
+                            f"by strings its sample games did not show (write an encoding for the game: "
+                            f"Ruleset.rl_encoding, docs/rl.md)")
 
     def tokens_of(self, action: Any) -> tuple[int, ...]:
         """``encode(action)``, remembered: a game meets the same actions again and again (at most
@@ -90,9 +127,12 @@ class ActionCodec:
             if isinstance(x, str):
                 i = self._str_index.get(x)
                 if i is None:
-                    raise EncodingError(f"{x!r} (in {action!r}) is not in the action vocabulary")
+                    i = self._learn(x, action)
                 out.append(i)
-            elif isinstance(x, int) and not isinstance(x, bool) and x >= 0:
+            elif isinstance(x, int) and not isinstance(x, bool) and (x >= 0 or self._sign >= 0):
+                if x < 0:
+                    out.append(self._sign)
+                    x = -x
                 if x < self.small:
                     out.append(self._int0 + x)
                 else:
@@ -104,6 +144,8 @@ class ActionCodec:
                         raise EncodingError(f"{action!r}: a number too large for the encoding")
                     out.append(self._str_index[f"#{len(digits)}"])
                     out.extend(self._int0 + d for d in reversed(digits))
+            elif isinstance(x, int) and not isinstance(x, bool):
+                raise EncodingError(f"{x!r} (in {action!r}): a negative number, and the encoding has no sign token")
             else:
                 raise EncodingError(f"{x!r} (in {action!r}) is neither a string nor a whole number")
         return tuple(out)
@@ -115,6 +157,7 @@ class ActionCodec:
         i = 0
         n = len(tokens)
         tokens = [as_token(t) for t in tokens]
+        negative = False
         while i < n:
             t = tokens[i]
             if not 0 <= t < len(voc):
@@ -124,8 +167,16 @@ class ActionCodec:
                 if i != n - 1:
                     raise EncodingError("END before the last token")
                 break
+            if v is None:
+                raise EncodingError(f"token {t} is a spare place that no string has taken")
+            if t == self._sign:
+                if negative:
+                    raise EncodingError("a sign token must be followed by a number")
+                negative = True
+                i += 1
+                continue
             if isinstance(v, int):
-                out.append(v)
+                out.append(-v if negative else v)
             elif isinstance(v, str) and v.startswith("#"):
                 length = int(v[1:])
                 digits = tokens[i + 1:i + 1 + length]
@@ -136,15 +187,22 @@ class ActionCodec:
                     digit = voc[d]
                     assert isinstance(digit, int)
                     value = value * self.small + digit
-                out.append(value)
+                out.append(-value if negative else value)
                 i += length
+            elif negative:
+                raise EncodingError("a sign token must be followed by a number")
             else:
                 out.append(v)
+            negative = False
             i += 1
+        if negative:
+            raise EncodingError("a sign token must be followed by a number")
         return tuple(out)
 
     def token_name(self, index: int) -> str:
         v = self.vocabulary[index]
+        if v is None:
+            return "#spare"
         return v if isinstance(v, str) else f"#int {v}"
 
 

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from conquest.agents import Agent, decide, get_agent
 from conquest.core.errors import ConquestError
-from conquest.rl.match import IllegalToken, Match, as_seed, as_token
+from conquest.rl.match import EncodingChoice, IllegalToken, Match, as_seed, as_token
 
 
 def _agents(opponents: Any, seats: list[int]) -> dict[int, Agent]:
@@ -35,20 +35,23 @@ Observation: the seat's numbers (a ``Box``, from its ``view``); action: one toke
     ``illegal="raise"``: ``ValueError`` naming the action. A value that is not a token at all (not a whole
     number: ``None``, a float, a string, a list) raises ``ValueError`` under either; ``step`` before ``reset`` or
     after the episode ended (terminated, truncated or lost by an illegal action) raises
-    ``gymnasium.error.ResetNeeded``."""
+    ``gymnasium.error.ResetNeeded``. ``encoding``: the ruleset's (default) or the generic one built from the view
+    (``"view"``; see ``conquest.rl.match.EncodingChoice``)."""
 
     metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, ruleset: str, seat: int | str = 0, opponents: Any = "greedy", players: int | None = None,
                  options: dict[str, Any] | None = None, render_mode: str | None = None,
-                 max_decisions: int | None = None, shaped_reward: float = 0.0, illegal: str = "lose") -> None:
+                 max_decisions: int | None = None, shaped_reward: float = 0.0, illegal: str = "lose",
+                 encoding: EncodingChoice = None) -> None:
         super().__init__()
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         self.illegal = illegal
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward)
+        self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward,
+                           encoding=encoding)
         self._running = False
         """An episode is under way (reset, not yet ended): ``step`` is allowed."""
         seats = list(range(self.match.players))

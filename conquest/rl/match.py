@@ -6,9 +6,8 @@ decision's tokens when the seat is the one deciding)."""
 
 from __future__ import annotations
 
-import importlib
 import random
-from typing import Any
+from typing import Any, Callable, Union
 
 import numpy as np
 
@@ -16,20 +15,33 @@ from conquest.core.chance import sample_chance
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.registry import get_ruleset
-from conquest.rl.codec import ActionCodec, Decision, _describe, as_token  # noqa: F401  (as_token: for the envs)
-from conquest.rl.encodings.base import Encoding
+from conquest.core.encoding import Encoding
+from conquest.core.view_encoding import ViewEncoding
+from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_for  # noqa: F401  (for the envs)
 
 MAX_PREFIX = 8
 """The observation counts the tokens chosen in the current decision up to this many."""
 
+EncodingChoice = Union[None, str, Callable[[int, dict[str, Any]], Encoding]]
+"""Which encoding an environment uses: ``None`` (or ``"ruleset"``), the ruleset's (``Ruleset.rl_encoding``: its
+own, or the generic one for a game without); ``"view"``, the generic one built from the view even for a game
+that has its own (conquest/core/view_encoding.py); or a callable ``(players, options) -> Encoding``."""
 
-def encoding_for(ruleset: str, players: int, options: dict[str, Any]) -> Encoding:
-    try:
-        module = importlib.import_module(f"conquest.rl.encodings.{ruleset}")
-    except ModuleNotFoundError:
-        raise ConquestError(f"no reinforcement-learning encoding for the ruleset '{ruleset}'") from None
-    enc: Encoding = module.ENCODING(players, options)
-    return enc
+
+def encoding_for(ruleset: str, players: int, options: dict[str, Any], choice: EncodingChoice = None) -> Encoding:
+    """The encoding of ``ruleset`` for ``players`` and the resolved ``options`` (see ``EncodingChoice``)."""
+    rs = get_ruleset(ruleset)
+    if choice is None or choice == "ruleset":
+        return rs.rl_encoding(players, options)
+    if choice == "view":
+        return ViewEncoding.for_ruleset(rs, players, options)
+    if callable(choice):
+        enc = choice(players, options)
+        if not isinstance(enc, Encoding):
+            raise ConquestError(f"the encoding given for {rs.id} made {type(enc).__name__}, not an Encoding")
+        return enc
+    raise ConquestError(f"encoding must be 'ruleset', 'view' or a callable (players, options) -> Encoding, "
+                        f"not {choice!r}")
 
 
 class IllegalToken(ValueError):
@@ -81,14 +93,15 @@ class Match:
     of the seat to move."""
 
     def __init__(self, ruleset: str, players: int | None = None, options: dict[str, Any] | None = None,
-                 max_decisions: int | None = None, shaped_reward: float = 0.0) -> None:
+                 max_decisions: int | None = None, shaped_reward: float = 0.0,
+                 encoding: EncodingChoice = None) -> None:
         max_decisions, shaped_reward = _check_settings(max_decisions, shaped_reward)
         self.rs = get_ruleset(ruleset)
         self.players = self.rs.check_players(players)
         self.options = self.rs.options().resolve(options)
         self.rs.check_option_combination(self.players, self.options)
-        self.encoding = encoding_for(self.rs.id, self.players, self.options)
-        self.codec = ActionCodec(self.encoding.strings(), small=self.encoding.small)
+        self.encoding = encoding_for(self.rs.id, self.players, self.options, encoding)
+        self.codec: ActionCodec = codec_for(self.encoding)
         self.max_decisions = max_decisions
         self.token_seats: set[int] | None = None
         """The seats that decide by tokens (None: all); at another seat's turn the match waits for ``play``."""

@@ -8,14 +8,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from conquest.rl.match import IllegalToken, Match
+from conquest.rl.match import EncodingChoice, IllegalToken, Match
 
 
 class ConquestAEC(AECEnv):
     """Agents are the seats (named after them); each observation is ``{"observation", "action_mask"}`` built
     from the seat's ``view``; one ``Discrete`` action space of tokens (see docs/rl.md). Rewards: each seat's
     result at the end (1 win, 0 loss, winners share), plus, when ``shaped_reward`` is not 0, that factor times
-    the change of the ruleset's evaluation for the seat at each action."""
+    the change of the ruleset's evaluation for the seat at each action. ``encoding``: the ruleset's (default) or
+    the generic one built from the view (``"view"``; see ``conquest.rl.match.EncodingChoice``)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "conquest_v0",
                                 "is_parallelizable": False}
@@ -23,11 +24,12 @@ class ConquestAEC(AECEnv):
 
     def __init__(self, ruleset: str, players: int | None = None, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, max_decisions: int | None = None,
-                 shaped_reward: float = 0.0) -> None:
+                 shaped_reward: float = 0.0, encoding: EncodingChoice = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)}, not {render_mode!r}")
-        self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward)
+        self.match = Match(ruleset, players, options, max_decisions=max_decisions, shaped_reward=shaped_reward,
+                           encoding=encoding)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"conquest_{self.match.rs.id}_v0"}
         self.possible_agents = list(self.match.agent_names)

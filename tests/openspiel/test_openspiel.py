@@ -21,7 +21,7 @@ from open_spiel.python.tests import games_sim_test  # noqa: E402
 import conquest.openspiel as cos  # noqa: E402
 from conquest.core.game import CHANCE, Ruleset  # noqa: E402
 from conquest.core.registry import get_ruleset, rulesets  # noqa: E402
-from conquest.rl.codec import ActionCodec  # noqa: E402
+from conquest.rl.codec import codec_for  # noqa: E402
 from conquest.rl.match import encoding_for  # noqa: E402
 
 RULESETS = sorted(rulesets())
@@ -74,7 +74,9 @@ def test_game_facts(rid):
     assert game.num_players() == rs.default_players()
     # the actions are the tokens of the RL codec, for the ruleset and its options
     enc = encoding_for(rid, game.num_players(), rs.options().resolve({}))
-    assert game.num_distinct_actions() == ActionCodec(enc.strings(), small=enc.small).size
+    assert game.num_distinct_actions() == codec_for(enc).size
+    # the bound of a chance node is the ruleset's declaration (Ruleset.max_chance_outcomes)
+    assert game.max_chance_outcomes() == rs.max_chance_outcomes
     assert game.max_game_length() == 20_000
     # every option is a parameter, with its default
     params = gt.parameter_specification

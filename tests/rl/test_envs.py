@@ -305,7 +305,7 @@ def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> Non
     """An encoding may read its numbers straight from the state (``Encoding.observe``, the fast path) only if
     they are exactly the numbers it writes from ``view(seat)``: checked for every seat at every decision and at
     the end of random games, with the options that change what is seen."""
-    games, limit = FAST_GAMES[ruleset]
+    games, limit = FAST_GAMES.get(ruleset, (3, 600))
     rs = get_ruleset(ruleset)
     setups: list[tuple[int | None, dict]] = [(None, {})]
     if ruleset == "smallworld":

@@ -1,5 +1,5 @@
 """Narby's observation is written in place, per seat, only where the state changed since that seat's last
-observation (conquest/rl/encodings/narby.py ``observe``). tests/rl/test_envs.py holds the numbers
+observation (conquest/rulesets/narby/encoding.py ``observe``). tests/rl/test_envs.py holds the numbers
 equal to the view's when every seat looks at every decision; here, the cases that path has to survive: seats
 that look seldom (as in the environments, where a seat looks when it is to move), games cut short
 and started again on the same encoding, and positions loaded from their JSON."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from conquest.core.encoding import Encoding
 from conquest.core.game import State, Ruleset
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
@@ -25,6 +26,16 @@ class KingdomRuleset(Ruleset):
     rules_version = "1.0"
     summary = "the Conquest board of It's a Wonderful Kingdom: recruit, move armies, hold territories"
     state_class = KingdomState
+
+    # --- RL hooks (issue 28) ---
+    max_chance_outcomes = 20
+    """The soldier die, an option, has at most 20 faces."""
+
+    def rl_encoding(self, players: int, options: dict[str, Any]) -> Encoding:
+        """This game's own encoding (``encoding.py``: faster and smaller than the generic one built from the view;
+        trained policies depend on its layout)."""
+        from conquest.rulesets.kingdom.encoding import KingdomEncoding
+        return KingdomEncoding(players, options)
 
     def options(self) -> OptionsSpec:
         eco = economy()["soldier_income"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
+from conquest.core.encoding import Encoding
 from conquest.core.game import State, Ruleset
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
@@ -33,6 +34,16 @@ class NarbyRuleset(Ruleset):
     summary = ("dragons on a 20x20 grid claim towns, cities and places of power, steal, destroy and fight "
                "for tribute until one exceeds the win amount")
     state_class = NarbyState
+
+    # --- RL hooks (issue 28) ---
+    max_chance_outcomes = 20
+    """A d20."""
+
+    def rl_encoding(self, players: int, options: dict[str, Any]) -> Encoding:
+        """This game's own encoding (``encoding.py``: faster and smaller than the generic one built from the view;
+        trained policies depend on its layout)."""
+        from conquest.rulesets.narby.encoding import NarbyEncoding
+        return NarbyEncoding(players, options)
 
     def options(self) -> OptionsSpec:
         return OptionsSpec((

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
+from conquest.core.encoding import Encoding
 from conquest.core.game import Ruleset, State
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
@@ -39,6 +40,16 @@ class NerathRuleset(Ruleset):
                "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks.")
     state_class = NerathState
     search_prior = 2  # a hundred moves a decision: ismcts ranks every node (docs/agents.md, "Strength")
+
+    # --- RL hooks (issue 28) ---
+    max_chance_outcomes = 64
+    """32 Treasures, and one outcome per possible number of hits (a margin over the 32 that random games reach)."""
+
+    def rl_encoding(self, players: int, options: dict[str, Any]) -> Encoding:
+        """This game's own encoding (``encoding.py``: faster and smaller than the generic one built from the view;
+        trained policies depend on its layout)."""
+        from conquest.rulesets.nerath.encoding import NerathEncoding
+        return NerathEncoding(players, options)
 
     def options(self) -> OptionsSpec:
         return OptionsSpec((

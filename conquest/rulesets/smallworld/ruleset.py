@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError
+from conquest.core.encoding import Encoding
 from conquest.core.game import Ruleset, State
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
@@ -60,6 +61,16 @@ class SmallWorldRuleset(Ruleset):
     summary = ("Small World (Days of Wonder): 14 races x 20 special powers, conquest as on page 4 of the "
                "rulebook (003), decline, scoring and the turn track, on our own boards for 2-5 players.")
     state_class = SmallWorldState
+
+    # --- RL hooks (issue 28) ---
+    max_chance_outcomes = 20
+    """The 20 special powers drawn at set-up."""
+
+    def rl_encoding(self, players: int, options: dict[str, Any]) -> Encoding:
+        """This game's own encoding (``encoding.py``: faster and smaller than the generic one built from the view;
+        trained policies depend on its layout)."""
+        from conquest.rulesets.smallworld.encoding import SmallWorldEncoding
+        return SmallWorldEncoding(players, options, verbs=tuple(_USAGE))
 
     def options(self) -> OptionsSpec:
         return OptionsSpec((

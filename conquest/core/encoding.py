@@ -1,4 +1,11 @@
-"""What every ruleset's encoding provides, and the small helpers that write a view as numbers."""
+"""The reinforcement-learning encoding of a game: what every ruleset's encoding provides (``Encoding``), and the
+small helpers that write a view as numbers (``Features``).
+
+A ruleset's own encoding lives in its package (``conquest/rulesets/<id>/encoding.py``) and is returned by its
+``Ruleset.rl_encoding`` hook; a ruleset without one gets the generic encoding built from its view
+(``conquest/core/view_encoding.py``). The environments (``conquest/rl``) and the OpenSpiel games
+(``conquest/openspiel``) take whichever the hook returns and never name a game. This module imports nothing:
+the rulesets' encodings import it without leaving ``core``."""
 
 from __future__ import annotations
 
@@ -43,6 +50,13 @@ class Encoding:
 
     ruleset = ""
     small = 64
+    spare = 0
+    """Tokens kept free for strings that ``strings()`` did not list, each given one the first time an action holds
+    it (the generic encoding's: it learns its vocabulary from sample games). 0: every string is listed, and an
+    action holding another one is an error."""
+    signed = False
+    """A negative whole number in an action is written as a sign token then its size (the generic encoding's:
+    it cannot know that a game's numbers are never negative). False: no sign token in the vocabulary."""
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         self.players = players

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from conquest.rl.encodings.base import Encoding, Features
+from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.notation import NOTATION
 from conquest.rulesets.kingdom.rules import ARMIES_PER_PLAYER, OVER, PHASES, KingdomState
@@ -324,6 +324,3 @@ class _Written:
         self.tasks: Any = ()
         self.start: Any = None
         """The array's board part at the start of a game and what it was written from (``_restart``)."""
-
-
-ENCODING = KingdomEncoding

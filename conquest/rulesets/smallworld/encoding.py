@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 import conquest.rulesets.smallworld.data as D
-from conquest.rl.encodings.base import Encoding, Features
-from conquest.rulesets.smallworld.ruleset import _USAGE
+from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.smallworld.state import DECLINED, NP, NR, OUT, PHASE_NAMES, RID, SmallWorldState
 
 RACES = [r["id"] for r in D.RACES]
@@ -36,8 +35,11 @@ class SmallWorldEncoding(Encoding):
     ruleset = "smallworld"
     small = 64
 
-    def __init__(self, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: int, options: dict[str, Any], verbs: tuple[str, ...] = ()) -> None:
+        """``verbs``: the notation's verbs, in its order (the ruleset's ``rl_encoding`` gives them: this module
+        does not import the ruleset, which imports it)."""
         super().__init__(players, options)
+        self.verbs = tuple(verbs)
         if options["map"] == "standard":
             from conquest.core.registry import get_ruleset
             probe = get_ruleset("smallworld").new_game(players, options, seed=0)
@@ -83,7 +85,7 @@ class SmallWorldEncoding(Encoding):
         self.no_combo = np.zeros(self.column_block, dtype=np.float32).data
 
     def strings(self) -> list[str]:
-        return list(_USAGE) + list(RID) + RACES + POWERS
+        return list(self.verbs) + list(RID) + RACES + POWERS
 
     def features(self, view: dict[str, Any], seat: int) -> list[float]:
         f = Features()
@@ -359,6 +361,3 @@ def _keep(numbers_of: dict[tuple[int, ...], memoryview], key: tuple[int, ...], n
         numbers_of.clear()
     numbers_of[key] = numbers
     return numbers
-
-
-ENCODING = SmallWorldEncoding

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from conquest.rl.encodings.base import Encoding, Features
+from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import BONUS_KEYS, CHANCE_NODES, CITY, DECISION_NODES, PHASES, RUIN, TOWN
 from conquest.rulesets.narby.notation import KEY_WORDS, NO_ARG, SQ_WORDS
@@ -434,6 +434,3 @@ class _Seen:
         self.ev: dict[str, Any] | None = None
         self.ev_copy: dict[str, Any] = {}
         self.ev_at: list[int] = []
-
-
-ENCODING = NarbyEncoding

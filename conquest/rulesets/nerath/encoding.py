@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from conquest.rl.encodings.base import Encoding, Features
+from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, R, T, tables
 from conquest.rulesets.nerath.notation import WORDS
@@ -559,6 +559,3 @@ class _Seat:
         self.cards: tuple[list[str], ...] | None = None
         self.held: list[int] = []          # where the ones of its cards stand
         self.window: str | None = None
-
-
-ENCODING = NerathEncoding
