@@ -176,11 +176,8 @@ def test_every_ruleset_module_says_what_it_implements() -> None:
 # Outside conquest/rulesets/<id>/ nothing imports that package, compares a ruleset id or holds one as a string,
 # and nothing probes a ruleset with getattr/hasattr (every hook is declared on Ruleset, conquest/core/game.py).
 
-GAME_NAMING_ALLOWED = (
-    # cleaned by the RL part of issue 28: the encodings move into the ruleset packages
-    "conquest/rl/", "conquest/openspiel/",
-)
-"""Paths (relative to the repository) not yet held to the checks below. Empty when issue 28 is merged."""
+GAME_NAMING_ALLOWED: tuple[str, ...] = ()
+"""Paths (relative to the repository) not held to the checks below: none."""
 RULESET_NAMES = ("rs", "ruleset", "rules", "rset")
 """Names of a variable or attribute that holds a ruleset (``rs``, ``self.ruleset``, ``state.ruleset``...)."""
 
