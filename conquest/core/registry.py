@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import Any
 
 from conquest.core.errors import UnknownRuleset
@@ -94,6 +96,12 @@ def clear() -> None:
     _cache = None
     broken.clear()
     origins.clear()
+
+
+def package_dir(rs: Ruleset) -> Path:
+    """The folder of a ruleset's package (its data, scenarios and pages: ``rules.md``, ``howto.md``)."""
+    module = sys.modules[type(rs).__module__]
+    return Path(module.__file__ or ".").resolve().parent
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -101,7 +101,7 @@ def check_narration(rid: str, min_lines: int = 500, max_games: int = 20) -> Narr
     rs = get_ruleset(rid)
     declared = list(rs.test_settings.narration_games)
     last = max((s for _p, s in declared), default=0)
-    extra = [(None, last + 1 + k) for k in range(max(0, max_games - len(declared)))]
+    extra: list[tuple[int | None, int]] = [(None, last + 1 + k) for k in range(max(0, max_games - len(declared)))]
     total = NarrationReport()
     for k, (players, seed) in enumerate(declared + extra):
         if k >= len(declared) and total.lines >= min_lines:

@@ -87,12 +87,16 @@ def test_decide_hands_the_agent_a_determinization_not_the_referees_state() -> No
 
 # ---- ISMCTS ----------------------------------------------------------------------------------------------
 def _decision(rid: str, players: int | None, seed: int, steps: int = 40):
+    """A decision of two or more actions some ``steps`` into a random game (fewer steps in a short game)."""
     rs = get_ruleset(rid)
-    s, _ = random_playout(rs.new_game(players, {}, seed), random.Random(seed), steps)
-    rng = random.Random(seed)
-    while s.to_move is not None and (s.to_move == CHANCE or len(s.legal_actions()) < 2):
-        s, _ = random_playout(s, rng, 1)
-    return s
+    while True:
+        s, _ = random_playout(rs.new_game(players, {}, seed), random.Random(seed), steps)
+        rng = random.Random(seed)
+        while s.to_move is not None and (s.to_move == CHANCE or len(s.legal_actions()) < 2):
+            s, _ = random_playout(s, rng, 1)
+        if s.to_move is not None or steps == 0:
+            return s
+        steps //= 2
 
 
 @pytest.mark.parametrize("rid", sorted(rulesets()))

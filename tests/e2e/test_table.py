@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from conquest.core.registry import rulesets  # noqa: E402
 from tests.e2e.test_story import act, create_game  # noqa: E402
 from tests.e2e.test_browser import wait_my_turn_or_end  # noqa: E402
 
@@ -129,7 +130,7 @@ def test_a_game_reads_in_the_players_words_and_colours(browser: Any, server: Any
 def test_every_game_has_a_how_to_play_page_linked_from_the_lobby(page: Any, server: Any, screenshots: Path) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#ruleset")
-    for rid in [*GAMES, "nerath"]:
+    for rid in sorted(rulesets()):
         page.select_option("#ruleset", rid)
         href = page.get_attribute("#rs-howto", "href")
         assert href == f"/howto/{rid}"

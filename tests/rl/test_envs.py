@@ -31,11 +31,12 @@ def _cut(ruleset: str) -> int | None:
     """Where a long game is cut for the library checks (a truncation is part of both APIs): the ruleset's
     ``test_settings.rl_max_decisions``. A game without an encoding of its own gets the generic one built from
     its view; a branch without that default skips the game saying so, never with a KeyError."""
+    rs = get_ruleset(ruleset)
     try:
-        encoding_for(ruleset, get_ruleset(ruleset).default_players(), {})
+        encoding_for(ruleset, rs.default_players(), rs.options().resolve({}))
     except ConquestError as e:
         pytest.skip(f"{ruleset}: {e} (the generic default encoding of issue 28 is not in this branch)")
-    return get_ruleset(ruleset).test_settings.rl_max_decisions
+    return rs.test_settings.rl_max_decisions
 
 
 @pytest.fixture(autouse=True)
