@@ -97,10 +97,15 @@ def check_boundaries(rs: Ruleset) -> str:
 
 
 def check_determinize(rs: Ruleset) -> str:
-    checked = 0
+    from conquest.core.jsondoc import hidden_part
+    checked = hidden = resampled = 0
     for st in _positions(rs, 3, 200):
+        referee = st.to_json()
         for seat in range(st.players):
             one = st.determinize(seat, random.Random(checked))
+            if hidden_part(referee, st.view(seat)):
+                hidden += 1
+                resampled += any(st.determinize(seat, random.Random(k)).to_json() != referee for k in range(8))
             if one.view(seat) != st.view(seat):
                 raise AssertionError(f"determinize({seat}) does not agree with view({seat}) at {st!r}")
             again = rs.state_from_json(json.loads(json.dumps(one.to_json())))
@@ -109,7 +114,11 @@ def check_determinize(rs: Ruleset) -> str:
             if st.determinize(seat, random.Random(checked)).to_json() != one.to_json():
                 raise AssertionError("determinize draws on something besides its generator")
             checked += 1
-    return f"{checked} determinizations agree with the seat's view"
+    if hidden and not resampled:
+        raise AssertionError(f"in {hidden} positions with hidden parts, determinize always returned the referee's "
+                             f"state: it must resample what the seat cannot see")
+    return f"{checked} determinizations agree with the seat's view ({resampled} of {hidden} with hidden parts " \
+           f"resampled)"
 
 
 def check_records(rs: Ruleset) -> str:

@@ -79,9 +79,13 @@ def test_the_registry_finds_the_plugin_like_a_package(plugin: Path) -> None:
 def test_the_cli_plays_simulates_and_doctors_the_plugin(plugin: Path) -> None:
     r = _cli(plugin, "rulesets")
     assert r.returncode == 0 and RID in r.stdout, r.stderr
-    r = _cli(plugin, "simulate", RID, "-n", "6", "--agents", "random,greedy", "--json")
+    r = _cli(plugin, "simulate", RID, "-n", "6", "--seats", "random,greedy", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["games"] == 6
+    r = _cli(plugin, "play", RID, "--seats", "random,greedy", "--seed", "3", "--save", "game.json")
+    assert r.returncode == 0 and "game over" in r.stdout.lower(), (r.stdout[-500:], r.stderr)
+    r = _cli(plugin, "replay", "game.json")
+    assert r.returncode == 0, r.stderr
     r = _cli(plugin, "doctor", RID)
     lines = r.stdout.splitlines()
     assert len([ln for ln in lines if ln.startswith(("pass", "FAIL", "skip"))]) == 8, r.stdout
@@ -126,13 +130,14 @@ SUITE = ["tests/test_boundaries.py", "tests/core/test_contract.py", "tests/core/
 def test_the_suites_checks_over_the_registry_run_for_the_plugin(plugin: Path) -> None:
     """The suite's loops over games take the plugin too (none skips it silently): the tests named after it
     run and pass; the only skips allowed say why (the generic RL encoding not being in this branch)."""
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-k", RID, *SUITE],
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "-k", RID, *SUITE],
                        cwd=ROOT, env=_env(plugin), text=True, capture_output=True, timeout=900)
     tail = r.stdout[-3000:]
     assert r.returncode == 0, tail
-    passed = int(re.search(r"(\d+) passed", tail).group(1))  # type: ignore[union-attr]
-    assert passed >= 12, tail
-    for skip in re.findall(r"SKIPPED \[\d+\] (.*)", r.stdout):
+    passed = re.findall(r"^PASSED (\S+)", r.stdout, flags=re.M)
+    assert len(passed) >= 12 and all(p.endswith(f"{RID}]") for p in passed), tail
+    assert {p.split("::")[0] for p in passed} >= set(SUITE) - {"tests/rl/test_envs.py"}, passed
+    for skip in re.findall(r"^SKIPPED \[\d+\] (.*)", r.stdout, flags=re.M):
         assert "generic default encoding" in skip, skip
 
 
@@ -178,12 +183,21 @@ def test_doctor_names_the_failing_check_and_the_section_to_read(plugin: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from conquest import doctor
     rs: Any = registry.get_ruleset(RID)
-    # a determinize that keeps the referee's cards: agrees with no seat's view of a hidden card
+    # a determinize that hands the agents the referee's cards
     monkeypatch.setattr(type(rs), "determinize", lambda self, state, seat, rng: state.clone())
     checks = {c.key: c for c in doctor.run(RID)}
-    assert checks["determinize"].ok is False and "does not agree with view" in checks["determinize"].detail
+    assert checks["determinize"].ok is False and "must resample" in checks["determinize"].detail
     assert checks["determinize"].doc == "docs/architecture.md#the-contract-conquestcoregamepy"
     assert checks["scenarios"].ok is True and checks["web"].ok is True
+
+    def peeks(self: Any, state: Any, seat: int, rng: Any) -> Any:  # deals the seat's own card again too
+        new = state.clone()
+        new.objectives = [rng.choice(["north", "east", "south", "west", "keep"]) if c else c
+                          for c in state.objectives]
+        return new
+    monkeypatch.setattr(type(rs), "determinize", peeks)
+    check = next(c for c in doctor.run(RID) if c.key == "determinize")
+    assert check.ok is False and "does not agree with view" in check.detail, check
 
 
 def _slug(heading: str) -> str:
