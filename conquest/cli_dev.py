@@ -25,8 +25,13 @@ def new(ruleset: str = typer.Argument(..., metavar="RULESET_ID", help="the new g
         written = new_package(ruleset, into, title)
     except ConquestError as e:
         fail(str(e))
-    root = written[0].parent
-    out.print(f"wrote {len(written)} files into {root}", markup=False)
+    package = written[0].parent
+    inside = [p for p in written if package in p.parents]
+    out.print(f"wrote the package {package} ({len(inside)} files)", markup=False)
+    for extra in written:
+        if extra not in inside:
+            out.print(f"wrote {extra}" if extra.name == "pyproject.toml" else f"added a row for {ruleset} to {extra}",
+                      markup=False)
     out.print(f"next: conquest doctor {ruleset}" + (f"  (with {into} on PYTHONPATH, or pip install -e {into})"
                                                      if into is not None else ""), markup=False)
 
