@@ -221,3 +221,11 @@ def test_doctor_of_an_unknown_game_fails_in_one_line() -> None:
     assert r.returncode == 1
     assert "FAIL  the ruleset loads: unknown ruleset 'nosuchgame'" in r.stdout
     assert "read: docs/architecture.md#adding-a-game" in r.stdout
+
+
+@pytest.mark.parametrize("rid", sorted(registry.rulesets()))
+def test_every_games_scenarios_pass(rid: str) -> None:
+    """The scenarios of every registered game, from its package (``scenarios/``, as ``conquest new`` writes
+    them) and from ``tests/scenarios/<id>/``: ``conquest doctor``'s check; a game without any fails."""
+    from conquest import doctor
+    assert doctor.check_scenarios(registry.get_ruleset(rid)).endswith("scenario files pass")
