@@ -14,6 +14,8 @@ passes or fails with the section of the documentation to read:
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import tempfile
@@ -154,7 +156,7 @@ def check_rl(rs: Ruleset) -> str | None:
     except ImportError:
         return None
     import conquest.rl as rl
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):  # its progress lines
         warnings.simplefilter("ignore")
         api_test(rl.env(rs.id, max_decisions=rs.test_settings.rl_max_decisions), num_cycles=100)
     return "PettingZoo's api_test passes"
