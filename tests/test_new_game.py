@@ -229,3 +229,11 @@ def test_every_games_scenarios_pass(rid: str) -> None:
     them) and from ``tests/scenarios/<id>/``: ``conquest doctor``'s check; a game without any fails."""
     from conquest import doctor
     assert doctor.check_scenarios(registry.get_ruleset(rid)).endswith("scenario files pass")
+
+
+def test_doctor_passes_a_game_of_the_repository() -> None:
+    """Kingdom, which has every part (an RL encoding included): every check passes, in a line each."""
+    from conquest import doctor
+    checks = doctor.run("kingdom")
+    assert [c.key for c in checks] == [key for _name, key, _fn in doctor.CHECKS]
+    assert all(c.ok is not False for c in checks), [c for c in checks if c.ok is False]
