@@ -33,10 +33,11 @@ dependencies = ["conquest"]
 {id} = "{id}"
 
 [tool.setuptools]
-packages = ["{id}"]
+packages = ["{id}", "{id}.scenarios"]
 
 [tool.setuptools.package-data]
-"{id}" = ["*.yaml", "*.md", "scenarios/*.yaml"]
+"{id}" = ["*.yaml", "*.md"]
+"{id}.scenarios" = ["*.yaml"]
 '''
 
 

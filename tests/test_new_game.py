@@ -237,3 +237,21 @@ def test_doctor_passes_a_game_of_the_repository() -> None:
     checks = doctor.run("kingdom")
     assert [c.key for c in checks] == [key for _name, key, _fn in doctor.CHECKS]
     assert all(c.ok is not False for c in checks), [c for c in checks if c.ok is False]
+
+
+def test_the_plugins_pyproject_builds_a_wheel_that_declares_the_entry_point(tmp_path: Path) -> None:
+    """``conquest new --into DIR`` makes an installable distribution: its wheel holds the package with its data
+    (map, pages, scenarios) and the ``conquest.rulesets`` entry point."""
+    pytest.importorskip("setuptools")
+    import zipfile
+    src = tmp_path / "src"
+    new_package("wheelisles", src)
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", str(src),
+                        "-w", str(tmp_path / "dist")], text=True, capture_output=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"wheelisles/map.yaml", "wheelisles/rules.md", "wheelisles/howto.md",
+            "wheelisles/scenarios/attack_hits_on_four.yaml", "wheelisles/ruleset.py"} <= names
+    points = zipfile.ZipFile(wheel).read("conquest_wheelisles-0.1.0.dist-info/entry_points.txt").decode()
+    assert "[conquest.rulesets]\nwheelisles = wheelisles" in points
