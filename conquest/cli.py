@@ -16,7 +16,7 @@ from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
 from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
-from conquest import cli_analysis
+from conquest import cli_analysis, cli_dev
 from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
@@ -489,7 +489,7 @@ def _print_summary(data: dict[str, Any]) -> None:
                   f"of which draws (every seat equal): {data['draws']}", markup=False)
 
 
-for _command in (cli_analysis.balance, cli_analysis.tournament):
+for _command in (cli_analysis.balance, cli_analysis.tournament, cli_dev.new, cli_dev.doctor):
     app.command()(_command)
 app.command(cls=cli_analysis.OddsCommand,   # a game's calculator takes its own options (Ruleset.calculator)
             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(cli_analysis.odds)

@@ -23,7 +23,6 @@ from conquest.core.game import CHANCE, State
 from conquest.core.registry import rulesets
 
 RULESETS = sorted(rulesets())
-STEPS = {"kingdom": 40, "narby": 60, "smallworld": 25, "nerath": 20}   # per example: the suite stays fast
 SETTINGS = settings(max_examples=4, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -54,7 +53,8 @@ def positions(rid: str) -> tuple[State, ...]:
 @given(seed=st.integers(0, 2 ** 31))
 def test_random_play_keeps_every_promise_at_every_step(rid: str, seed: int) -> None:
     tally = fuzz.Tally()
-    fuzz.random_game(rulesets()[rid], random.Random(seed), STEPS[rid], tally)
+    rs = rulesets()[rid]
+    fuzz.random_game(rs, random.Random(seed), rs.test_settings.fuzz_steps, tally)  # per example: the suite stays fast
     assert tally.steps > 0
     _ok(tally)
 

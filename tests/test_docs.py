@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from conquest.agents import AGENTS
-from conquest.core.registry import rulesets
+from conquest.core.registry import origins, rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -53,8 +53,16 @@ def test_pending_paths_are_still_named_and_still_pending():
 
 def test_readme_player_counts_are_the_rulesets():
     readme = (ROOT / "README.md").read_text()
-    for rid, rs in rulesets().items():
-        row = next(line for line in readme.splitlines() if line.startswith(f"| `{rid}` |"))
+    rows = {line.split("`")[1]: line for line in readme.splitlines() if line.startswith("| `")}
+    # the games of this repository (an installed plugin is documented by its own distribution)
+    ours = {rid for rid in rulesets() if origins[rid].startswith("conquest.rulesets.")}
+    missing = sorted(ours - set(rows))
+    assert not missing, (f"README.md's table of games has no row for {', '.join(missing)}: add a row "
+                         f"'| `ID` | title | players |' for each ruleset package under conquest/rulesets/")
+    unknown = sorted(set(rows) - set(rulesets()))
+    assert not unknown, f"README.md's table of games names {', '.join(unknown)}, which the registry does not know"
+    for rid in sorted(ours):
+        rs, row = rulesets()[rid], rows[rid]
         players = row.rstrip(" |").rsplit("|", 1)[1].strip()
         want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}–{rs.max_players}"
         assert players == want, (rid, players, want)

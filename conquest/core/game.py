@@ -10,8 +10,9 @@ cheaply. Their text form, the notation, is what people type, what records store 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from conquest.core.kinds import CHANCE, Action
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
@@ -323,6 +324,44 @@ def probe_state(state: State) -> None:
                                              f"({type(e).__name__}: {str(e)[:80]})") from None
 
 
+# --- test-settings hook (issue 28) ---
+@dataclass(frozen=True)
+class TestSettings:
+    """How the project's own checks play one game (``Ruleset.test_settings``): sizes that keep the suite fast
+    for a long game and thorough for a short one. Every field has a default, so a new game is checked without
+    declaring any; none of them skips a check."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
+    fuzz_steps: int = 40
+    """Random actions per Hypothesis example of the contract fuzz (tests/test_boundaries.py)."""
+    spectator_steps: int = 30
+    """Actions of the web spectator leak check (tests/web/test_spectators.py)."""
+    hides_draws: bool = False
+    """Some chance outcomes (a card drawn to a hand) are hidden from spectators: the leak check then also
+    requires that some log entry was hidden."""
+    players: int | None = None
+    """Seats of the checks that play one table (the browser boards, the agents' tests; None:
+    ``default_players()``)."""
+    browser_actions: int = 100
+    """The most actions the browser story test plays before it stops."""
+    short_options: Mapping[str, Any] = field(default_factory=dict)
+    """Options that make a quick game (fewer rounds) for the browser tests and ``conquest doctor``."""
+    preferred_actions: tuple[str, ...] = ()
+    """Action words a scripted random player picks more often (to reach battles, cards, the end)."""
+    rl_max_decisions: int | None = None
+    """Where the RL library checks cut a long game (None: played to its end)."""
+    rl_observation_games: tuple[int, int] = (4, 2_000)
+    """Games and decisions per game whose every observation is compared with the view's (tests/rl)."""
+    narration_games: tuple[tuple[int | None, int], ...] = ((None, 1), (None, 2))
+    """(players, seed) of the random games whose every narrated line is checked against the board."""
+    evaluate_players: tuple[int | None, ...] = (None,)
+    """Player counts whose ``evaluate_all`` is checked against ``evaluate``."""
+
+
+# --- end test-settings hook ---
+
+
 class Ruleset(ABC):
     """A game: its static facts, its options and its notation. One instance per game, registered by id."""
 
@@ -336,6 +375,10 @@ class Ruleset(ABC):
     search_prior: ClassVar[int] = 0
     """Where ``ismcts`` ranks a node's children by a one-ply lookahead unless its spec says (its ``prior``
     parameter): 0 at the root only; 2 at every decision node, for a game of many moves of which few are good."""
+    # --- test-settings hook (issue 28) ---
+    test_settings: ClassVar[TestSettings] = TestSettings()
+    """How the project's checks play this game (``TestSettings``: every field has a default)."""
+    # --- end test-settings hook ---
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A ruleset's ``describe_action``, ``action_odds`` and ``narrate`` go through the shape check

@@ -48,13 +48,13 @@ def available_rulesets() -> dict[str, Ruleset]:
     """The registry's rulesets; a package that fails to import is left out by the registry (and logged
     here) rather than the whole server failing."""
     global _available
-    if _available is not None:
-        return _available
     from conquest.core.registry import broken, rulesets as registry
-    _available = registry()
-    for name, problem in broken.items():
-        log.error("ruleset package %s cannot be loaded: %s", name, problem.splitlines()[0])
-    return _available
+    found = registry()
+    if found is not _available:  # the registry looked again (first call, or a test added a game)
+        for name, problem in broken.items():
+            log.error("ruleset package %s cannot be loaded: %s", name, problem.splitlines()[0])
+        _available = found
+    return found
 
 
 def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]] | None = None,

@@ -25,7 +25,8 @@ NON_ACTIONS: list[Any] = [None, 0, [], {}, ("move", None), ("battle",), (None,),
 
 @lru_cache(maxsize=None)
 def positions(rid: str) -> tuple[State, ...]:
-    """The start of a random game and every 15th position of it (decisions and chance nodes), to 300 steps."""
+    """The start of a random game, its first decision and every 15th position of it (decisions and chance
+    nodes), to 300 steps (a short game has few)."""
     rs = rulesets()[rid]
     rng = random.Random(5)
     state = rs.new_game(None, {}, 5)
@@ -35,7 +36,8 @@ def positions(rid: str) -> tuple[State, ...]:
             break
         state = state.apply(sample_chance(state, rng) if state.to_move == CHANCE
                             else rng.choice(list(state.legal_actions())))
-        if i % 15 == 0:
+        first_decision = state.to_move not in (None, CHANCE) and all(s.to_move in (None, CHANCE) for s in out)
+        if i % 15 == 0 or first_decision:
             out.append(state)
     return tuple(out)
 

@@ -87,17 +87,21 @@ def test_decide_hands_the_agent_a_determinization_not_the_referees_state() -> No
 
 # ---- ISMCTS ----------------------------------------------------------------------------------------------
 def _decision(rid: str, players: int | None, seed: int, steps: int = 40):
+    """A decision of two or more actions some ``steps`` into a random game (fewer steps in a short game)."""
     rs = get_ruleset(rid)
-    s, _ = random_playout(rs.new_game(players, {}, seed), random.Random(seed), steps)
-    rng = random.Random(seed)
-    while s.to_move is not None and (s.to_move == CHANCE or len(s.legal_actions()) < 2):
-        s, _ = random_playout(s, rng, 1)
-    return s
+    while True:
+        s, _ = random_playout(rs.new_game(players, {}, seed), random.Random(seed), steps)
+        rng = random.Random(seed)
+        while s.to_move is not None and (s.to_move == CHANCE or len(s.legal_actions()) < 2):
+            s, _ = random_playout(s, rng, 1)
+        if s.to_move is not None or steps == 0:
+            return s
+        steps //= 2
 
 
-@pytest.mark.parametrize("rid, players", [("kingdom", 2), ("narby", 3), ("smallworld", 3), ("nerath", 4)])
-def test_ismcts_plays_legal_reproducible_moves_with_an_iteration_budget(rid: str, players: int) -> None:
-    s = _decision(rid, players, 2)
+@pytest.mark.parametrize("rid", sorted(rulesets()))
+def test_ismcts_plays_legal_reproducible_moves_with_an_iteration_budget(rid: str) -> None:
+    s = _decision(rid, get_ruleset(rid).test_settings.players, 2)
     agent = get_agent("ismcts:iterations=30")
     a1 = decide(agent, s, random.Random(1))
     a2 = decide(get_agent("ismcts:iterations=30"), s, random.Random(1))
@@ -299,25 +303,29 @@ def test_more_seats_pit_one_agent_against_copies_of_the_other() -> None:
 @pytest.mark.parametrize("ruleset_id", sorted(rulesets()))
 def test_evaluate_all_is_every_seats_evaluation(ruleset_id: str) -> None:
     """Search scores a leaf for all seats with one ``evaluate_all`` call: it must give each seat exactly its
-    ``evaluate``, along random games (Nerath also with 2 and 3 players, whose seats hold several realms)."""
+    ``evaluate``, along random games (with the player counts its ``test_settings.evaluate_players`` names:
+    Nerath also with 2 and 3 players, whose seats hold several realms)."""
     from conquest.core.chance import sample_chance
     rs = get_ruleset(ruleset_id)
-    counts = (None, 2, 3) if ruleset_id == "nerath" else (None,)
     checked = 0
-    for players in counts:
-        rng = random.Random(5)
-        st = rs.new_game(players, None, seed=3)
-        for step in range(1200):
-            if st.to_move is None:
+    for players in rs.test_settings.evaluate_players:
+        # a short game is played again (another seed) until some positions of every kind were compared
+        for seed in range(3, 23):
+            rng = random.Random(seed + 2)
+            st = rs.new_game(players, None, seed=seed)
+            for step in range(1200):
+                if st.to_move is None:
+                    break
+                if step % 5 == 0:
+                    assert rs.evaluate_all(st) == [rs.evaluate(st, p) for p in range(st.players)]
+                    checked += 1
+                if st.to_move == CHANCE:
+                    a = sample_chance(st, rng)
+                else:
+                    legal = st.legal_actions()
+                    a = legal[rng.randrange(len(legal))]
+                st = st.apply_unchecked(a)
+            assert rs.evaluate_all(st) == [rs.evaluate(st, p) for p in range(st.players)]
+            if checked > 20:
                 break
-            if step % 5 == 0:
-                assert rs.evaluate_all(st) == [rs.evaluate(st, p) for p in range(st.players)]
-                checked += 1
-            if st.to_move == CHANCE:
-                a = sample_chance(st, rng)
-            else:
-                legal = st.legal_actions()
-                a = legal[rng.randrange(len(legal))]
-            st = st.apply_unchecked(a)
-        assert rs.evaluate_all(st) == [rs.evaluate(st, p) for p in range(st.players)]
     assert checked > 20

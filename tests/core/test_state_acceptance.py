@@ -29,6 +29,7 @@ from conquest.core.registry import rulesets
 RULESETS = sorted(rulesets())
 HEADER = ("format", "ruleset", "rules_version", "players", "options", "derived")
 EXAMPLES = {"kingdom": 250, "narby": 200, "smallworld": 90, "nerath": 80}   # a few tens of seconds each
+DEFAULT_EXAMPLES = 100  # another game
 ACTIONS_TRIED = 25
 
 
@@ -139,7 +140,7 @@ def plays(rs: Ruleset, doc: dict[str, Any], rng: random.Random) -> str | None:
 
 
 def _acceptance_test(rid: str) -> Any:
-    @settings(max_examples=EXAMPLES[rid], deadline=None, derandomize=True, database=None,
+    @settings(max_examples=EXAMPLES.get(rid, DEFAULT_EXAMPLES), deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(doc=edited_documents(rid), seed=st.integers(0, 2 ** 16))
     def check(doc: dict[str, Any], seed: int) -> None:

@@ -16,9 +16,16 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from conquest.core.registry import get_ruleset
+from conquest.core.registry import get_ruleset, rulesets
 
-GAMES = {"kingdom": 2, "narby": 3, "nerath": 4, "smallworld": 3}
+GAMES = sorted(rulesets())
+
+
+def players(rid: str) -> int:
+    """The seats of a game's board checks: its ``test_settings.players``, else its default."""
+    rs = get_ruleset(rid)
+    return rs.test_settings.players or rs.default_players()
+
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
 
 
@@ -77,10 +84,10 @@ LABEL_BOXES = """() => [...document.querySelectorAll('svg.board text.label')]
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("rid", sorted(GAMES))
+@pytest.mark.parametrize("rid", GAMES)
 def test_board_fits_the_page_and_its_labels_do_not_overlap(browser: Any, server: Any, screenshots: Path,
                                                            rid: str, size: str) -> None:
-    made = new_game(server, rid, GAMES[rid])
+    made = new_game(server, rid, players(rid))
     gid, token = made["game"]["id"], made["seats"][0]["token"]
     wait_turn(server, gid, token)
     pg = open_page(browser, server.url + made["seats"][0]["link"], SIZES[size])
@@ -208,7 +215,7 @@ def test_every_race_power_and_card_has_rules_help(browser: Any, server: Any, rid
     terms = get_ruleset(rid).help_terms()  # type: ignore[attr-defined]
     wanted = {k for k in terms if k.split(":")[0] in kinds}
     assert wanted
-    made = new_game(server, rid, GAMES[rid])
+    made = new_game(server, rid, players(rid))
     pg = open_page(browser, server.url + made["seats"][0]["link"], SIZES["desktop"])
     pg.wait_for_selector("#rules-help")
     shown = dict(pg.eval_on_selector_all(

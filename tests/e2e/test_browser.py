@@ -15,9 +15,20 @@ PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
 from conquest.web.server import available_rulesets as rulesets
 
-# options that keep a browser game short (a few dozen clicks); unknown rulesets play with their defaults
-SHORT = {"toy": {"rounds": 2}, "kingdom": {"rounds": 1}, "narby": {"max_rounds": 2},
-         "nerath": {"max_rounds": 1}, "smallworld": {}}
+
+
+class _Short(dict):  # type: ignore[type-arg]
+    """Options that keep a browser game short (a few dozen clicks): a ruleset's ``test_settings.short_options``
+    (the test toy's are here); a ruleset that declares none plays with its defaults."""
+
+    def get(self, rid: str, default: Any = None) -> Any:  # type: ignore[override]
+        if rid in self:
+            return self[rid]
+        rs = rulesets().get(rid)
+        return dict(rs.test_settings.short_options) if rs is not None else default
+
+
+SHORT = _Short(toy={"rounds": 2})
 MAX_CLICKS = 250
 
 

@@ -14,10 +14,10 @@ import pytest
 
 PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
+from conquest.core.registry import get_ruleset, rulesets  # noqa: E402
 from tests.e2e.test_browser import SHORT, wait_my_turn_or_end  # noqa: E402
 
-RULESETS = ["kingdom", "narby", "nerath", "smallworld"]
-MAX_ACTIONS = {"kingdom": 120, "narby": 60, "nerath": 160, "smallworld": 120}
+RULESETS = sorted(rulesets())
 
 LOG_LINES = """() => [...document.querySelectorAll('.log.story .line')].map(l => ({
   say: l.querySelector('.say').textContent, title: l.getAttribute('title'),
@@ -96,8 +96,8 @@ def test_a_game_against_the_computer_tells_its_story(browser: Any, server: Any, 
     create_game(page, server.url, rid, ["greedy"])
     page.wait_for_url("**/game/**")
     page.wait_for_selector("#turn")
-    prefer = {"nerath": ("move", "battle", "press", "hit", "retreat"), "smallworld": ("pick", "conquer", "final"),
-              "kingdom": ("move", "from", "go"), "narby": ("destroy", "claim", "attack", "steal")}[rid]
+    settings = get_ruleset(rid).test_settings
+    prefer = settings.preferred_actions
     actions = 0
     shot = False
     while wait_my_turn_or_end(page):
@@ -108,7 +108,7 @@ def test_a_game_against_the_computer_tells_its_story(browser: Any, server: Any, 
                 shot = True
         act(page, rng, prefer)
         actions += 1
-        if actions >= MAX_ACTIONS[rid]:
+        if actions >= settings.browser_actions:
             break
     lines = check_narrated(page)
     assert any(ln["chips"] for ln in lines), "some dice are shown as dice"

@@ -21,11 +21,18 @@ from conquest.core.chance import sample_chance  # noqa: E402
 from conquest.core.game import CHANCE  # noqa: E402
 from conquest.core.registry import get_ruleset, rulesets  # noqa: E402
 from conquest.rl.codec import Decision  # noqa: E402
-from conquest.rl.match import Match  # noqa: E402
+from conquest.rl.match import Match, encoding_for  # noqa: E402
 
 RULESETS = sorted(rulesets())
-# long games are cut for the library checks (a truncation is part of both APIs)
-CUT = {"nerath": 400, "narby": 600}
+
+
+def _cut(ruleset: str) -> int | None:
+    """Where a long game is cut for the library checks (a truncation is part of both APIs): the ruleset's
+    ``test_settings.rl_max_decisions``. A game without an encoding of its own gets the generic one built from
+    its view (``Ruleset.rl_encoding``), so every registered game is checked."""
+    rs = get_ruleset(ruleset)
+    encoding_for(ruleset, rs.default_players(), rs.options().resolve({}))
+    return rs.test_settings.rl_max_decisions
 
 
 @pytest.fixture(autouse=True)
@@ -36,17 +43,17 @@ def _quiet() -> None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pettingzoo_api_test(ruleset: str) -> None:
-    api_test(rl.env(ruleset, max_decisions=CUT.get(ruleset)), num_cycles=300)
+    api_test(rl.env(ruleset, max_decisions=_cut(ruleset)), num_cycles=300)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pettingzoo_seed_test(ruleset: str) -> None:
-    seed_test(lambda: rl.env(ruleset, max_decisions=CUT.get(ruleset)), num_cycles=60)
+    seed_test(lambda: rl.env(ruleset, max_decisions=_cut(ruleset)), num_cycles=60)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_gymnasium_check_env(ruleset: str) -> None:
-    env = rl.gym_env(ruleset, opponents="random", max_decisions=CUT.get(ruleset))
+    env = rl.gym_env(ruleset, opponents="random", max_decisions=_cut(ruleset))
     check_env(env, skip_render_check=True)
     assert env.observation_space.shape == (env.match.obs_size,)
 
@@ -73,11 +80,14 @@ def _walk(decision: Decision, tokens: tuple[int, ...]) -> object:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_legal_action_round_trips_and_is_reachable(ruleset: str) -> None:
     """index -> action -> index over random games, and every legal action reachable through the masks."""
+    _cut(ruleset)
     rs = get_ruleset(ruleset)
     match = Match(ruleset)
     codec = match.codec
     checked = 0
-    for seed in range(2):
+    for seed in range(20):  # two games, more for a short game
+        if seed >= 2 and checked > 100:
+            break
         rng = random.Random(seed)
         st = rs.new_game(None, None, seed=seed)
         for _ in range(250):
@@ -101,26 +111,30 @@ def test_every_legal_action_round_trips_and_is_reachable(ruleset: str) -> None:
 def test_a_whole_action_is_played_through_the_environment_as_docs_rl_says(ruleset: str) -> None:
     """docs/rl.md: pick a whole action from env.match.decision.actions, step
     tokens[len(decision.prefix)] (END once they are all chosen) until it is played."""
+    _cut(ruleset)
     e = rl.env(ruleset)
-    e.reset(seed=3)
     rng = random.Random(1)
     played = 0
-    target = current = None
-    before = 0
-    for _ in e.agent_iter(max_iter=600):
-        _, _, term, trunc, _ = e.last()
-        if term or trunc:
-            e.step(None)
-            continue
-        m = e.match
-        d = m.decision
-        if d is not current:  # the target was played: a new decision is under way
-            if target is not None:
-                assert target in m.actions[before:]
-                played += 1
-            target, current, before = rng.choice(list(d.actions)), d, len(m.actions)
-        tokens = m.codec.tokens_of(target)
-        e.step(tokens[len(d.prefix)] if len(d.prefix) < len(tokens) else 0)
+    for episode in range(10):  # one game, more for a short game
+        if played >= 20:
+            break
+        e.reset(seed=3 + episode)
+        target = current = None
+        before = 0
+        for _ in e.agent_iter(max_iter=600):
+            _, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            m = e.match
+            d = m.decision
+            if d is not current:  # the target was played: a new decision is under way
+                if target is not None:
+                    assert target in m.actions[before:]
+                    played += 1
+                target, current, before = rng.choice(list(d.actions)), d, len(m.actions)
+            tokens = m.codec.tokens_of(target)
+            e.step(tokens[len(d.prefix)] if len(d.prefix) < len(tokens) else 0)
     assert played >= 20
 
 
@@ -296,17 +310,15 @@ def test_gym_opponents_decide_from_their_seats_determinization_not_the_referees_
     assert resampled > 0
 
 
-# the games whose every decision is checked: whole games, or the first decisions of long ones
-FAST_GAMES = {"kingdom": (6, 10_000), "smallworld": (6, 10_000), "narby": (3, 1_500), "nerath": (3, 600)}
-
-
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_observation_is_the_numbers_of_the_seats_view(ruleset: str) -> None:
     """An encoding may read its numbers straight from the state (``Encoding.observe``, the fast path) only if
     they are exactly the numbers it writes from ``view(seat)``: checked for every seat at every decision and at
     the end of random games, with the options that change what is seen."""
-    games, limit = FAST_GAMES.get(ruleset, (3, 600))
+    _cut(ruleset)
     rs = get_ruleset(ruleset)
+    # the games whose every decision is checked: whole games, or the first decisions of long ones
+    games, limit = rs.test_settings.rl_observation_games
     setups: list[tuple[int | None, dict]] = [(None, {})]
     if ruleset == "smallworld":
         setups += [(4, {}), (5, {}), (3, {"map": "generated"})]

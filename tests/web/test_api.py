@@ -542,10 +542,14 @@ def test_the_rules_pages_travel_with_the_package() -> None:
     from importlib.resources import files
     from pathlib import Path
 
-    from conquest.core.registry import rulesets
+    from conquest.core.registry import package_dir, rulesets
     root = Path(__file__).resolve().parents[2]
-    for rid in rulesets():
-        packaged = files("conquest.web") / "rules" / f"{rid}.md"
-        assert packaged.read_text(encoding="utf-8") == (root / "docs" / "rules" / f"{rid}.md").read_text("utf-8")
+    for rid, rs in rulesets().items():
+        if (root / "docs" / "rules" / f"{rid}.md").is_file():
+            packaged = files("conquest.web") / "rules" / f"{rid}.md"
+            assert packaged.read_text(encoding="utf-8") == (root / "docs" / "rules" / f"{rid}.md").read_text("utf-8")
+        else:  # a game made as one package (conquest new) keeps its pages in it
+            assert (package_dir(rs) / "rules.md").is_file() and (package_dir(rs) / "howto.md").is_file(), rid
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     assert "rules/*.md" in project["tool"]["setuptools"]["package-data"]["conquest.web"]
+    assert {"rules.md", "howto.md"} <= set(project["tool"]["setuptools"]["package-data"]["*"])

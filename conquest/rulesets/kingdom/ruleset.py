@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from conquest.core.encoding import Encoding
-from conquest.core.game import State, Ruleset
+from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.kingdom import notation
@@ -26,6 +26,9 @@ class KingdomRuleset(Ruleset):
     rules_version = "1.0"
     summary = "the Conquest board of It's a Wonderful Kingdom: recruit, move armies, hold territories"
     state_class = KingdomState
+    test_settings = TestSettings(fuzz_steps=40, spectator_steps=25, players=2, browser_actions=120,
+                                 short_options={"rounds": 1}, preferred_actions=("move", "from", "go"),
+                                 rl_observation_games=(6, 10_000), narration_games=((2, 1), (2, 2)))
 
     # --- RL hooks (issue 28) ---
     max_chance_outcomes = 20

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.encoding import Encoding
-from conquest.core.game import State, Ruleset
+from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.narby import board as B
@@ -34,6 +34,10 @@ class NarbyRuleset(Ruleset):
     summary = ("dragons on a 20x20 grid claim towns, cities and places of power, steal, destroy and fight "
                "for tribute until one exceeds the win amount")
     state_class = NarbyState
+    test_settings = TestSettings(fuzz_steps=60, spectator_steps=45, hides_draws=True, players=3,
+                                 browser_actions=60, short_options={"max_rounds": 2},
+                                 preferred_actions=("destroy", "claim", "attack", "steal"), rl_max_decisions=600,
+                                 rl_observation_games=(3, 1_500), narration_games=((3, 1), (2, 2), (4, 3)))
 
     # --- RL hooks (issue 28) ---
     max_chance_outcomes = 20

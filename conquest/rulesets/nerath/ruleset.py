@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.encoding import Encoding
-from conquest.core.game import Ruleset, State
+from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 import conquest.rulesets.nerath.notation as notation
@@ -39,6 +39,11 @@ class NerathRuleset(Ruleset):
     summary = ("Four realms at war in the Axis & Allies family: mixed dice, first strike, durable dragons, "
                "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks.")
     state_class = NerathState
+    test_settings = TestSettings(fuzz_steps=20, spectator_steps=40, hides_draws=True, players=4,
+                                 browser_actions=160, short_options={"max_rounds": 1},
+                                 preferred_actions=("move", "battle", "press", "hit", "retreat"),
+                                 rl_max_decisions=400, rl_observation_games=(3, 600),
+                                 narration_games=((4, 1), (2, 2)), evaluate_players=(None, 2, 3))
     search_prior = 2  # a hundred moves a decision: ismcts ranks every node (docs/agents.md, "Strength")
 
     # --- RL hooks (issue 28) ---

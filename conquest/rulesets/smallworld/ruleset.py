@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError
 from conquest.core.encoding import Encoding
-from conquest.core.game import Ruleset, State
+from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld.state import (
@@ -61,6 +61,9 @@ class SmallWorldRuleset(Ruleset):
     summary = ("Small World (Days of Wonder): 14 races x 20 special powers, conquest as on page 4 of the "
                "rulebook (003), decline, scoring and the turn track, on our own boards for 2-5 players.")
     state_class = SmallWorldState
+    test_settings = TestSettings(fuzz_steps=25, spectator_steps=25, players=3, browser_actions=120,
+                                 preferred_actions=("pick", "conquer", "final"), rl_observation_games=(6, 10_000),
+                                 narration_games=((3, 1), (2, 2)))
 
     # --- RL hooks (issue 28) ---
     max_chance_outcomes = 20

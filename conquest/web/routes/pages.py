@@ -55,14 +55,28 @@ def _rendered(doc: Path, _version: int, title: str, nav: str) -> str:
             f'</body></html>')
 
 
+def _page(docs: Path, rid: str, name: str) -> Path | None:
+    """A game's page: ``docs/<kind>/<ruleset>.md``, else the file ``name`` in the ruleset's own package (a game
+    added as one package, or an installed plugin, brings its pages along)."""
+    if not re.fullmatch(r"[a-z0-9_]+", rid):
+        return None
+    doc = docs / f"{rid}.md"
+    if doc.is_file():
+        return doc
+    from conquest.core.registry import package_dir, rulesets
+    rs = rulesets().get(rid)
+    own = package_dir(rs) / name if rs is not None else None
+    return own if own is not None and own.is_file() else None
+
+
 @router.get("/rules/{rid}")
 def page_rules(rid: str) -> Response:
     """A game's rules page: docs/rules/<ruleset>.md (the readings of the rules), as HTML; it links to the
     game's How-to-play page when there is one."""
-    doc = RULES_DOCS / f"{rid}.md"
-    if not re.fullmatch(r"[a-z0-9_]+", rid) or not doc.is_file():
+    doc = _page(RULES_DOCS, rid, "rules.md")
+    if doc is None:
         raise WebError(404, "no rules page for this game")
-    nav = (f' <a href="/howto/{rid}" id="howto-link">How to play</a>' if (HOWTO_DOCS / f"{rid}.md").is_file() else "")
+    nav = (f' <a href="/howto/{rid}" id="howto-link">How to play</a>' if _page(HOWTO_DOCS, rid, "howto.md") else "")
     return _markdown_page(doc, f"Rules: {rid}", nav)
 
 
@@ -70,8 +84,8 @@ def page_rules(rid: str) -> Response:
 def page_howto(rid: str) -> Response:
     """A game's "How to play" page for players: docs/howto/<ruleset>.md (set-up, turn, actions, scoring, end),
     linked to the readings page."""
-    doc = HOWTO_DOCS / f"{rid}.md"
-    if not re.fullmatch(r"[a-z0-9_]+", rid) or not doc.is_file():
+    doc = _page(HOWTO_DOCS, rid, "howto.md")
+    if doc is None:
         raise WebError(404, "no How-to-play page for this game")
     return _markdown_page(doc, f"How to play: {rid}", f' <a href="/rules/{rid}" id="readings-link">Rules readings</a>')
 
