@@ -1,5 +1,6 @@
 """What a loaded Kingdom state must hold between its fields, as play does (``serial.from_body`` calls it with
-the rules' constants): the rules rely on it, and every legal action from a state that holds it leads to a state that holds it."""
+the rules' constants): the rules rely on it, and every legal action from a state that holds it leads to a
+state that holds it."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ from conquest.rulesets.kingdom.schema import KingdomBody
 from conquest.rulesets.kingdom.state import KingdomData
 
 # the names this module has always offered (the constants now live in ``base``)
-__all__ = ["KingdomState", "ARMIES_PER_PLAYER", "MAX_SOLDIER_ENTRY", "COLORS", "INCOME", "CONQUEST", "MOVE",
-           "VACATE", "PLACE", "OVER", "PHASES", "economy"]
+__all__ = ["ARMIES_PER_PLAYER", "COLORS", "CONQUEST", "INCOME", "MAX_SOLDIER_ENTRY", "MOVE", "OVER", "PHASES",
+           "PLACE", "VACATE", "KingdomState", "economy"]
 
 
 class KingdomState(KingdomData):
@@ -44,11 +44,11 @@ class KingdomState(KingdomData):
     _body_json = serial.body_json
 
     @classmethod
-    def setup(cls, options: dict[str, Any]) -> "KingdomState":
+    def setup(cls, options: dict[str, Any]) -> KingdomState:
         return _setup.setup(cls, options)
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "KingdomState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> KingdomState:
         return serial.from_body(cls, data, players, options)
 
     # the rulebook's procedures and queries, by section (for code outside the package; inside it, the

@@ -1,4 +1,6 @@
-"""The kingdom ruleset: its options, the evaluation the computer players use, the text and browser boards."""
+"""The kingdom ruleset: its options, the evaluation the computer players use, and the hooks that hand the
+text board (``view.py``), the browser board and rules help (``webboard.py``) and the log (``narrate.py``) to
+their modules."""
 
 from __future__ import annotations
 

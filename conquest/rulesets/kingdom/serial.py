@@ -170,7 +170,7 @@ def from_body(cls: type[S], data: dict[str, Any], players: int, options: dict[st
     if pending and (not s.tasks or s.tasks[0][0] != phase):
         raise StateFormatError("tasks", f"the {phase} phase needs a {phase} task first")
     if not pending and s.tasks:
-        raise StateFormatError("tasks", f"tasks are only pending in the vacate or place phase")
+        raise StateFormatError("tasks", "tasks are only pending in the vacate or place phase")
     s.points = pair("points", 100_000)
     check_coherence(s, COLORS, MAX_SOLDIER_ENTRY, economy())
     return s
