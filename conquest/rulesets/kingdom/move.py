@@ -51,15 +51,20 @@ def destinations(s: KingdomData, me: int) -> list[tuple]:
     move into the territory if the number of armies you move into it is greater than the number of enemy
     armies already there")."""
     acts: list[tuple] = []
-    if s.soldiers[me] > 0:
+    soldiers = s.soldiers[me]
+    if soldiers > 0:
         b = s.board
+        A = s.armies
+        names = b.names
+        enemy_castle = b.castles[1 - me]
         double = has_effect(s, me, "double_move")
         for t in range(b.territories):
-            if t == b.castles[1 - me]:
+            if t == enemy_castle:
                 continue
             srcs = move_sources_for(s, t, me, double)
-            if srcs and move_capacity(s, t, me, srcs) > s.enemy_armies(t, me):
-                acts.append(("move", b.names[t]))
+            # move_capacity and enemy_armies, inline: this loop is most of a random game's time
+            if srcs and min(soldiers, sum(A[2 * x + me] for x in srcs)) > A[2 * t + 1 - me]:
+                acts.append(("move", names[t]))
     return acts
 
 
