@@ -1,20 +1,17 @@
-"""What a loaded Kingdom state must hold between its fields, as play does (``rules.KingdomState._from_body`` calls
-it with the rules' constants): the rules rely on it, and every legal action from a state that holds it leads to a state that holds it."""
+"""What a loaded Kingdom state must hold between its fields, as play does (``serial.from_body`` calls it with
+the rules' constants): the rules rely on it, and every legal action from a state that holds it leads to a
+state that holds it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from conquest.core.errors import StateFormatError
-
-if TYPE_CHECKING:
-    from conquest.rulesets.kingdom.rules import KingdomState
-
-
-VACATE, PLACE, MOVE = "vacate", "place", "move"   # the phases of a move under way (as in rules.PHASES)
+from conquest.rulesets.kingdom.base import MOVE, PLACE, VACATE
+from conquest.rulesets.kingdom.state import KingdomData
 
 
-def check_coherence(s: "KingdomState", colors: tuple[str, ...], max_entry: int, eco: dict[str, Any]) -> None:
+def check_coherence(s: KingdomData, colors: tuple[str, ...], max_entry: int, eco: dict[str, Any]) -> None:
     """What the rules rely on between fields, which a loaded document must hold as play does (a move's
     armies within its Soldier tokens, a bonus location held by an army that stands there...): refused
     naming the field, so that every legal action leads to a state that loads again."""
