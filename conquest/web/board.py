@@ -252,6 +252,30 @@ def border_links(regions: list[dict[str, Any]], borders: list[Any], made: set[st
     return out
 
 
+def _centroid(poly: list[Point]) -> Point:
+    a = cx = cy = 0.0
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        f = x0 * y1 - x1 * y0
+        a += f
+        cx += (x0 + x1) * f
+        cy += (y0 + y1) * f
+    if abs(a) < 1e-9:
+        return sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly)
+    return cx / (3 * a), cy / (3 * a)
+
+
+def _label_point(poly: list[Point], center: Point) -> list[float]:
+    """Where a cell made from a centre shows its name and pieces: the centre, unless it lies near the cell's top
+    or bottom (a region on the upper or lower rim of a map given by centres: its cell reaches to the map's edge,
+    its centre does not, and the stack of name and pieces would cross the edge), then at the height of the
+    cell's centroid (inside a convex cell, as a Voronoi cell is)."""
+    ys = [p[1] for p in poly]
+    h = max(ys) - min(ys)
+    if min(center[1] - min(ys), max(ys) - center[1]) >= 0.3 * h:
+        return [center[0], center[1]]
+    return [center[0], round(_centroid(poly)[1], 2)]
+
+
 @lru_cache(maxsize=64)
 def _complete_map(map_text: str) -> str:
     m = json.loads(map_text)
@@ -289,6 +313,8 @@ def _complete_map(map_text: str) -> str:
             for k, r in zip(keys, need):
                 r["polygon"] = [[round(x, 2), round(y, 2)] for x, y in polys[k]]
                 r["cell_from_center"] = True
+                if "label_at" not in r and polys[k]:
+                    r["label_at"] = _label_point(polys[k], (float(r["center"][0]), float(r["center"][1])))
         margin = span * 0.03  # room for the labels of regions on the edge
         # a grid's column and row numbers (map "axes") go in a wider margin above and on the left
         lead = margin + 1.6 * float((m.get("axes") or {}).get("size", 0.5)) if m.get("axes") else margin

@@ -106,3 +106,26 @@ def test_a_grid_without_borders_and_a_map_of_hexes_get_no_lines() -> None:
         st = rs.new_game(players, rs.options().resolve({}), 1)
         drawn = board_for(rs, st, st.view(0), 0)
         assert drawn is not None and not drawn["map"].get("links"), rid
+
+
+def test_a_rim_cell_of_a_map_of_centres_shows_its_name_inside_away_from_the_edge() -> None:
+    """Five holds, the Keep in the middle (the map ``conquest new`` writes): the North Hold's centre is near the
+    top of its cell (the cell reaches the map's edge), so its name and pieces stand at the cell's middle height,
+    inside it; the Keep's centre is the middle of its cell and stays its label point."""
+    regions = [{"id": "north", "name": "North Hold", "kind": "land", "center": [50, 12]},
+               {"id": "east", "name": "East Hold", "kind": "land", "center": [88, 50]},
+               {"id": "south", "name": "South Hold", "kind": "land", "center": [50, 88]},
+               {"id": "west", "name": "West Hold", "kind": "land", "center": [12, 50]},
+               {"id": "keep", "name": "The Keep", "kind": "land", "center": [50, 50]}]
+    borders = [["north", "east"], ["east", "south"], ["south", "west"], ["west", "north"],
+               ["keep", "north"], ["keep", "east"], ["keep", "south"], ["keep", "west"]]
+    board = complete_board({"map": {"format": "conquest-map/1", "id": "holds", "name": "Holds", "regions": regions,
+                                    "borders": borders}})
+    placed = {r["id"]: r for r in board["map"]["regions"]}
+    for rid in ("north", "south"):
+        r = placed[rid]
+        ys = [p[1] for p in r["polygon"]]
+        at = r["label_at"]
+        assert _inside((at[0], at[1]), [(float(x), float(y)) for x, y in r["polygon"]])
+        assert min(at[1] - min(ys), max(ys) - at[1]) >= 0.3 * (max(ys) - min(ys)), (rid, at, min(ys), max(ys))
+    assert placed["keep"]["label_at"] == [50.0, 50.0]

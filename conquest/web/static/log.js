@@ -268,7 +268,7 @@ export function resultScreen(d, token) {
   const head = you !== null && g.result ? (g.result[you] >= 1 ? "You won!" : g.result[you] > 0 ? "A shared win." : `${winners.join(" and ") || "Nobody"} won.`)
     : `${winners.join(" and ") || "Nobody"} won.`;
   const last = (d.log || []).slice(-3);
-  dlg.replaceChildren(
+  dlg.replaceChildren(...[  // DOM's replaceChildren writes a null as the text "null": the parts left out are dropped
     h("h2", { id: "result-title", text: `${g.title}: the game is over. ${head}` }),
     h("table", { class: "result" },
       h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Result" })),
@@ -278,7 +278,7 @@ export function resultScreen(d, token) {
     last.length ? h("div", {}, h("h3", { text: "How it ended" }), h("ul", {}, last.map(e => h("li", { text: e.text || e.notation || "" })))) : null,
     h("div", { class: "bar" },
       h("a", { href: `/game/${g.id}/replay#t=${token}`, id: "result-replay", text: "Watch the replay" }),
-      h("button", { type: "button", class: "primary", text: "Close", onclick: () => dlg.close() })));
+      h("button", { type: "button", class: "primary", text: "Close", onclick: () => dlg.close() }))].filter(Boolean));
   if (!dlg.open) dlg.show();
 }
 
