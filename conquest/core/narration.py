@@ -64,12 +64,12 @@ def check_facts(line: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
 
 def named_seat(text: str, names: Sequence[Sequence[str]], viewer: int | None = None) -> int | None:
     """The seat a sentence names first: ``names[s]`` are the names the log gives seat ``s`` (whole words, any
-    case); "you" names ``viewer``. None when it names no seat."""
+    case); "you" and "your" name ``viewer``. None when it names no seat."""
     import re
     best: tuple[int, int, int] | None = None  # (position, seat, length)
     cands = [(s, n) for s, ns in enumerate(names) for n in ns if n]
     if viewer is not None and viewer >= 0:
-        cands.append((viewer, "you"))
+        cands += [(viewer, "you"), (viewer, "your")]
     for s, n in cands:
         m = re.search(r"(?<![\w])" + re.escape(n) + r"(?![\w])", text, re.IGNORECASE)
         if m and (best is None or m.start() < best[0] or (m.start() == best[0] and len(n) > best[2])):

@@ -89,3 +89,18 @@ def test_the_last_line_turns_every_seats_coins_over() -> None:
         assert totals == list(after.scores())
         # before the end, the others' coins stay face down in the seat's view
         assert all(st["coins"] is None for p, st in enumerate(before.view(seat)["seats"]) if p != seat)
+
+
+def test_the_seat_that_moved_is_told_of_its_own_race_as_yours() -> None:
+    """The log speaks to its reader: the seat that conquers reads "Your Orcs conquer ...", the others and the
+    spectators read the seat's name ("Player 1's Orcs conquer ...")."""
+    told = 0
+    for st in games():
+        if st.verb != "conquer" or st.chance:
+            continue
+        mover = st.before.to_move
+        own, other = st.lines[mover]["text"], st.lines[None]["text"]
+        assert own.startswith("Your "), own
+        assert not other.startswith("Your ") and "'s " in other.split(" conquer ")[0], other
+        told += 1
+    assert told > 10

@@ -88,7 +88,8 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         return _chance(before, action, after, names, ch)
     me = int(mover) if isinstance(mover, int) else -1
     player = names[me] if 0 <= me < len(names) else "Someone"
-    troop = f"{player}'s {race_name(active)}" if active else player
+    whose = "Your" if seat is not None and me == seat else f"{player}'s"   # told to the seat that moved: "Your Orcs"
+    troop = f"{whose} {race_name(active)}" if active else player
     if verb in ("conquer", "dragon"):
         rid = action[1]
         text = f"{troop} conquer {region_name(before, rid)}" + (" with the Dragon" if verb == "dragon" else "")
@@ -114,7 +115,7 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
     if verb == "redeploy":
         rid, n = action[1], action[2]
         race = active if seat_of(before, active) == me else _own_race(before, me)
-        return line(f"{player}'s {race_name(race)} redeploy {plural(n, 'token')} to {region_name(before, rid)}",
+        return line(f"{whose} {race_name(race)} redeploy {plural(n, 'token')} to {region_name(before, rid)}",
                     changed=ch)
     if verb in ("camp", "fortress", "hero"):
         what = {"camp": "an Encampment", "fortress": "a Fortress", "hero": "a Hero"}[verb]
