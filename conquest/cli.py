@@ -559,7 +559,7 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
 
 @app.command()
 def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
-          seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, help="how long to run"),
+          seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, max=3600, help="how long to run (at most an hour)"),
           players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
           option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
           as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),

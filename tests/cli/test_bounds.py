@@ -146,3 +146,7 @@ def test_the_odds_cpu_budget_stops_a_computation_that_runs_past_it() -> None:
     t1 = time.process_time()
     while time.process_time() - t1 < 0.4:
         sum(range(1000))
+
+
+def test_bench_refuses_a_run_longer_than_an_hour() -> None:
+    one_line_error(cli("bench", "kingdom", "--seconds", "1e9"), "--seconds")
