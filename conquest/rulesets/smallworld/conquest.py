@@ -125,9 +125,11 @@ class Conquering(StateBase):
             if t != self.seat and self.rstatus[y] == ACTIVE:
                 # the Diplomat names "one opponent whose active race you did not attack this turn"
                 self.attacked |= 1 << t
-            if self.camp[r]:
+            if self.camp[r] and t != self.seat:
                 # Encampments are not lost with the region: their owner places them again at the end of the
-                # attacker's turn
+                # attacker's turn. When the attacker took them from its own race (declined Ghouls conquering
+                # the seat's active Bivouacking race), they go back to the race's stock at once: their owner is
+                # the player whose turn it is and places them in its own redeployment (at most 5 in all).
                 self.camps_loose += self.camp[r]
         self._clear_region(r)
         return nonempty
