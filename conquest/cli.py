@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from conquest.core.errors import ConquestError

@@ -10,8 +10,7 @@ import typer
 from rich.table import Table
 from typer.core import TyperCommand
 
-from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
-from conquest.core.errors import ConquestError
+from conquest.cli_common import _seats, err, fail, out
 from conquest.core.options import parse_option_pairs
 
 

@@ -128,10 +128,9 @@ def test_a_refusal_names_the_field(rid: str) -> None:
                                                                    "options", "to_move", "derived", "result")]
     refused = 0
     for path in paths:
-        parent: Any = None
         value: Any = doc
         for k in path:
-            parent, value = value, value[k]
+            value = value[k]
         if type(value) is int:
             bads = [-1 - value, True, 10 ** 12]
         elif isinstance(value, list):

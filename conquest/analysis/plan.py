@@ -9,10 +9,9 @@ import json
 import math
 import os
 import random
-import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Callable, Iterable, Iterator, Sequence

@@ -453,7 +453,6 @@ def test_action_odds_bad_input():
 
 
 def test_cli_action_odds(tmp_path):
-    rs = get_ruleset("nerath")
     doc, x, _a, _d = battle_document(NerathBattle(["footsoldier"], ["footsoldier"]))
     f = tmp_path / "game.json"
     f.write_text(json.dumps(doc))

@@ -48,7 +48,7 @@ def _deal(rng: random.Random, piles: list[list[str]], keep_sorted: list[bool]) -
 def determinize(state: "State", seat: int, rng: random.Random) -> "State":
     s = state.clone()
     seat_of = s.seat_of  # type: ignore[attr-defined]
-    decks, hands, discards = s.decks, s.hands, s.discards  # type: ignore[attr-defined]
+    decks, hands = s.decks, s.hands  # type: ignore[attr-defined]
     # Event cards, realm by realm
     for r in range(R):
         if seat_of[r] == seat:

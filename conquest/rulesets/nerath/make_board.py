@@ -110,7 +110,6 @@ def build() -> dict:
         r["attrs"]["cells"] = [list(c) for c in cs]
         out_regions.append(r)
     # islands: land spaces with no land neighbour
-    land = {r["id"] for r in out_regions if r["kind"] == "land"}
     adj: dict[str, set[str]] = {r["id"]: set() for r in out_regions}
     for a, b in borders:
         adj[a].add(b)

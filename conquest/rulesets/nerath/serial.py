@@ -334,8 +334,8 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         for i, t in enumerate(tiles):
             f = f"guardians/{sp}/{i}"
             if not isinstance(t, dict) or t.get("tile") not in known:
-                raise StateFormatError(f, f"a Guardian is {{tile, face_up, dice}} with a tile of "
-                                          f"guardians.yaml")
+                raise StateFormatError(f, "a Guardian is {tile, face_up, dice} with a tile of "
+                                          "guardians.yaml")
             dice = t.get("dice", full_strength(t["tile"]))
             if not isinstance(dice, list) or not dice or not all(isinstance(d, int) for d in dice):
                 raise StateFormatError(f + "/dice", "the attack dice left, a non-empty list of faces")
