@@ -6,7 +6,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -206,21 +206,21 @@ def _check_writable(path: Path) -> None:
 
 
 @app.command()
-def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `conquest rulesets`); not needed "
+def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conquest rulesets`); not needed "
                                                             "with --resume"),
-         players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
-         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat (Player 1 "
+         players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+         seats: str | None = typer.Option(None, "--seats", help="comma-separated, one per seat (Player 1 "
                                              "first): human or an agent spec such as random, greedy, "
                                              "mcts:iterations=800, ismcts:time=1.0, or a level easy, normal, hard "
                                              "(default: human, then greedy; one name: every seat)"),
-         seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
+         seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
                                                                  "random); the same seed replays the same game"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
-         save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
+         save: Path | None = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
                                                                   "to date while you play and on Ctrl+C"),
-         start_state: Optional[Path] = typer.Option(None, "--state", help="start from this position "
+         start_state: Path | None = typer.Option(None, "--state", help="start from this position "
                                                     "(conquest-state/1 JSON, e.g. a scenario's set-up)"),
-         resume: Optional[Path] = typer.Option(None, "--resume", help="continue the game of this record "
+         resume: Path | None = typer.Option(None, "--resume", help="continue the game of this record "
                                                "(saved by --save or downloaded from the web app); it is saved "
                                                "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
@@ -406,11 +406,11 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              seats: str = typer.Option("random", "--seats", help="comma-separated agent specs, one per seat "
                                                                  "(Player 1 first; one name: every seat), e.g. "
                                                                  "ismcts:time=1.0,greedy"),
-             players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+             players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
              seed: int = typer.Option(0, "--seed", help="seed of the first game; game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),
              option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-             records: Optional[Path] = typer.Option(None, "--records", help="save every game record in this "
+             records: Path | None = typer.Option(None, "--records", help="save every game record in this "
                                                                             "folder (made if missing)"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Play many games between agents (in parallel with --jobs) and summarise them.
@@ -499,7 +499,7 @@ def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"
            verify: bool = typer.Option(False, "--verify", help="check every step is legal and the result "
                                                                "matches"),
            steps: bool = typer.Option(False, "--steps", help="print every step"),
-           show: Optional[int] = typer.Option(None, "--show", min=0, help="print the board after step N (0: "
+           show: int | None = typer.Option(None, "--show", min=0, help="print the board after step N (0: "
                                                                           "the start)")) -> None:
     """Replay a game record."""
     from conquest.core.records import Record, replay as run_replay
@@ -559,7 +559,7 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
 @app.command()
 def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
           seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, help="how long to run"),
-          players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+          players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
           option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
           as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
           rl: bool = typer.Option(False, "--rl", help="also the PettingZoo environment's steps per second "
@@ -595,12 +595,12 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
 @app.command()
 def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
           port: int = typer.Option(8000, "--port", help="port to listen on"),
-          db: Optional[str] = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
+          db: str | None = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
                                                               "or SQLite in the user data directory)"),
           agents: str = typer.Option("random,greedy", "--agents",
                                      help="computer seats offered besides the levels (easy, normal, hard): "
                                           "comma-separated agent specs, each a seat kind ('' for none)"),
-          policies: Optional[Path] = typer.Option(None, "--policies",
+          policies: Path | None = typer.Option(None, "--policies",
                                                   help="folder of trained policies (NAME.json + NAME.safetensors), "
                                                        "offered as seat kinds policy:NAME"),
           decision_seconds: float = typer.Option(5.0, "--decision-seconds",
@@ -648,12 +648,12 @@ def policy_convert(model: Path = typer.Argument(..., metavar="MODEL.zip",
                                                 help="the MaskablePPO .zip saved by sb3-contrib"),
                    target: Path = typer.Argument(..., metavar="OUT", help="where to write OUT.json and "
                                                                          "OUT.safetensors"),
-                   ruleset: Optional[str] = typer.Option(None, "--ruleset", help="the ruleset it was trained on "
+                   ruleset: str | None = typer.Option(None, "--ruleset", help="the ruleset it was trained on "
                                                          "(default: the first registered)"),
-                   players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+                   players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
                    option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value it "
                                                                              "was trained with"),
-                   text: Optional[str] = typer.Option(None, "--help-text", help="one line said of the policy "
+                   text: str | None = typer.Option(None, "--help-text", help="one line said of the policy "
                                                                                   "in the web lobby")) -> None:
     """Convert a MaskablePPO model (sb3-contrib .zip) into a policy: OUT.json (a description) and
     OUT.safetensors (weights only), what `policy:path=OUT` and `conquest serve --policies` read.
@@ -709,14 +709,14 @@ def _free_port(host: str, first: int, tries: int = 50) -> int:
 
 
 @app.command()
-def start(ruleset: Optional[str] = typer.Argument(None, help="ruleset of the terminal game (default: the first "
+def start(ruleset: str | None = typer.Argument(None, help="ruleset of the terminal game (default: the first "
                                                              "registered, as `conquest rulesets` lists them)"),
           seats: str = typer.Option("human,greedy", "--seats", help="seats of the terminal game"),
           host: str = typer.Option("127.0.0.1", "--host", help="address of the web app"),
           port: int = typer.Option(8000, "--port", help="first port to try for the web app"),
-          db: Optional[str] = typer.Option(None, "--db", help="database URL for the web app"),
+          db: str | None = typer.Option(None, "--db", help="database URL for the web app"),
           web: bool = typer.Option(True, "--web/--no-web", help="also serve the web app"),
-          seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
+          seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
                                                                   "terminal game (default: random)")) -> None:
     """What `make run` does: serve the web app in the background and play a game in this terminal.
 

@@ -22,7 +22,8 @@ import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from conquest.core.chance import sample_chance
 from conquest.core.errors import ConquestError

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -31,7 +31,7 @@ def _ok(tally: fuzz.Tally) -> None:
     assert not tally.violations, "\n".join(tally.violations[:10])
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(rid: str) -> tuple[State, ...]:
     """A few positions of one random game (start, early, middle) to aim hostile inputs at."""
     rs = rulesets()[rid]

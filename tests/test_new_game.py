@@ -16,7 +16,8 @@ import subprocess
 import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
+from collections.abc import Callable
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State

@@ -5,7 +5,8 @@ move. Importing this module registers the built-in agents."""
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Sequence
 
 # the built-in agents register themselves on import
 from conquest.agents import greedy, ismcts, mcts, random_agent  # noqa: F401

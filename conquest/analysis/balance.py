@@ -19,7 +19,8 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from conquest.analysis.plan import (ALPHA, FORMAT, GAMES_FILE, REPORT_FILE, SUMMARY_FILE, GameSpec,  # noqa: F401
                                     LocalBackend, Plan, Progress, _write_text, batches, play, play_batch,

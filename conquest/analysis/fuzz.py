@@ -26,7 +26,8 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from conquest.core.chance import sample_chance
 from conquest.core.errors import IllegalAction, NotationError, StateFormatError

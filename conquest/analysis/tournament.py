@@ -20,7 +20,8 @@ import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from conquest.core.errors import ConquestError
 from conquest.core.registry import get_ruleset

@@ -7,7 +7,8 @@ decision's tokens when the seat is the one deciding)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Union
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_
 MAX_PREFIX = 8
 """The observation counts the tokens chosen in the current decision up to this many."""
 
-EncodingChoice = Union[None, str, Callable[[int, dict[str, Any]], Encoding]]
+EncodingChoice = None | str | Callable[[int, dict[str, Any]], Encoding]
 """Which encoding an environment uses: ``None`` (or ``"ruleset"``), the ruleset's (``Ruleset.rl_encoding``: its
 own, or the generic one for a game without); ``"view"``, the generic one built from the view even for a game
 that has its own (conquest/core/view_encoding.py); or a callable ``(players, options) -> Encoding``."""

@@ -25,7 +25,8 @@ import time
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
@@ -79,7 +80,7 @@ class Live:
     log: list[ActionRow]
     snapshots: dict[int, State] = field(default_factory=dict)
     """The state after k steps, for k = 0 and every SNAPSHOT_EVERY steps (only those the log still has)."""
-    stories: dict[int | None, "Story"] = field(default_factory=dict)
+    stories: dict[int | None, Story] = field(default_factory=dict)
     """The log narrated to each seat that asked (see ``Games.narrated``)."""
 
     def weight(self) -> int:
@@ -438,7 +439,7 @@ class Games:
             live.snapshots[live.next_step] = new
         live.row.has_secrets = has_secrets
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
-        live.row.updated_at = dt.datetime.now(dt.timezone.utc)
+        live.row.updated_at = dt.datetime.now(dt.UTC)
         live.revision = revision
         for f in self.listeners:
             f(live.row.id, revision)

@@ -10,7 +10,8 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from conquest.agents.budget import TurnBudget, decide_within
 from conquest.agents.random_agent import RandomAgent

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from conquest.agents.base import LEVEL_SETTINGS, Agent
 from conquest.core.errors import ConquestError

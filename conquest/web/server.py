@@ -12,7 +12,8 @@ import asyncio
 import logging
 import re
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable, Sequence
+from typing import Any
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from fastapi import FastAPI
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -33,7 +33,7 @@ DEFAULT_EXAMPLES = 100  # another game
 ACTIONS_TRIED = 25
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(rid: str) -> tuple[dict[str, Any], ...]:
     """Documents of positions reached by play: two seeded random games, every 4th step to 400 steps."""
     rs = rulesets()[rid]

@@ -10,7 +10,8 @@ import random
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient

@@ -41,7 +41,7 @@ def closed_by_server(s: socket.socket, within: float) -> bytes | None:
             if not chunk:
                 return got
             got += chunk
-    except socket.timeout:
+    except TimeoutError:
         return None
     except ConnectionResetError:
         return got

@@ -4,7 +4,8 @@ their modules."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from conquest.core.encoding import Encoding
 from conquest.core.game import Ruleset, State, TestSettings

@@ -7,7 +7,8 @@ to a declared action are the Action Phase (``action_phase``). Readings R9, R14, 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (BABA, CAVE0, CHEST, DRAGON0, EMPTY, KIND_NAME, NO_DESTROY, PIDX,

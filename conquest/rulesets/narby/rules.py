@@ -42,5 +42,5 @@ class NarbyState(NarbyData):
     _body_json = serial.body_json
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "NarbyState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NarbyState:
         return serial.from_body(cls, data, players, options)

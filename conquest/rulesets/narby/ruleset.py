@@ -5,7 +5,8 @@ position evaluation of the greedy agent. The rules themselves are in the section
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.encoding import Encoding

@@ -9,7 +9,8 @@ plus small dicts, so a clone is a handful of list copies.
 
 from __future__ import annotations
 
-from typing import Any, Self, Sequence
+from typing import Any, Self
+from collections.abc import Sequence
 
 from conquest.core.game import CHANCE, State
 from conquest.core.schema import add_to_counter
@@ -27,7 +28,7 @@ settlements destroyed, settlements left in ruins, attacks, steals and destroys r
 power prevented is not), bonus cards played, powers of places used, coins won at tribute."""
 
 
-def count(s: "NarbyData", key: str, n: int = 1) -> None:
+def count(s: NarbyData, key: str, n: int = 1) -> None:
     """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``), up to ``core.schema.COUNTER_MAX``."""
     add_to_counter(s.stats, key, n)
 

@@ -7,7 +7,8 @@ or the tribute) and the start of a new round after the tribute.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.action_phase import (ACTION_KINDS, act, act_actions, act_refusal, answers, back_to_act,

@@ -4,7 +4,7 @@ rolls against them, Guardians returned and placed, the Treasure a plundered dung
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx

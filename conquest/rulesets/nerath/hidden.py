@@ -45,7 +45,7 @@ def _deal(rng: random.Random, piles: list[list[str]], keep_sorted: list[bool]) -
     return out
 
 
-def determinize(state: "State", seat: int, rng: random.Random) -> "State":
+def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     seat_of = s.seat_of  # type: ignore[attr-defined]
     decks, hands = s.decks, s.hands  # type: ignore[attr-defined]

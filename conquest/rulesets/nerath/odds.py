@@ -20,7 +20,8 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence, Union
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
@@ -40,7 +41,7 @@ class PressPolicy:
     below: int = 0
 
     @staticmethod
-    def parse(text: str) -> "PressPolicy":
+    def parse(text: str) -> PressPolicy:
         t = text.strip().lower()
         if t == "always":
             return PressPolicy(0)
@@ -350,7 +351,7 @@ def mix_odds(results: list[BattleOdds], t0: float, method: str, weights: Sequenc
                       method=method, seconds=round(time.perf_counter() - t0, 6), extra=extra)
 
 
-Battle = Union[NerathBattle, HiddenGuardians]
+Battle = NerathBattle | HiddenGuardians
 
 
 def dungeon_battle(attacker: list[str], tiles: list[str], unseen: Sequence[str] | None = None,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from conquest.core.errors import OptionError
 from conquest.core.encoding import Encoding

@@ -10,7 +10,7 @@ the start of the turn) lives next to it. ``clone`` copies a few lists.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any, Self
 
 from conquest.core.game import CHANCE, State
@@ -63,7 +63,7 @@ LENGTH_VP = {"short": (13, 20), "medium": (20, 30)}
 TREASURES_TO_WIN = (8, 12)
 
 
-@lru_cache(maxsize=None)
+@cache
 def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(seat of each realm, team of each realm). Realms in turn order Karkoth, Vailin, Iron Circle, Nerath."""
     if players == 2:

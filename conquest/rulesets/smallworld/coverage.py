@@ -4,7 +4,8 @@ after), for the coverage bar "every race and every power has been bought and use
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.state import (

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import NotationError, OptionError

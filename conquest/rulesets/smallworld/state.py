@@ -37,7 +37,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
     # ---- construction -----------------------------------------------------------------------------
     @classmethod
     def fresh(cls, players: int, options: dict[str, Any], board: Board, map_seed: int,
-              column: list[tuple[int, int]]) -> "SmallWorldState":
+              column: list[tuple[int, int]]) -> SmallWorldState:
         s = cls.__new__(cls)
         s.players = players
         s.options = options
@@ -75,7 +75,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s._after_draw()
         return s
 
-    def clone(self) -> "SmallWorldState":
+    def clone(self) -> SmallWorldState:
         s = SmallWorldState.__new__(SmallWorldState)
         s.players = self.players
         s.options = self.options
@@ -284,7 +284,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         return body_json(self)
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "SmallWorldState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> SmallWorldState:
         return from_body(cls, data, players, options)
 
 
