@@ -11,12 +11,12 @@ from typing import Any
 import typer
 from rich.table import Table
 
+from conquest import cli_analysis, cli_dev
+from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
 from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
-from conquest import cli_analysis, cli_dev
-from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -225,11 +225,11 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
                                                "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
     from conquest.agents import decide, seat_list
+    from conquest.analysis.limits import check_seed
     from conquest.analysis.runner import sample_chance
     from conquest.core.jsondoc import read_json_file
     from conquest.core.records import Record
     from conquest.core.registry import get_ruleset
-    from conquest.analysis.limits import check_seed
 
     if seed is not None:
         check_seed(seed)
@@ -248,8 +248,8 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
             fail(f"{resume}: {e}")
         if seed is None:
             seed = record.seed
-        from conquest.agents import AGENTS, HUMAN
         import conquest.agents  # noqa: F401  (registers the built-in agents)
+        from conquest.agents import AGENTS, HUMAN
         # the web app's records name people by their names: those seats are people here too
         seat_names = (_seats(seats) if seats else
                       [s if s in AGENTS else HUMAN for s in record.seats])
@@ -419,9 +419,9 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     stops early and prints the summary of the games finished so far."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from conquest.analysis.simulate import simulate as run
     from conquest.agents import get_agent, seat_list
     from conquest.analysis.limits import check_games, check_seed
+    from conquest.analysis.simulate import simulate as run
     from conquest.core.registry import get_ruleset
     check_games(games)
     check_seed(seed, games)
@@ -612,8 +612,8 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
                                                   "think at once")) -> None:
     """Serve the web app: play in the browser."""
     try:
-        from conquest.web.server import serve as run_server
         from conquest.web.seats import SeatKinds
+        from conquest.web.server import serve as run_server
     except ImportError as e:
         fail(f"the web app is not available: {e}")
     import math
@@ -723,6 +723,7 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
     When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
     with piped input the command ends with the game."""
     import threading
+
     from conquest.analysis.limits import check_seed
     from conquest.core.registry import default_ruleset_id, get_ruleset
     if seed is not None:

@@ -98,8 +98,13 @@ class _BalanceProgress:
     def update(self, done: int, total: int) -> None:
         if err.is_terminal:
             if self.bar is None:
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn,
-                                           TimeRemainingColumn)
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
                 self.bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                                     TimeElapsedColumn(), "ETA", TimeRemainingColumn(), console=err, transient=True)
                 self.bar.start()

@@ -14,10 +14,10 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
 import pytest
 

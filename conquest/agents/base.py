@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
-from collections.abc import Callable
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
-
 
 DEADLINE_CLOCK: Callable[[], float] = time.perf_counter
 """The clock a deadline given to an agent is read on: ``time.perf_counter``, the wall clock a person waits. A

@@ -5,15 +5,14 @@ move. Importing this module registers the built-in agents."""
 from __future__ import annotations
 
 import random
-from typing import Any, TypeVar
 from collections.abc import Sequence
+from typing import Any, TypeVar
 
 # the built-in agents register themselves on import
 from conquest.agents import greedy, ismcts, mcts, random_agent  # noqa: F401
 from conquest.agents.base import AGENTS, LEVELS, Agent, AgentSpecError, Param
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
-
 
 HUMAN = "human"
 """A seat played by a person at the terminal (``conquest play``); not an agent."""

@@ -17,16 +17,33 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Sequence
 
-from conquest.analysis.plan import (ALPHA, FORMAT, GAMES_FILE, REPORT_FILE, SUMMARY_FILE, GameSpec,  # noqa: F401
-                                    LocalBackend, Plan, Progress, _write_text, batches, play, play_batch,
-                                    read_games, wilson, write_games, z_for)
+from conquest.analysis.plan import (  # noqa: F401
+    ALPHA,
+    FORMAT,
+    GAMES_FILE,
+    REPORT_FILE,
+    SUMMARY_FILE,
+    GameSpec,
+    LocalBackend,
+    Plan,
+    Progress,
+    _write_text,
+    batches,
+    play,
+    play_batch,
+    read_games,
+    wilson,
+    write_games,
+    z_for,
+)
 from conquest.analysis.report import ruleset_factors, summarise, write_report
 from conquest.core.errors import ConquestError
+
 
 @dataclass
 class RunResult:

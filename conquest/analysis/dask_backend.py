@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from conquest.analysis.plan import GameSpec, LocalBackend, batches, play_batch  # noqa: F401
 from conquest.core.errors import ConquestError

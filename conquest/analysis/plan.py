@@ -10,12 +10,12 @@ import math
 import os
 import random
 import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
-from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from conquest.core.errors import ConquestError
 from conquest.core.registry import get_ruleset

@@ -13,8 +13,8 @@ import base64
 import html
 import io
 import json
-from typing import Any
 from collections.abc import Sequence
+from typing import Any
 
 from conquest.analysis.plan import ALPHA, FORMAT, Plan, wilson, z_for
 from conquest.core.registry import get_ruleset

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable, Sequence
 
 from conquest.core.errors import ConquestError
 from conquest.core.registry import get_ruleset

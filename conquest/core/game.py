@@ -10,13 +10,13 @@ cheaply. Their text form, the notation, is what people type, what records store 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from conquest.core.kinds import CHANCE, Action
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.core.kinds import CHANCE, Action
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
 from conquest.core.schema import check_nesting, validate_document

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from conquest.core.errors import ConquestError, StateFormatError
-from conquest.core.schema import check_nesting
 from conquest.core.game import State
 from conquest.core.jsondoc import read_json_file
 from conquest.core.registry import get_ruleset
+from conquest.core.schema import check_nesting
 
 RECORD_FORMAT = "conquest-record/1"
 

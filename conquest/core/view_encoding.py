@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from conquest.core.encoding import Encoding
 from conquest.core.errors import ConquestError

@@ -18,10 +18,9 @@ from the tokens chosen so far; a token that is the only possible continuation is
 
 from __future__ import annotations
 
-from typing import Any
-from collections.abc import Collection, Iterable, Sequence
-
 import hashlib
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 

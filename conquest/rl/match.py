@@ -7,16 +7,16 @@ decision's tokens when the seat is the one deciding)."""
 from __future__ import annotations
 
 import random
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from conquest.core.chance import sample_chance
+from conquest.core.encoding import Encoding
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.registry import get_ruleset
-from conquest.core.encoding import Encoding
 from conquest.core.view_encoding import ViewEncoding
 from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_for  # noqa: F401  (for the envs)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Annotated, Any, Literal, TypeVar
 from collections.abc import Callable, Coroutine, Sequence
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import Request

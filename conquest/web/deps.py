@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
-from collections.abc import Callable
 
 import anyio
 import anyio.to_thread
-
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 

@@ -24,18 +24,28 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
-from conquest.core.jsondoc import _MISSING, flatten as _flatten  # noqa: F401 - tests read them here
-from conquest.core.jsondoc import hidden_part  # noqa: F401 - tests read it here
+from conquest.core.jsondoc import (  # noqa: F401 - tests read them here
+    _MISSING,
+    flatten as _flatten,
+    hidden_part,  # noqa: F401 - tests read it here
+)
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 from conquest.web.visibility import (  # noqa: F401 - read from here by the CLI and tests
-    MAX_ALTERNATIVES, SEARCH_BUDGET, Hidden, HiddenParts, action_visibility, hidden_parts, viewers)
+    MAX_ALTERNATIVES,
+    SEARCH_BUDGET,
+    Hidden,
+    HiddenParts,
+    action_visibility,
+    hidden_parts,
+    viewers,
+)
 
 log = logging.getLogger("conquest.web")
 MAX_UNDO = 50

@@ -7,11 +7,10 @@ import asyncio
 import logging
 import threading
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Callable
 
 from conquest.agents.budget import TurnBudget, decide_within
 from conquest.agents.random_agent import RandomAgent

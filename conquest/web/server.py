@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from collections.abc import AsyncIterator, Callable, Sequence
 
 from fastapi import FastAPI
 
@@ -153,6 +153,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, work
     app_options = dict(app_options or {})
 
     import uvicorn
+
     from conquest.web.storage import Store, normalise_url
     _server_process()
     try:

@@ -12,8 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conquest.rulesets.nerath.montecarlo import NerathBattle, OddsError, PressPolicy, parse_pieces
-from conquest.rulesets.nerath.montecarlo import battle_document, battle_position, monte_carlo
+from conquest.rulesets.nerath.montecarlo import (
+    NerathBattle,
+    OddsError,
+    PressPolicy,
+    battle_document,
+    battle_position,
+    monte_carlo,
+    parse_pieces,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,9 +8,9 @@ from the registry, so a new game is covered without a line here."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any
-from collections.abc import Callable
 
 import pytest
 

@@ -17,8 +17,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conquest.core.chance import sample_chance
 from conquest.core.errors import StateFormatError

@@ -16,7 +16,6 @@ PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 from conquest.web.server import available_rulesets as rulesets
 
 
-
 class _Short(dict):  # type: ignore[type-arg]
     """Options that keep a browser game short (a few dozen clicks): a ruleset's ``test_settings.short_options``
     (the test toy's are here); a ruleset that declares none plays with its defaults."""

@@ -7,10 +7,8 @@ from __future__ import annotations
 import pytest
 
 from conquest.core.errors import IllegalAction, NotationError, StateFormatError
-from conquest.rulesets.narby import RULESET
-from conquest.rulesets.narby import board as B
+from conquest.rulesets.narby import RULESET, board as B
 from conquest.rulesets.narby.tables import TABLES as T
-
 from tests.narby.helpers import legal_texts, play, position
 
 

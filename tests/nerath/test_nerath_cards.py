@@ -8,10 +8,10 @@ import random
 
 import pytest
 
+import conquest.rulesets.nerath.cards as cards_module
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath import RULESET
-import conquest.rulesets.nerath.cards as cards_module
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import REALMS, DataError, guardian_tiles
 

@@ -5,9 +5,9 @@ use seeds 0, 1, 2, so the word of any other seed is new to it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from collections.abc import Iterator
 
 from conquest.core import registry
 from conquest.core.game import Action, State

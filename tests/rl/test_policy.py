@@ -16,8 +16,8 @@ pytest.importorskip("pettingzoo")
 from conquest.agents import AGENTS  # noqa: E402
 from conquest.analysis.runner import play_game  # noqa: E402
 from conquest.core.errors import ConquestError  # noqa: E402
-from conquest.core.registry import get_ruleset  # noqa: E402
 from conquest.core.records import replay  # noqa: E402
+from conquest.core.registry import get_ruleset  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 

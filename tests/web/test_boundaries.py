@@ -9,9 +9,9 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import conquest.web.games as web_games
 from conquest.web.games import _MISSING, _flatten, hidden_part

@@ -8,8 +8,8 @@ card stays "a card": its view says "hidden".
 from __future__ import annotations
 
 import re
-from typing import Any
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, die, ends, fact, line, listing, plural, score_row
 from conquest.rulesets.narby import board as B

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.state import HIT_ON, NerathData
 

@@ -9,8 +9,8 @@ never draws single faces): its dice are shown as the dice rolled, what each need
 from __future__ import annotations
 
 import random
-from typing import Any
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, counted, die, ends, line, listing, plural, score_row
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards

@@ -18,19 +18,27 @@ import itertools
 import json
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
-from collections.abc import Callable, Sequence
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T, guardian_tiles
+from conquest.rulesets.nerath.data import COUNTED, HEROES, REALMS, R, T, guardian_tiles
 from conquest.rulesets.nerath.odds_sides import (  # noqa: F401 - the calculator's names, in one place
-    FACEDOWN, POLICY_ORDERS, _Allies, _Guardians, _Side, card_bonuses, parse_guardians, parse_pieces, piece_aliases,
+    FACEDOWN,
+    POLICY_ORDERS,
+    _Allies,
+    _Guardians,
+    _Side,
+    card_bonuses,
+    parse_guardians,
+    parse_pieces,
+    piece_aliases,
 )
 
 

@@ -11,8 +11,16 @@ import conquest.rulesets.nerath.notation as notation
 from conquest.core.game import json_copy
 from conquest.core.helptext import verbs_from_docstring
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.cardtext import (ABILITY, EFFECT, PIECE_ICON, REALM_COLOR, REALM_NAME,  # noqa: F401
-                                               WHEN, card_effect, card_text)
+from conquest.rulesets.nerath.cardtext import (  # noqa: F401
+    ABILITY,
+    EFFECT,
+    PIECE_ICON,
+    REALM_COLOR,
+    REALM_NAME,
+    WHEN,
+    card_effect,
+    card_text,
+)
 from conquest.rulesets.nerath.data import REALMS, guardian_tiles, tables
 from conquest.rulesets.nerath.state import CAPITAL, IDS, LENGTH_VP, TREASURES_TO_WIN, seating
 

@@ -7,8 +7,8 @@ World: a line tells a seat its own coins only, because its view shows no one els
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, die, ends, fact, line, plural, score_row
 from conquest.rulesets.smallworld import data as D

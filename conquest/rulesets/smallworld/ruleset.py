@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Sequence
+from typing import Any
 
 import conquest.rulesets.smallworld.data as D
-from conquest.core.errors import NotationError, OptionError
 from conquest.core.encoding import Encoding
+from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIPLOMACY, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX,
-    STOUT_CHOICE, SmallWorldState,
+    ACTIVE,
+    CONQUER,
+    DECLINED,
+    DEFEND,
+    DIE,
+    DIPLOMACY,
+    NR,
+    OUT,
+    PHASE_NAMES,
+    PICK,
+    REDEPLOY,
+    RID,
+    RIDX,
+    STOUT_CHOICE,
+    SmallWorldState,
 )
 
 NOTATION_HELP = (

@@ -4,9 +4,9 @@ at most ``ODDS_SECONDS``); a seat's odds are cached per game, revision, step and
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-import asyncio
 from fastapi import APIRouter, Query, Request
 
 from conquest.core.calculator import Calculator
