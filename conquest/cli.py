@@ -387,7 +387,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
             state = state.apply(a)
     except KeyboardInterrupt:
         finish("\ninterrupted")
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     out.print("", markup=False)
     out.print(_board(rs.render_text(state, None)))
     res = state.result() or ()

@@ -54,7 +54,7 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
         from conquest.analysis.balance import read_games
         err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
                   f"with --resume continues", markup=False)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     finally:
         report.close()
     data = result.summary

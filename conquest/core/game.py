@@ -417,7 +417,7 @@ class Ruleset(ABC):
         self.check_option_combination(n, opts)
         return self._new_game(n, opts, seed)
 
-    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
+    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:  # noqa: B027 - a hook
         """Raise OptionError when options that are fine alone do not fit together or with ``players``."""
 
     @abstractmethod

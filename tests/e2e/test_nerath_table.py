@@ -168,8 +168,8 @@ def test_a_computer_turn_is_shown_as_thinking(browser: Any, server: Any, screens
         d = play(server, gid, token, d, "done" if any(a["text"] == "done" for a in d["legal"]) else d["legal"][0]["text"])
     try:
         pg.wait_for_function("() => window.turns.some(t => / is thinking…$/.test(t))", timeout=60000)
-    except Exception:
-        raise AssertionError(pg.evaluate("window.turns"))
+    except Exception as e:
+        raise AssertionError(pg.evaluate("window.turns")) from e
     turns = pg.evaluate("window.turns")
     assert any(re.match(r"^.+ \(computer, easy\) is thinking…$", t) for t in turns), turns
     pg.screenshot(path=str(screenshots / "nerath-table-thinking.png"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conquest.core.errors import IllegalAction, NotationError, StateFormatError
+from conquest.core.errors import IllegalAction, NotationError, OptionError, StateFormatError
 from conquest.rulesets.narby import RULESET, board as B
 from conquest.rulesets.narby.tables import TABLES as T
 from tests.narby.helpers import legal_texts, play, position
@@ -33,7 +33,7 @@ def test_ten_dragons_and_their_rings():
     assert [d.rings for d in T.dragons] == [10, 10, 10, 10, 10, 10, 10, 10, 7, 10]
     assert RULESET.max_players == 10
     RULESET.new_game(10, {}, 0)
-    with pytest.raises(Exception):
+    with pytest.raises(OptionError, match="not 11"):
         RULESET.new_game(11, {}, 0)
 
 

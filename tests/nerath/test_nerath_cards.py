@@ -108,7 +108,7 @@ def test_view_hides_hands_decks_and_facedown_tiles_from_other_seats() -> None:
 
 def test_game_stats_are_numbers_or_short_strings() -> None:
     """The statistics hook for `conquest simulate --json`: every value a number or a short string."""
-    for st in _random_game(3):
+    for st in _random_game(3):  # noqa: B007 - the game is played out; st is its last state
         pass
     stats = RULESET.game_stats(st)
     for key in ("end_reason", "rounds", "battles", "explored", "plundered", "treasures_won",

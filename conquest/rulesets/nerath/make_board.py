@@ -102,7 +102,7 @@ def build() -> dict:
             if other is not None and other != rid:
                 borders.add(tuple(sorted((rid, other))))  # type: ignore[arg-type]
     out_regions = []
-    for rid, r in regions.items():
+    for r in regions.values():
         cs = r.pop("cells")
         cx = sum(x + (0.5 if y % 2 else 0.0) for x, y in cs) / len(cs)
         cy = sum(y for _, y in cs) / len(cs)

@@ -354,7 +354,8 @@ def mix_odds(results: list[BattleOdds], t0: float, method: str, weights: Sequenc
     return BattleOdds(attacker_wins=avg(lambda r: r.attacker_wins), defender_holds=avg(lambda r: r.defender_holds),
                       both_destroyed=avg(lambda r: r.both_destroyed), attacker_survivors=survivors("attacker"),
                       defender_survivors=survivors("defender"),
-                      expected_gold_lost={s: avg(lambda r: r.expected_gold_lost[s]) for s in ("attacker", "defender")},
+                      expected_gold_lost={s: avg(lambda r: r.expected_gold_lost[s])  # noqa: B023 - called at once
+                                          for s in ("attacker", "defender")},
                       expected_rounds=avg(lambda r: r.expected_rounds), retreats=avg(lambda r: r.retreats),
                       method=method, seconds=round(time.perf_counter() - t0, 6), extra=extra)
 

@@ -208,7 +208,10 @@ class SmallWorldRuleset(Ruleset):
         the banner's place, price and tokens; the notation stays the button's value."""
         assert isinstance(state, SmallWorldState)
         k = action[0]
-        plural = (lambda n, w: f"{n} {w}" + ("" if n == 1 else "s"))
+
+        def plural(n: int, w: str) -> str:
+            return f"{n} {w}" + ("" if n == 1 else "s")
+
         region = ""
         if k in _REGION_ACTIONS or k == "redeploy":
             r = RIDX.get(action[1], -1)
