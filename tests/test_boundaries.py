@@ -155,7 +155,8 @@ def test_a_refusal_names_the_field(rid: str) -> None:
 
 def test_nerath_counts_are_bounded() -> None:
     """"Your forces aren't limited by the mix of pieces and chips available": a document still may not hold
-    more pieces than a game can field (500 of a realm), or one kind in one space beyond that, or legal_actions would list a move per count."""
+    more pieces than a game can field (500 of a realm), or one kind in one space beyond that, or legal_actions would
+    list a move per count."""
     rs = rulesets()["nerath"]
     doc = positions("nerath")[-1].to_json()
     sp = next(iter(doc["pieces"]))

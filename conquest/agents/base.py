@@ -49,8 +49,8 @@ class Param:
         try:
             value = self.kind(text)
         except ValueError:
-            raise AgentSpecError(f"agent '{agent}': {name}={text} is not a{'n integer' if self.kind is int else ' number'}"
-                                 ) from None
+            what = "an integer" if self.kind is int else "a number"
+            raise AgentSpecError(f"agent '{agent}': {name}={text} is not {what}") from None
         if self.positive and not value > 0:
             raise AgentSpecError(f"agent '{agent}': {name} must be greater than 0, got {text}")
         if self.minimum is not None and value < self.minimum:

@@ -68,7 +68,8 @@ def split_seats(text: str) -> list[str]:
 def decide(agent: Agent, state: State, rng: random.Random, deadline: float | None = None) -> Action:
     """What every runner calls: the agent chooses from ``state.determinize(seat, rng)``, a state that agrees
     with what the seat to move may see, never from the referee's state. ``deadline`` (an instant of
-    ``conquest.agents.base.deadline_clock()``) is handed to agents that honour one (``Agent.honours_deadline``): their search stops by then."""
+    ``conquest.agents.base.deadline_clock()``) is handed to agents that honour one (``Agent.honours_deadline``): their
+    search stops by then."""
     seat = state.to_move
     if seat is None or seat < 0:
         raise ConquestError("no seat to move: nothing for an agent to decide")

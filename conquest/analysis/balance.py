@@ -5,12 +5,13 @@ the agent of each seat, the factions dealt), so the same plan gives the same gam
 processes or the backend, and a run that stopped can be continued (``--resume``) from what is stored.
 
 Rotation. Agents are rotated over the seats (game ``k`` of block ``b`` shifts them by ``k + b`` seats), so that
-each agent plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled dragons)
-names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: each period
+each agent plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled
+dragons) names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: each period
 (one block per agent rotation) shuffles the pool (seeded) and game ``k`` of a block gives seat ``s`` faction
 ``pool[(k + s) % len(pool)]``. Each game's deal is thus a uniformly random one (as the dice would give); over a
-block each faction sits at each seat exactly once, and over a period with each agent there once. Factions tied to a seat (Nerath realms, Kingdom colours) or chosen in play (Small
-World races and powers) are observed, from ``seat_factions(record, state)``.
+block each faction sits at each seat exactly once, and over a period with each agent there once. Factions tied to a seat
+(Nerath realms, Kingdom colours) or chosen in play (Small World races and powers) are observed, from
+``seat_factions(record, state)``.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ A determinization for ``seat`` pools, per realm, the Event cards it cannot place
 its deck and its hand) and deals them back at random into piles of the same sizes; the facedown discards are
 kept as they are, since every card in them was seen when it was played (or drawn and applied at once): the
 public history places it there, and a determinization that dealt a card just played back into its realm's
-hand would let the search play it twice. It does the same with the Treasure cards out of sight (Treasure deck and other realms' Treasure hands), and with the
-Guardian tiles out of sight (facedown tiles on entrances and the pile), a facedown tile at full strength as
-every facedown Guardian is.
+hand would let the search play it twice. It does the same with the Treasure cards out of sight (Treasure deck and other
+realms' Treasure hands), and with the Guardian tiles out of sight (facedown tiles on entrances and the pile), a facedown
+tile at full strength as every facedown Guardian is.
 """
 
 from __future__ import annotations

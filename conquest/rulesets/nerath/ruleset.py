@@ -94,8 +94,8 @@ class NerathRuleset(Ruleset):
                    "each) or half (half each always)", ("choose", "half"), legacy="half"),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
-            Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is played), or none (a designer's option)",
-                   ("none", "decks")),
+            Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is "
+                   "played), or none (a designer's option)", ("none", "decks")),
         ))
 
     def default_players(self) -> int:

@@ -30,8 +30,8 @@ FLAG_NAMES = {"stopped": F_STOPPED, "new": F_NEW, "fixed": F_FIXED, "unloaded": 
               "retreated": F_RETREATED}
 
 PHASES = ("deal", "draw", "move", "fight", "reposition", "reinforce", "over")
-STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles", "reposition": "Reposition",
-               "reinforce": "Reinforce", "over": "the end of the game"}
+STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles",
+               "reposition": "Reposition", "reinforce": "Reinforce", "over": "the end of the game"}
 CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock")
 GUARDIANS = -1   # the "realm" of the Guardians in a battle's damage queue
 

@@ -129,7 +129,8 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         combo = col[i] if i < len(col) else {}
         race = combo.get("race")
         text = (f"{player} takes the {power_name(combo.get('power'))} {race_name(race)}"
-                + (" (the top banner, free" if i == 0 else f" ({_ordinal(i + 1)} banner from the top, paying {plural(i, 'coin')}"))
+                + (" (the top banner, free" if i == 0
+                   else f" ({_ordinal(i + 1)} banner from the top, paying {plural(i, 'coin')}"))
         if combo.get("coins"):
             text += f", collecting {plural(combo['coins'], 'coin')}"
         text += ")"

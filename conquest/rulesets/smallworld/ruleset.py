@@ -519,7 +519,8 @@ class SmallWorldRuleset(Ruleset):
         lines.extend("  " + row for row in draw(b, labels))
         lines.append("  (3Ra1: 3 Ratmen of seat 1; in decline: lower case on the map (1gh0), * in the table below "
                      "(Elves*); LT: Lost Tribe; ~ water, ^ mountain)")
-        lines.append("  (edge: touches the edge; shore: on a sea that does; both are border regions for a first conquest)")
+        lines.append("  (edge: touches the edge; shore: on a sea that does; both are border regions for a first "
+                     "conquest)")
         lines.append("  region  name             terrain    marks        occupant")
         for i in range(b.n):
             marks = []
