@@ -308,8 +308,8 @@ def test_blank_square_claims_come_last_and_say_they_earn_nothing():
     assert max(useful) < min(blank)
     assert acts[0] == "end"
     assert acts.index("claim 7,5") < acts.index("steal chest") < acts.index("attack blue") < acts.index("move 8,8")
-    assert RULESET.describe_action(st, RULESET.parse_action("claim 5,4")) == ("claim the blank square at column 5, "
-                                                                             "row 4 (earns nothing at tribute; 1 action)")
+    assert RULESET.describe_action(st, RULESET.parse_action("claim 5,4")) == (
+        "claim the blank square at column 5, row 4 (earns nothing at tribute; 1 action)")
     assert "claim the town at column 7, row 5" in RULESET.describe_action(st, RULESET.parse_action("claim 7,5"))
     taken = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}})
     assert "take the town at column 7, row 5 from the Blue dragon (2 actions)" in RULESET.describe_action(
