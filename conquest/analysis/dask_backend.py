@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from conquest.analysis.plan import GameSpec, LocalBackend, batches, play_batch  # noqa: F401
+from conquest.analysis.plan import GameSpec, LocalBackend, batches, play_batch
 from conquest.core.errors import ConquestError
 
 

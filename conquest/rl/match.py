@@ -18,7 +18,7 @@ from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.registry import get_ruleset
 from conquest.core.view_encoding import ViewEncoding
-from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_for  # noqa: F401  (for the envs)
+from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_for
 
 MAX_PREFIX = 8
 """The observation counts the tokens chosen in the current decision up to this many."""

@@ -30,11 +30,7 @@ from typing import Any
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
-from conquest.core.jsondoc import (  # noqa: F401 - tests read them here
-    _MISSING,
-    flatten as _flatten,
-    hidden_part,  # noqa: F401 - tests read it here
-)
+from conquest.core.jsondoc import _MISSING, flatten as _flatten, hidden_part  # noqa: F401 - tests read them here
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 from conquest.web.visibility import (  # noqa: F401 - read from here by the CLI and tests
@@ -211,7 +207,7 @@ class Games:
                 new = state.apply(action)
             except ConquestError as e:
                 raise WebError(422, f"the record's step {i + 1} ('{clean(text)[:80]}'): {e}") from None
-            except Exception:  # noqa: BLE001 - a ruleset that trips over odd input: still the record's fault
+            except Exception:  # a ruleset that trips over odd input: still the record's fault
                 log.exception("%s could not read the record's action %r", rs.id, text)
                 raise WebError(422, f"the record's step {i + 1} ('{clean(text)[:80]}') is not an action of "
                                     f"{rs.id} (the ruleset cannot read it)") from None
@@ -502,7 +498,7 @@ class Games:
                 raise WebError(422, str(e)) from None
             except ConquestError as e:
                 raise WebError(422, f"'{text.strip()}' is not an action here: {e}") from None
-            except Exception:  # noqa: BLE001 - a ruleset that trips over odd input: still the input's fault
+            except Exception:  # a ruleset that trips over odd input: still the input's fault
                 log.exception("%s could not read the action %r", live.ruleset.id, text)
                 raise WebError(422, f"'{text.strip()}' is not an action here (the ruleset cannot read it)"
                                ) from None
@@ -753,7 +749,7 @@ def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], act
         act = None if s in hidden_from else action
         try:
             out[s] = ruleset.narrate(before[s], act, after[s], s, names)
-        except Exception:  # noqa: BLE001 - a log line must not break the game
+        except Exception:  # a log line must not break the game
             log.exception("%s could not narrate %r for seat %s", ruleset.id, action, s)
             out[s] = Ruleset.narrate(ruleset, before[s], act, after[s], s, names)
     return out

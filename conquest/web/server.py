@@ -99,7 +99,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                 try:
                     for gid in await asyncio.to_thread(store.games_to_advance):
                         advancer.schedule(gid)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("sweep failed")
 
         task = asyncio.create_task(sweep())

@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from conquest.core.registry import rulesets  # noqa: E402
-from tests.e2e.test_browser import wait_my_turn_or_end  # noqa: E402
-from tests.e2e.test_story import act, create_game  # noqa: E402
+from conquest.core.registry import rulesets
+from tests.e2e.test_browser import wait_my_turn_or_end
+from tests.e2e.test_story import act, create_game
 
 GAMES = sorted(set(rulesets()) - {"nerath"})  # Nerath's table has its own test: tests/e2e/test_nerath_table.py
 # what a player must never read: Small World region ids, Kingdom's territory and location ids, Narby's bare
