@@ -46,6 +46,8 @@ browser:
 # scripts/pg-for-tests.sh starts on its own port of 127.0.0.1 and deletes afterwards (installing Debian's
 # postgresql first as root when it is missing); without PostgreSQL, on SQLite only.
 test: $(STAMP) $(RLSTAMP) $(OSSTAMP) browser
+	@echo "== lint (ruff)"
+	$(BIN)/ruff check conquest tests benchmarks examples
 	@echo "== type check (mypy)"
 	$(BIN)/mypy
 	@echo "== tests (pytest: several minutes; the browser tests drive chromium)"
@@ -53,8 +55,10 @@ test: $(STAMP) $(RLSTAMP) $(OSSTAMP) browser
 	@echo "== rule scenarios"
 	$(BIN)/conquest check tests/scenarios
 
-# The quick checks: types and the rule scenarios (no pytest).
+# The quick checks: lint, types and the rule scenarios (no pytest).
 check: $(STAMP)
+	@echo "== lint (ruff)"
+	$(BIN)/ruff check conquest tests benchmarks examples
 	@echo "== type check (mypy)"
 	$(BIN)/mypy
 	@echo "== rule scenarios"

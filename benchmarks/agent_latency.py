@@ -16,8 +16,8 @@ same seconds and the fixed part of each decision (its one-ply ordering) takes lo
 deadlines and the turn's budget on the thinking thread's CPU time instead: the turn then does the work it would do
 on one idle core, and its CPU seconds are the seconds that core would take (the figure of the targets, "a whole
 computer turn within 3 s at normal and 10 s at hard on one core"). The web app's pauses between moves
-(``agent_delay``) are not included here; they count against the turn's budget there. The budgets are in conquest/agents/base.py
-(LEVEL_SETTINGS) and docs/agents.md.
+(``agent_delay``) are not included here; they count against the turn's budget there. The budgets are in
+conquest/agents/base.py (LEVEL_SETTINGS) and docs/agents.md.
 """
 
 from __future__ import annotations

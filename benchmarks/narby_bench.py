@@ -12,8 +12,8 @@ import json
 import random
 import time
 
-from conquest.analysis.simulate import pieces_cost
 from conquest.analysis.runner import play_game, random_playout, sample_chance
+from conquest.analysis.simulate import pieces_cost
 from conquest.core.game import CHANCE
 from conquest.rulesets.narby import RULESET
 

@@ -13,8 +13,8 @@ import random
 import time
 from collections import Counter
 
-from conquest.analysis.simulate import pieces_cost as pieces_at
 from conquest.analysis.runner import play_game, random_playout, sample_chance
+from conquest.analysis.simulate import pieces_cost as pieces_at
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath import RULESET
 

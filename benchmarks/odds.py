@@ -18,7 +18,13 @@ import json
 import time
 
 from conquest.rulesets.nerath.montecarlo import (
-    Battle, HiddenGuardians, NerathBattle, dungeon_battle, monte_carlo, parse_guardians, parse_pieces,
+    Battle,
+    HiddenGuardians,
+    NerathBattle,
+    dungeon_battle,
+    monte_carlo,
+    parse_guardians,
+    parse_pieces,
 )
 
 # name: (attacker, defender[, ally]); "sea ..." at sea, "dungeon ..." the defender's Guardian tiles

@@ -31,8 +31,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts as os_ismcts
-from open_spiel.python.algorithms import mcts as os_mcts
+from open_spiel.python.algorithms import ismcts as os_ismcts, mcts as os_mcts
 
 import conquest.openspiel  # noqa: F401  (registers the games)
 from conquest.agents.specs import decide, get_agent

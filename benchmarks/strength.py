@@ -6,10 +6,10 @@
 
 Kingdom, Narby and Small World are played by 2 (seats swapped every game); Nerath by 4 in free-for-all
 (``--nerath-mode``), one ismcts seat against three greedy seats, its seat going round the table; its extra
-parameters are ``--nerath-params`` (by default ``prior=2``: every node ranked by its mover's one-ply evaluation). The budget is CPU time (``cpu=1``) so that a busy
-machine does not starve the search: ``time`` seconds of one core per decision. Each line printed is one
-tournament's JSON (conquest/analysis/tournament.py) with the wall-clock seconds per game; the figures quoted
-in docs/agents.md come from this script.
+parameters are ``--nerath-params`` (by default ``prior=2``: every node ranked by its mover's one-ply evaluation). The
+budget is CPU time (``cpu=1``) so that a busy machine does not starve the search: ``time`` seconds of one core per
+decision. Each line printed is one tournament's JSON (conquest/analysis/tournament.py) with the wall-clock seconds per
+game; the figures quoted in docs/agents.md come from this script.
 """
 
 from __future__ import annotations

@@ -89,7 +89,8 @@ def main() -> None:
                    "--ruleset", a.ruleset] + (["--record", record] if record else [])
             got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
                              .stdout.strip().splitlines()[-1])
-            print(f"| {name} | {got['start']:.0f} | {got['after_games']:.0f} (+{got['after_games'] - got['start']:.0f}) "
+            print(f"| {name} | {got['start']:.0f} "
+                  f"| {got['after_games']:.0f} (+{got['after_games'] - got['start']:.0f}) "
                   f"| {got['after_imports']:.0f} (+{got['after_imports'] - got['after_games']:.0f}) "
                   f"| {got['cached']:.0f} |", flush=True)
 

@@ -57,7 +57,8 @@ def main() -> None:
             now = time.process_time() - t0
             assert all("error" in g for g in r.json()["games"]), r.text
             assert app.state.services.games.cached() == 0
-        print(f"| wrong token | before | now |\n| --- | --- | --- |\n| {a.games} games | {before:.2f} s | {now:.3f} s |")
+        print(f"| wrong token | before | now |\n| --- | --- | --- |\n"
+              f"| {a.games} games | {before:.2f} s | {now:.3f} s |")
 
 
 if __name__ == "__main__":

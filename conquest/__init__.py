@@ -1,7 +1,7 @@
 """Conquest: an engine on which territory-conquest board games are played exactly by their rules."""
 
-from conquest.core.game import CHANCE, Ruleset, State
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.core.game import CHANCE, Ruleset, State
 from conquest.core.registry import get_ruleset, rulesets
 
 __all__ = [

@@ -6,18 +6,17 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from conquest import cli_analysis, cli_dev
+from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
 from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
-from conquest import cli_analysis, cli_dev
-from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -207,30 +206,30 @@ def _check_writable(path: Path) -> None:
 
 
 @app.command()
-def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `conquest rulesets`); not needed "
+def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conquest rulesets`); not needed "
                                                             "with --resume"),
-         players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
-         seats: Optional[str] = typer.Option(None, "--seats", help="comma-separated, one per seat (Player 1 "
+         players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+         seats: str | None = typer.Option(None, "--seats", help="comma-separated, one per seat (Player 1 "
                                              "first): human or an agent spec such as random, greedy, "
                                              "mcts:iterations=800, ismcts:time=1.0, or a level easy, normal, hard "
                                              "(default: human, then greedy; one name: every seat)"),
-         seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
+         seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
                                                                  "random); the same seed replays the same game"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
-         save: Optional[Path] = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
+         save: Path | None = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
                                                                   "to date while you play and on Ctrl+C"),
-         start_state: Optional[Path] = typer.Option(None, "--state", help="start from this position "
+         start_state: Path | None = typer.Option(None, "--state", help="start from this position "
                                                     "(conquest-state/1 JSON, e.g. a scenario's set-up)"),
-         resume: Optional[Path] = typer.Option(None, "--resume", help="continue the game of this record "
+         resume: Path | None = typer.Option(None, "--resume", help="continue the game of this record "
                                                "(saved by --save or downloaded from the web app); it is saved "
                                                "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
     from conquest.agents import decide, seat_list
+    from conquest.analysis.limits import check_seed
     from conquest.analysis.runner import sample_chance
     from conquest.core.jsondoc import read_json_file
     from conquest.core.records import Record
     from conquest.core.registry import get_ruleset
-    from conquest.analysis.limits import check_seed
 
     if seed is not None:
         check_seed(seed)
@@ -249,8 +248,8 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
             fail(f"{resume}: {e}")
         if seed is None:
             seed = record.seed
-        from conquest.agents import AGENTS, HUMAN
         import conquest.agents  # noqa: F401  (registers the built-in agents)
+        from conquest.agents import AGENTS, HUMAN
         # the web app's records name people by their names: those seats are people here too
         seat_names = (_seats(seats) if seats else
                       [s if s in AGENTS else HUMAN for s in record.seats])
@@ -388,7 +387,7 @@ def play(ruleset: Optional[str] = typer.Argument(None, help="ruleset id (see `co
             state = state.apply(a)
     except KeyboardInterrupt:
         finish("\ninterrupted")
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     out.print("", markup=False)
     out.print(_board(rs.render_text(state, None)))
     res = state.result() or ()
@@ -407,11 +406,11 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              seats: str = typer.Option("random", "--seats", help="comma-separated agent specs, one per seat "
                                                                  "(Player 1 first; one name: every seat), e.g. "
                                                                  "ismcts:time=1.0,greedy"),
-             players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+             players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
              seed: int = typer.Option(0, "--seed", help="seed of the first game; game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),
              option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-             records: Optional[Path] = typer.Option(None, "--records", help="save every game record in this "
+             records: Path | None = typer.Option(None, "--records", help="save every game record in this "
                                                                             "folder (made if missing)"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Play many games between agents (in parallel with --jobs) and summarise them.
@@ -420,9 +419,9 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     stops early and prints the summary of the games finished so far."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from conquest.analysis.simulate import simulate as run
     from conquest.agents import get_agent, seat_list
     from conquest.analysis.limits import check_games, check_seed
+    from conquest.analysis.simulate import simulate as run
     from conquest.core.registry import get_ruleset
     check_games(games)
     check_seed(seed, games)
@@ -500,7 +499,7 @@ def replay(file: Path = typer.Argument(..., help="a conquest-record/1 JSON file"
            verify: bool = typer.Option(False, "--verify", help="check every step is legal and the result "
                                                                "matches"),
            steps: bool = typer.Option(False, "--steps", help="print every step"),
-           show: Optional[int] = typer.Option(None, "--show", min=0, help="print the board after step N (0: "
+           show: int | None = typer.Option(None, "--show", min=0, help="print the board after step N (0: "
                                                                           "the start)")) -> None:
     """Replay a game record."""
     from conquest.core.records import Record, replay as run_replay
@@ -559,8 +558,9 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
 
 @app.command()
 def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
-          seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, max=3600, help="how long to run (at most an hour)"),
-          players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+          seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, max=3600,
+                                        help="how long to run (at most an hour)"),
+          players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
           option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
           as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
           rl: bool = typer.Option(False, "--rl", help="also the PettingZoo environment's steps per second "
@@ -596,12 +596,12 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
 @app.command()
 def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
           port: int = typer.Option(8000, "--port", help="port to listen on"),
-          db: Optional[str] = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
+          db: str | None = typer.Option(None, "--db", help="database URL or SQLite file (default: CONQUEST_DB "
                                                               "or SQLite in the user data directory)"),
           agents: str = typer.Option("random,greedy", "--agents",
                                      help="computer seats offered besides the levels (easy, normal, hard): "
                                           "comma-separated agent specs, each a seat kind ('' for none)"),
-          policies: Optional[Path] = typer.Option(None, "--policies",
+          policies: Path | None = typer.Option(None, "--policies",
                                                   help="folder of trained policies (NAME.json + NAME.safetensors), "
                                                        "offered as seat kinds policy:NAME"),
           decision_seconds: float = typer.Option(5.0, "--decision-seconds",
@@ -613,8 +613,8 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
                                                   "think at once")) -> None:
     """Serve the web app: play in the browser."""
     try:
-        from conquest.web.server import serve as run_server
         from conquest.web.seats import SeatKinds
+        from conquest.web.server import serve as run_server
     except ImportError as e:
         fail(f"the web app is not available: {e}")
     import math
@@ -649,12 +649,12 @@ def policy_convert(model: Path = typer.Argument(..., metavar="MODEL.zip",
                                                 help="the MaskablePPO .zip saved by sb3-contrib"),
                    target: Path = typer.Argument(..., metavar="OUT", help="where to write OUT.json and "
                                                                          "OUT.safetensors"),
-                   ruleset: Optional[str] = typer.Option(None, "--ruleset", help="the ruleset it was trained on "
+                   ruleset: str | None = typer.Option(None, "--ruleset", help="the ruleset it was trained on "
                                                          "(default: the first registered)"),
-                   players: Optional[int] = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
+                   players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
                    option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value it "
                                                                              "was trained with"),
-                   text: Optional[str] = typer.Option(None, "--help-text", help="one line said of the policy "
+                   text: str | None = typer.Option(None, "--help-text", help="one line said of the policy "
                                                                                   "in the web lobby")) -> None:
     """Convert a MaskablePPO model (sb3-contrib .zip) into a policy: OUT.json (a description) and
     OUT.safetensors (weights only), what `policy:path=OUT` and `conquest serve --policies` read.
@@ -710,20 +710,21 @@ def _free_port(host: str, first: int, tries: int = 50) -> int:
 
 
 @app.command()
-def start(ruleset: Optional[str] = typer.Argument(None, help="ruleset of the terminal game (default: the first "
+def start(ruleset: str | None = typer.Argument(None, help="ruleset of the terminal game (default: the first "
                                                              "registered, as `conquest rulesets` lists them)"),
           seats: str = typer.Option("human,greedy", "--seats", help="seats of the terminal game"),
           host: str = typer.Option("127.0.0.1", "--host", help="address of the web app"),
           port: int = typer.Option(8000, "--port", help="first port to try for the web app"),
-          db: Optional[str] = typer.Option(None, "--db", help="database URL for the web app"),
+          db: str | None = typer.Option(None, "--db", help="database URL for the web app"),
           web: bool = typer.Option(True, "--web/--no-web", help="also serve the web app"),
-          seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
+          seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
                                                                   "terminal game (default: random)")) -> None:
     """What `make run` does: serve the web app in the background and play a game in this terminal.
 
     When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
     with piped input the command ends with the game."""
     import threading
+
     from conquest.analysis.limits import check_seed
     from conquest.core.registry import default_ruleset_id, get_ruleset
     if seed is not None:

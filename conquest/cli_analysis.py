@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.table import Table
 from typer.core import TyperCommand
 
-from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
-from conquest.core.errors import ConquestError
+from conquest.cli_common import _seats, err, fail, out
 from conquest.core.options import parse_option_pairs
 
 
@@ -20,12 +19,12 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                                                    "100,000 in one run)"),
             agents: str = typer.Option("greedy", "--agents", help="agent specs, comma-separated: one for every "
                                                                   "seat, or one per seat (rotated over the seats)"),
-            players: Optional[int] = typer.Option(None, "--players", "-p"),
+            players: int | None = typer.Option(None, "--players", "-p"),
             option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
             seed: int = typer.Option(0, "--seed"),
             jobs: int = typer.Option(1, "--jobs", "-j", help="local processes, or LocalCluster workers"),
             backend: str = typer.Option("local", "--backend", help="local or dask"),
-            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT "
+            scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT "
                                                     "(default with --backend dask: a LocalCluster here)"),
             out_dir: Path = typer.Option(Path("balance-report"), "--out", help="folder for report.html, "
                                          "games.parquet and summary.json"),
@@ -55,7 +54,7 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
         from conquest.analysis.balance import read_games
         err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
                   f"with --resume continues", markup=False)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     finally:
         report.close()
     data = result.summary
@@ -99,8 +98,13 @@ class _BalanceProgress:
     def update(self, done: int, total: int) -> None:
         if err.is_terminal:
             if self.bar is None:
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn,
-                                           TimeRemainingColumn)
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
                 self.bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                                     TimeElapsedColumn(), "ETA", TimeRemainingColumn(), console=err, transient=True)
                 self.bar.start()
@@ -129,7 +133,7 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
                agents: str = typer.Option(..., "--agents", "-a", help="comma-separated agent specs, e.g. "
                                           "ismcts:time=1.0,greedy,random"),
                games: int = typer.Option(20, "--games", "-n", help="games per pairing (seats rotated evenly)"),
-               players: Optional[int] = typer.Option(None, "--players", "-p"),
+               players: int | None = typer.Option(None, "--players", "-p"),
                jobs: int = typer.Option(1, "--jobs", "-j", help="parallel processes"),
                seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
                option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
@@ -193,7 +197,7 @@ class _CpuBudget:
         self.seconds = seconds
         self.old: Any = None
 
-    def __enter__(self) -> "_CpuBudget":
+    def __enter__(self) -> _CpuBudget:
         import signal
         if hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF"):
             def over(_sig: int, _frame: Any) -> None:
@@ -229,12 +233,12 @@ class OddsCommand(TyperCommand):
 
 def odds(ctx: typer.Context,
          ruleset: str = typer.Argument(..., help="ruleset id"),
-         monte_carlo: Optional[int] = typer.Option(None, "--monte-carlo", min=1,
+         monte_carlo: int | None = typer.Option(None, "--monte-carlo", min=1,
                                                    help="with a game's calculator: play N games by the rules "
                                                         "instead (a cross-check; at most 20,000)"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
-         state_file: Optional[Path] = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
-         action: Optional[str] = typer.Option(None, "--action", help="the action to weigh, in notation"),
+         state_file: Path | None = typer.Option(None, "--state", help="a conquest-state/1 JSON position"),
+         action: str | None = typer.Option(None, "--action", help="the action to weigh, in notation"),
          seed: int = typer.Option(0, "--seed", help="seed of --monte-carlo"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Exact odds: the outcomes of an action that leads into dice (--state FILE --action "..."), or a game's
@@ -283,8 +287,8 @@ def calculator_values(calc: Any, args: list[str]) -> dict[str, Any]:
     return values
 
 
-def _odds(rs: Any, extra: list[str], monte_carlo: Optional[int], option: list[str], state_file: Optional[Path],
-          action: Optional[str], seed: int, as_json: bool) -> None:
+def _odds(rs: Any, extra: list[str], monte_carlo: int | None, option: list[str], state_file: Path | None,
+          action: str | None, seed: int, as_json: bool) -> None:
     from conquest.core.odds import OddsError
     try:
         if state_file is not None or action is not None:

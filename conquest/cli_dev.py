@@ -4,7 +4,6 @@ game, ``conquest.scaffold``) and ``doctor`` (every check of the project for one 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.markup import escape
@@ -15,10 +14,10 @@ from conquest.core.errors import ConquestError
 
 def new(ruleset: str = typer.Argument(..., metavar="RULESET_ID", help="the new game's id (lower case, e.g. "
                                                                         "islands)"),
-        into: Optional[Path] = typer.Option(None, "--into", help="write a plugin package into this folder (with "
+        into: Path | None = typer.Option(None, "--into", help="write a plugin package into this folder (with "
                                             "a pyproject.toml declaring its conquest.rulesets entry point) "
                                             "instead of conquest/rulesets/"),
-        title: Optional[str] = typer.Option(None, "--title", help="the game's title (default: from the id)")) -> None:
+        title: str | None = typer.Option(None, "--title", help="the game's title (default: from the id)")) -> None:
     """Write a working skeleton of a new game: a tiny complete game to grow into yours."""
     from conquest.scaffold import new_package
     try:

@@ -20,9 +20,10 @@ import json
 import random
 import tempfile
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from conquest.core.chance import sample_chance
 from conquest.core.errors import ConquestError

@@ -4,7 +4,8 @@ two referee states that differ only in what the seat to move cannot see."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from conquest.agents import decide, get_agent
 from conquest.core.chance import random_playout

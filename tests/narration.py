@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE, Ruleset, State

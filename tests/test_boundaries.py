@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import copy
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conquest.analysis import fuzz
 from conquest.core.chance import sample_chance
@@ -31,7 +30,7 @@ def _ok(tally: fuzz.Tally) -> None:
     assert not tally.violations, "\n".join(tally.violations[:10])
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(rid: str) -> tuple[State, ...]:
     """A few positions of one random game (start, early, middle) to aim hostile inputs at."""
     rs = rulesets()[rid]
@@ -128,10 +127,9 @@ def test_a_refusal_names_the_field(rid: str) -> None:
                                                                    "options", "to_move", "derived", "result")]
     refused = 0
     for path in paths:
-        parent: Any = None
         value: Any = doc
         for k in path:
-            parent, value = value, value[k]
+            value = value[k]
         if type(value) is int:
             bads = [-1 - value, True, 10 ** 12]
         elif isinstance(value, list):
@@ -157,7 +155,8 @@ def test_a_refusal_names_the_field(rid: str) -> None:
 
 def test_nerath_counts_are_bounded() -> None:
     """"Your forces aren't limited by the mix of pieces and chips available": a document still may not hold
-    more pieces than a game can field (500 of a realm), or one kind in one space beyond that, or legal_actions would list a move per count."""
+    more pieces than a game can field (500 of a realm), or one kind in one space beyond that, or legal_actions would
+    list a move per count."""
     rs = rulesets()["nerath"]
     doc = positions("nerath")[-1].to_json()
     sp = next(iter(doc["pieces"]))

@@ -14,9 +14,10 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
-
 
 DEADLINE_CLOCK: Callable[[], float] = time.perf_counter
 """The clock a deadline given to an agent is read on: ``time.perf_counter``, the wall clock a person waits. A
@@ -49,8 +49,8 @@ class Param:
         try:
             value = self.kind(text)
         except ValueError:
-            raise AgentSpecError(f"agent '{agent}': {name}={text} is not a{'n integer' if self.kind is int else ' number'}"
-                                 ) from None
+            what = "an integer" if self.kind is int else "a number"
+            raise AgentSpecError(f"agent '{agent}': {name}={text} is not {what}") from None
         if self.positive and not value > 0:
             raise AgentSpecError(f"agent '{agent}': {name} must be greater than 0, got {text}")
         if self.minimum is not None and value < self.minimum:

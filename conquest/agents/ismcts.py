@@ -44,7 +44,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from conquest.agents.base import Agent, Param, deadline_clock, register
 from conquest.agents.greedy import expected_value, quick_choice

@@ -5,14 +5,14 @@ move. Importing this module registers the built-in agents."""
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 # the built-in agents register themselves on import
 from conquest.agents import greedy, ismcts, mcts, random_agent  # noqa: F401
 from conquest.agents.base import AGENTS, LEVELS, Agent, AgentSpecError, Param
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
-
 
 HUMAN = "human"
 """A seat played by a person at the terminal (``conquest play``); not an agent."""
@@ -68,7 +68,8 @@ def split_seats(text: str) -> list[str]:
 def decide(agent: Agent, state: State, rng: random.Random, deadline: float | None = None) -> Action:
     """What every runner calls: the agent chooses from ``state.determinize(seat, rng)``, a state that agrees
     with what the seat to move may see, never from the referee's state. ``deadline`` (an instant of
-    ``conquest.agents.base.deadline_clock()``) is handed to agents that honour one (``Agent.honours_deadline``): their search stops by then."""
+    ``conquest.agents.base.deadline_clock()``) is handed to agents that honour one (``Agent.honours_deadline``): their
+    search stops by then."""
     seat = state.to_move
     if seat is None or seat < 0:
         raise ConquestError("no seat to move: nothing for an agent to decide")

@@ -5,27 +5,46 @@ the agent of each seat, the factions dealt), so the same plan gives the same gam
 processes or the backend, and a run that stopped can be continued (``--resume``) from what is stored.
 
 Rotation. Agents are rotated over the seats (game ``k`` of block ``b`` shifts them by ``k + b`` seats), so that
-each agent plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled dragons)
-names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: each period
+each agent plays each seat equally often. A ruleset whose factions are dealt at set-up by chance (Narby's rolled
+dragons) names them with ``faction_rotation``; the plan then deals them in blocks of ``len(pool)`` games: each period
 (one block per agent rotation) shuffles the pool (seeded) and game ``k`` of a block gives seat ``s`` faction
 ``pool[(k + s) % len(pool)]``. Each game's deal is thus a uniformly random one (as the dice would give); over a
-block each faction sits at each seat exactly once, and over a period with each agent there once. Factions tied to a seat (Nerath realms, Kingdom colours) or chosen in play (Small
-World races and powers) are observed, from ``seat_factions(record, state)``.
+block each faction sits at each seat exactly once, and over a period with each agent there once. Factions tied to a seat
+(Nerath realms, Kingdom colours) or chosen in play (Small World races and powers) are observed, from
+``seat_factions(record, state)``.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from conquest.analysis.plan import (ALPHA, FORMAT, GAMES_FILE, REPORT_FILE, SUMMARY_FILE, GameSpec,  # noqa: F401
-                                    LocalBackend, Plan, Progress, _write_text, batches, play, play_batch,
-                                    read_games, wilson, write_games, z_for)
+from conquest.analysis.plan import (  # noqa: F401
+    ALPHA,
+    FORMAT,
+    GAMES_FILE,
+    REPORT_FILE,
+    SUMMARY_FILE,
+    GameSpec,
+    LocalBackend,
+    Plan,
+    Progress,
+    _write_text,
+    batches,
+    play,
+    play_batch,
+    read_games,
+    wilson,
+    write_games,
+    z_for,
+)
 from conquest.analysis.report import ruleset_factors, summarise, write_report
 from conquest.core.errors import ConquestError
+
 
 @dataclass
 class RunResult:

@@ -8,12 +8,11 @@ counts once. Every game is fixed by its spec, so the rows do not depend on the b
 from __future__ import annotations
 
 import logging
-import math
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
-from conquest.analysis.plan import GameSpec, LocalBackend, batches, play_batch  # noqa: F401
+from conquest.analysis.plan import GameSpec, LocalBackend, batches, play_batch
 from conquest.core.errors import ConquestError
 
 

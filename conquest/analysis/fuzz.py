@@ -25,8 +25,9 @@ import copy
 import json
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from conquest.core.chance import sample_chance
 from conquest.core.errors import IllegalAction, NotationError, StateFormatError

@@ -9,13 +9,13 @@ import json
 import math
 import os
 import random
-import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from conquest.core.errors import ConquestError
 from conquest.core.registry import get_ruleset
@@ -50,7 +50,7 @@ class Plan:
 
     @classmethod
     def make(cls, ruleset: str, agents: Sequence[str], players: int | None = None,
-             options: dict[str, Any] | None = None, seed: int = 0) -> "Plan":
+             options: dict[str, Any] | None = None, seed: int = 0) -> Plan:
         """Validate the ruleset, players, options and agents (ConquestError, one line) and build the plan."""
         from conquest.agents import get_agent
         rs = get_ruleset(ruleset)

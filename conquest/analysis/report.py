@@ -13,7 +13,8 @@ import base64
 import html
 import io
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from conquest.analysis.plan import ALPHA, FORMAT, Plan, wilson, z_for
 from conquest.core.registry import get_ruleset
@@ -237,6 +238,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 def render_html(summary: dict[str, Any]) -> str:
     plan = summary["plan"]
     corr = summary["correction"]
+    design = ("a whole number of periods: every agent and dealt faction played every seat equally often"
+              if summary["design"]["balanced"] else "not a whole number of periods: counts per seat differ a little")
     parts = [f"<h1>Balance: {html.escape(plan['ruleset'])}</h1>",
              "<p>" + html.escape(
                  f"{summary['games']} games ({summary['finished']} finished, {summary['errors']} errors), "
@@ -244,7 +247,7 @@ def render_html(summary: dict[str, Any]) -> str:
                  f"options {json.dumps(plan['options'], sort_keys=True)}.") + "</p>",
              "<p>" + html.escape(
                  f"Design: period {summary['design']['period']} games "
-                 f"({'a whole number of periods: every agent and dealt faction played every seat equally often' if summary['design']['balanced'] else 'not a whole number of periods: counts per seat differ a little'}). "
+                 f"({design}). "
                  f"Flags: the interval at the {corr['method']}-corrected level {corr['level']:.4%} "
                  f"({corr['comparisons']} comparisons, family level {1 - corr['family_alpha']:.0%}) excludes "
                  f"parity. Draws: {summary['draws']}; games won by several seats together: "

@@ -5,7 +5,8 @@ state (``decide``), never the referee's."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from conquest.agents import Agent, decide, get_agent, seat_list
 from conquest.core.chance import random_playout, sample_chance

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from conquest.core.registry import get_ruleset
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from conquest.core.errors import ConquestError
 from conquest.core.registry import get_ruleset
@@ -127,7 +128,7 @@ def tournament(ruleset_id: str, agents: Sequence[str], games: int, players: int 
     from openskill.models import PlackettLuce
     model = PlackettLuce()
     rating = {a: model.rating(name=a) for a in agents}
-    for (p, _k, seats, s), o in zip(plan, results):
+    for (p, _k, _seats, s), o in zip(plan, results):
         pr = pairs[p]
         if o.error is not None or o.result is None:
             pr.errors += 1

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 Table = tuple[list[str], list[list[str]]]
 """A table of a text report: its column headers, then its rows (cells as text)."""
-Block = Union[str, Table]
+Block = str | Table
 """One block of a text report: a line of plain text or a table."""
 
 

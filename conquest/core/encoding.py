@@ -9,8 +9,8 @@ the rulesets' encodings import it without leaving ``core``."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
-
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 _ZEROS = [0.0] * 256
 

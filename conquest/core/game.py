@@ -10,12 +10,13 @@ cheaply. Their text form, the notation, is what people type, what records store 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from conquest.core.kinds import CHANCE, Action
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.core.kinds import CHANCE, Action
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
 from conquest.core.schema import check_nesting, validate_document
@@ -136,7 +137,7 @@ def json_copy(doc: Any) -> Any:
 class State(ABC):
     """One position of a game. ``apply`` returns a new state and never changes this one."""
 
-    ruleset: ClassVar["Ruleset"]
+    ruleset: ClassVar[Ruleset]
     schema: ClassVar[Any] = None
     """The declared schema of the state document's body (a ``core.schema.Body`` model): its types and bounds
     are checked before ``_from_body`` reads the document."""
@@ -222,14 +223,14 @@ class State(ABC):
             return action_label(action)
 
     # ---- transitions -----------------------------------------------------------------------------
-    def apply(self, action: Action | str) -> "State":
+    def apply(self, action: Action | str) -> State:
         """Checked: a new state after ``action``; raises ``IllegalAction`` and leaves this state unchanged."""
         action = self.check(action)
         new = self.clone()
         new._apply(action)
         return new
 
-    def apply_unchecked(self, action: Action) -> "State":
+    def apply_unchecked(self, action: Action) -> State:
         """For search and simulation: no legality check. Tested against ``apply``."""
         new = self.clone()
         new._apply(action)
@@ -240,7 +241,7 @@ class State(ABC):
         """Apply a legal action to this (freshly cloned) state in place."""
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         ...
 
     # ---- the end ---------------------------------------------------------------------------------
@@ -258,7 +259,7 @@ class State(ABC):
         """What ``seat`` may see (``None``: a spectator), JSON-ready. The only place that decides it."""
         return self.to_json()
 
-    def determinize(self, seat: int, rng: "random.Random") -> "State":
+    def determinize(self, seat: int, rng: random.Random) -> State:
         """A full state that agrees with everything ``seat`` may know (``view(seat)``), every part hidden from
         ``seat`` resampled from what it cannot see, drawing on ``rng`` only. Agents get this, never the
         referee's state. A game without hidden parts returns a clone."""
@@ -284,7 +285,7 @@ class State(ABC):
 
     @classmethod
     @abstractmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "State":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> State:
         """Build a state from its JSON (header already validated). Raise StateFormatError naming a field."""
 
     def __repr__(self) -> str:
@@ -416,7 +417,7 @@ class Ruleset(ABC):
         self.check_option_combination(n, opts)
         return self._new_game(n, opts, seed)
 
-    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
+    def check_option_combination(self, players: int, options: dict[str, Any]) -> None:  # noqa: B027 - a hook
         """Raise OptionError when options that are fine alone do not fit together or with ``players``."""
 
     @abstractmethod
@@ -471,7 +472,7 @@ class Ruleset(ABC):
                                               f"({to_move_json(state.to_move)!r})")
         return state
 
-    def determinize(self, state: State, seat: int, rng: "random.Random") -> State:
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """``State.determinize``: rulesets with hidden parts override this (see their ``hidden`` module)."""
         return state.clone()
 
@@ -565,7 +566,7 @@ class Ruleset(ABC):
         except _CRASHES:
             return False
 
-    def calculator(self) -> "Calculator | None":
+    def calculator(self) -> Calculator | None:
         """The game's odds calculator (``conquest.core.calculator.Calculator``): a form of inputs that is not
         a position (a battle's pieces) answered with exact odds, served at ``/api/odds/{ruleset}``, on the
         calculator page and by ``conquest odds RULESET --FIELD ...``. Default ``None``: no calculator (the
@@ -611,7 +612,7 @@ class Ruleset(ABC):
     more is refused with an error by ``conquest/openspiel``). A ruleset declares its own bound, e.g. its largest
     die's faces; 256 by default."""
 
-    def rl_encoding(self, players: int, options: dict[str, Any]) -> "Encoding":
+    def rl_encoding(self, players: int, options: dict[str, Any]) -> Encoding:
         """The reinforcement-learning encoding of a game of ``players`` with the resolved ``options``: the action
         vocabulary and the observation of a seat's view as a fixed number of floats (``conquest.core.encoding``),
         what the PettingZoo, Gymnasium and OpenSpiel games of ``conquest/rl`` and ``conquest/openspiel`` use.

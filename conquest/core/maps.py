@@ -15,9 +15,10 @@ Borders are undirected pairs; a region may instead list ``adjacent: [...]``, whi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from conquest.core.errors import ConquestError
 from conquest.core.yamlfile import load_yaml

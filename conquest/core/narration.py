@@ -22,7 +22,8 @@ Since a line is built from the seat's own views, it tells the seat nothing that 
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 KINDS = ("move", "battle", "dice", "draw", "card", "turn", "end", "setup", "hidden")
 

@@ -16,7 +16,8 @@ in ``kinds`` with its own checker (a function from text to value that raises ``V
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from conquest.core.errors import NotationError
 

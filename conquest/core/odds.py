@@ -15,8 +15,9 @@ from __future__ import annotations
 import bisect
 import random
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 

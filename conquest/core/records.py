@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from conquest.core.errors import ConquestError, StateFormatError
-from conquest.core.schema import check_nesting
 from conquest.core.game import State
 from conquest.core.jsondoc import read_json_file
 from conquest.core.registry import get_ruleset
+from conquest.core.schema import check_nesting
 
 RECORD_FORMAT = "conquest-record/1"
 
@@ -39,7 +39,7 @@ class Record:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "Record":
+    def from_json(cls, data: Any) -> Record:
         if not isinstance(data, dict):
             raise StateFormatError("(record)", "a record must be a JSON object")
         check_nesting(data)
@@ -86,7 +86,7 @@ class Record:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
-    def load(cls, path: str | Path) -> "Record":
+    def load(cls, path: str | Path) -> Record:
         return cls.from_json(read_json_file(path, "game record"))
 
     def new_state(self) -> State:

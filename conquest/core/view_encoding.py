@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from conquest.core.encoding import Encoding
 from conquest.core.errors import ConquestError
@@ -196,7 +197,7 @@ def _pick(outcomes: Sequence[tuple[Any, float]], rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-def sample(rs: "Ruleset", players: int, options: dict[str, Any], games: int = SAMPLE_GAMES,
+def sample(rs: Ruleset, players: int, options: dict[str, Any], games: int = SAMPLE_GAMES,
            steps: int = SAMPLE_STEPS) -> tuple[_Seen, list[str]]:
     """What the seeded sample games show: the views of every seat (header left out) and the strings of the legal
     actions."""
@@ -234,7 +235,7 @@ class ViewEncoding(Encoding):
     spare = SPARE
     signed = True
 
-    def __init__(self, ruleset: "Ruleset", players: int, options: dict[str, Any]) -> None:
+    def __init__(self, ruleset: Ruleset, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
         self.ruleset = ruleset.id
         seen, self._strings = sample(ruleset, players, options)
@@ -242,10 +243,10 @@ class ViewEncoding(Encoding):
         self._root = layout.place(seen, seen.count)
         self.size = layout.size
 
-    _LEARNED: dict[tuple[str, str, int, str], "ViewEncoding"] = {}
+    _LEARNED: dict[tuple[str, str, int, str], ViewEncoding] = {}
 
     @classmethod
-    def for_ruleset(cls, ruleset: "Ruleset", players: int, options: dict[str, Any]) -> "ViewEncoding":
+    def for_ruleset(cls, ruleset: Ruleset, players: int, options: dict[str, Any]) -> ViewEncoding:
         """The encoding of ``ruleset`` for ``players`` and ``options``, learned once per process."""
         key = (ruleset.id, ruleset.rules_version, players, json.dumps(options, sort_keys=True, default=str))
         enc = cls._LEARNED.get(key)

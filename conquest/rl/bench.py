@@ -26,7 +26,7 @@ def env_bench(ruleset: str, seconds: float = 5.0, players: int | None = None,
     deadline = t0 + seconds
     while time.perf_counter() < deadline:
         e.reset(seed=seed + games)
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)

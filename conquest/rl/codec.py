@@ -18,13 +18,13 @@ from the tokens chosen so far; a token that is the only possible continuation is
 
 from __future__ import annotations
 
-from typing import Any, Collection, Iterable, Sequence, Union
-
 import hashlib
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-Token = Union[str, int]
+Token = str | int
 
 END = "#end"
 SIGN = "#-"
@@ -56,7 +56,7 @@ def as_token(action: Any) -> int:
                      f"not {_describe(action)}")
 
 
-def codec_for(encoding: Any) -> "ActionCodec":
+def codec_for(encoding: Any) -> ActionCodec:
     """The codec of an encoding (``conquest.core.encoding.Encoding``): its strings, ints below its ``small``,
     its ``spare`` places and, when ``signed``, the sign token."""
     return ActionCodec(encoding.strings(), small=encoding.small, spare=encoding.spare, signed=encoding.signed)

@@ -7,22 +7,23 @@ decision's tokens when the seat is the one deciding)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Union
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from conquest.core.chance import sample_chance
+from conquest.core.encoding import Encoding
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.registry import get_ruleset
-from conquest.core.encoding import Encoding
 from conquest.core.view_encoding import ViewEncoding
-from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_for  # noqa: F401  (for the envs)
+from conquest.rl.codec import ActionCodec, Decision, _describe, as_token, codec_for
 
 MAX_PREFIX = 8
 """The observation counts the tokens chosen in the current decision up to this many."""
 
-EncodingChoice = Union[None, str, Callable[[int, dict[str, Any]], Encoding]]
+EncodingChoice = None | str | Callable[[int, dict[str, Any]], Encoding]
 """Which encoding an environment uses: ``None`` (or ``"ruleset"``), the ruleset's (``Ruleset.rl_encoding``: its
 own, or the generic one for a game without); ``"view"``, the generic one built from the view even for a game
 that has its own (conquest/core/view_encoding.py); or a callable ``(players, options) -> Encoding``."""

@@ -5,10 +5,10 @@
         [--hostile-ruleset ID] [--hostile-option KEY=VALUE ...]
 
 It starts a server in a separate process (a fresh SQLite file unless --db is given), plays ``--games``
-games at once (of ``--ruleset``, by default the first registered game), each sending ``--actions`` actions with ``--think`` seconds (on average) between them, and
-prints p50/p95/p99 of the action latency (POST until the answer, which includes the commit and the seat's
-new view) and the actions per second. ``--think 0`` measures saturation: then every game waits for all the
-others and the latency is the queue. Figures, not pass/fail.
+games at once (of ``--ruleset``, by default the first registered game), each sending ``--actions`` actions with
+``--think`` seconds (on average) between them, and prints p50/p95/p99 of the action latency (POST until the answer,
+which includes the commit and the seat's new view) and the actions per second. ``--think 0`` measures saturation: then
+every game waits for all the others and the latency is the queue. Figures, not pass/fail.
 
 ``--hostile`` adds a hostile neighbour: one more client that, while the games are played, keeps importing
 a long record (a random game of ``--hostile-ruleset``, by default the benchmarked one, with the
@@ -173,7 +173,8 @@ def run(games: int = 50, ruleset: str | None = None, actions: int = 40, db: str 
                              "--workers", str(workers)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             # every simulated player comes from 127.0.0.1: no caps per client address
-                            env={**os.environ, "CONQUEST_CONNECTIONS_PER_CLIENT": "0", "CONQUEST_GAMES_PER_CLIENT": "0"})
+                            env={**os.environ, "CONQUEST_CONNECTIONS_PER_CLIENT": "0",
+                                 "CONQUEST_GAMES_PER_CLIENT": "0"})
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Annotated, Any, Callable, Coroutine, Literal, Sequence, TypeVar, Union
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import Request
@@ -89,7 +90,7 @@ def _finite(v: float) -> float:
     return v
 
 
-Number = Annotated[Union[int, float], AfterValidator(_finite)]
+Number = Annotated[int | float, AfterValidator(_finite)]
 
 
 class RecordIn(BaseModel):

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
-
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
@@ -31,16 +31,16 @@ class Services:
     games: Games
     advancer: Advancer
     hub: Hub
-    heavy: "Heavy" = field(default_factory=lambda: Heavy())  # record imports
+    heavy: Heavy = field(default_factory=lambda: Heavy())  # record imports
     # a game that is not in memory (after a restart, or dropped from the cache) replayed from its log: after its
     # token is checked, in threads of their own, a share of the time, two per client and 32 waiting at most
-    loads: "Heavy" = field(default_factory=lambda: Heavy(
+    loads: Heavy = field(default_factory=lambda: Heavy(
         concurrency=2, per_client=2, queue=32, share=0.5,
         busy_client="your other games are still being loaded: try again in a moment",
         busy_all="the server is busy loading other games: try again in a moment"))
-    loading: dict[str, "asyncio.Future[Live]"] = field(default_factory=dict)  # game -> its load under way
-    replays: "Lane" = field(default_factory=lambda: Lane())
-    odds_lane: "Lane" = field(default_factory=lambda: Lane(concurrency=2, share=0.5))  # exact odds
+    loading: dict[str, asyncio.Future[Live]] = field(default_factory=dict)  # game -> its load under way
+    replays: Lane = field(default_factory=lambda: Lane())
+    odds_lane: Lane = field(default_factory=lambda: Lane(concurrency=2, share=0.5))  # exact odds
     odds_cache: OddsCache = field(default_factory=lambda: OddsCache())
     odds_pending: int = 0   # odds computing or waiting in odds_lane
     creations: CreationLimit = field(default_factory=lambda: CreationLimit(0, 1.0))  # games per client
@@ -79,7 +79,7 @@ async def load(svc: Services, gid: str, client: str) -> Live:
         pending = asyncio.ensure_future(svc.loads.run_for(client, svc.games.load, gid))
         svc.loading[gid] = pending
 
-        def done(f: "asyncio.Future[Live]") -> None:
+        def done(f: asyncio.Future[Live]) -> None:
             svc.loading.pop(gid, None)
             if not f.cancelled():
                 f.exception()  # retrieved: the waiters have it, if any are left

@@ -24,17 +24,24 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
-from conquest.core.jsondoc import _MISSING, flatten as _flatten  # noqa: F401 - tests read them here
-from conquest.core.jsondoc import hidden_part  # noqa: F401 - tests read it here
+from conquest.core.jsondoc import _MISSING, flatten as _flatten, hidden_part  # noqa: F401 - tests read them here
 from conquest.core.records import RECORD_FORMAT, Record
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 from conquest.web.visibility import (  # noqa: F401 - read from here by the CLI and tests
-    MAX_ALTERNATIVES, SEARCH_BUDGET, Hidden, HiddenParts, action_visibility, hidden_parts, viewers)
+    MAX_ALTERNATIVES,
+    SEARCH_BUDGET,
+    Hidden,
+    HiddenParts,
+    action_visibility,
+    hidden_parts,
+    viewers,
+)
 
 log = logging.getLogger("conquest.web")
 MAX_UNDO = 50
@@ -79,7 +86,7 @@ class Live:
     log: list[ActionRow]
     snapshots: dict[int, State] = field(default_factory=dict)
     """The state after k steps, for k = 0 and every SNAPSHOT_EVERY steps (only those the log still has)."""
-    stories: dict[int | None, "Story"] = field(default_factory=dict)
+    stories: dict[int | None, Story] = field(default_factory=dict)
     """The log narrated to each seat that asked (see ``Games.narrated``)."""
 
     def weight(self) -> int:
@@ -200,7 +207,7 @@ class Games:
                 new = state.apply(action)
             except ConquestError as e:
                 raise WebError(422, f"the record's step {i + 1} ('{clean(text)[:80]}'): {e}") from None
-            except Exception:  # noqa: BLE001 - a ruleset that trips over odd input: still the record's fault
+            except Exception:  # a ruleset that trips over odd input: still the record's fault
                 log.exception("%s could not read the record's action %r", rs.id, text)
                 raise WebError(422, f"the record's step {i + 1} ('{clean(text)[:80]}') is not an action of "
                                     f"{rs.id} (the ruleset cannot read it)") from None
@@ -438,7 +445,7 @@ class Games:
             live.snapshots[live.next_step] = new
         live.row.has_secrets = has_secrets
         live.row.revision, live.row.next_step, live.row.to_move = revision, live.next_step, new.to_move
-        live.row.updated_at = dt.datetime.now(dt.timezone.utc)
+        live.row.updated_at = dt.datetime.now(dt.UTC)
         live.revision = revision
         for f in self.listeners:
             f(live.row.id, revision)
@@ -491,7 +498,7 @@ class Games:
                 raise WebError(422, str(e)) from None
             except ConquestError as e:
                 raise WebError(422, f"'{text.strip()}' is not an action here: {e}") from None
-            except Exception:  # noqa: BLE001 - a ruleset that trips over odd input: still the input's fault
+            except Exception:  # a ruleset that trips over odd input: still the input's fault
                 log.exception("%s could not read the action %r", live.ruleset.id, text)
                 raise WebError(422, f"'{text.strip()}' is not an action here (the ruleset cannot read it)"
                                ) from None
@@ -742,7 +749,7 @@ def narrate_step(ruleset: Ruleset, before: dict[int | None, dict[str, Any]], act
         act = None if s in hidden_from else action
         try:
             out[s] = ruleset.narrate(before[s], act, after[s], s, names)
-        except Exception:  # noqa: BLE001 - a log line must not break the game
+        except Exception:  # a log line must not break the game
             log.exception("%s could not narrate %r for seat %s", ruleset.id, action, s)
             out[s] = Ruleset.narrate(ruleset, before[s], act, after[s], s, names)
     return out

@@ -64,7 +64,7 @@ class Limits:
             raise ValueError("cache_games and cache_states must be at least 1")
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "Limits":
+    def from_env(cls, env: dict[str, str] | None = None) -> Limits:
         """The defaults, changed by the environment variables of ``ENV`` (a bad value: ValueError, one line)."""
         env = dict(os.environ) if env is None else env
         given: dict[str, Any] = {}

@@ -7,10 +7,10 @@ import asyncio
 import logging
 import threading
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from conquest.agents.budget import TurnBudget, decide_within
 from conquest.agents.random_agent import RandomAgent
@@ -159,7 +159,7 @@ class Advancer:
                     self.running.discard(gid)
                 self._release(gid)  # a slot handed over to a game that had nothing left to think about
                 return
-        except Exception:  # noqa: BLE001 - a broken game must not stop the others
+        except Exception:  # a broken game must not stop the others
             log.exception("advancing game %s failed", gid)
         with self.lock:
             self.running.discard(gid)
@@ -268,7 +268,7 @@ class Advancer:
             fut.cancel()  # still queued behind other games' agents: never started
             log.warning("game %s: %s went over its thinking limit; playing a random action", gid, kind)
             turn.agent = None  # it may still be running: a fresh one for the next decision
-        except Exception:  # noqa: BLE001 - a failing agent must not stall the game
+        except Exception:  # a failing agent must not stall the game
             log.exception("game %s: agent %s failed; playing a random action", gid, kind)
         acts = list(state.legal_actions())
         return acts[rng.randrange(len(acts))]

@@ -77,7 +77,7 @@ class BodyLimit:
                 return await receive()
             try:
                 msg = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise WebError(408, f"the request body did not arrive within {self.body_timeout:g} s") from None
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))

@@ -11,8 +11,9 @@ after it:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from conquest.core.chance import sample_chance
 from conquest.core.game import CHANCE, State

@@ -27,7 +27,7 @@ def confirm(live: Live, view: dict[str, Any] | None, action: Any) -> str | None:
         return None
     try:
         text = live.ruleset.confirm_text(view, action)
-    except Exception:  # noqa: BLE001 - a question must not break the page
+    except Exception:  # a question must not break the page
         log.exception("confirm_text of %s failed", live.ruleset.id)
         return None
     return text if isinstance(text, str) and text else None
@@ -73,7 +73,7 @@ def draw(live: Live, state: State, seat: int | None) -> tuple[dict[str, Any], di
     view = state.view(seat)
     try:
         board = board_for(live.ruleset, state, view, seat)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("board_json of %s failed", live.ruleset.id)
         board = None
     return view, board, (text_board(live, state, seat) if board is None else None)

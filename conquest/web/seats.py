@@ -19,8 +19,9 @@ within its own smaller budgets.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from conquest.agents.base import LEVEL_SETTINGS, Agent
 from conquest.core.errors import ConquestError

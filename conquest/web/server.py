@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable, Sequence
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -98,7 +99,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                 try:
                     for gid in await asyncio.to_thread(store.games_to_advance):
                         advancer.schedule(gid)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("sweep failed")
 
         task = asyncio.create_task(sweep())
@@ -152,6 +153,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, work
     app_options = dict(app_options or {})
 
     import uvicorn
+
     from conquest.web.storage import Store, normalise_url
     _server_process()
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Union
+from typing import Any
 
 from conquest.core.game import CHANCE, Action, State
 from conquest.core.jsondoc import hidden_part
@@ -48,7 +48,7 @@ class HiddenParts:
         return {s: self[s] for s in viewers(self.state.players)}
 
 
-Hidden = Union[dict[int | None, frozenset[Any]], HiddenParts]
+Hidden = dict[int | None, frozenset[Any]] | HiddenParts
 
 
 def _alternatives(before: State, action: Action) -> list[Action]:

@@ -47,7 +47,7 @@ def test_a_worker_killed_mid_batch_loses_no_game_and_counts_none_twice(cluster, 
     assert killed, "a worker was killed during the run"
     rows = read_games(tmp_path / "dask")[1]
     assert [r["game"] for r in rows] == list(range(12)) and res.played == 12
-    local = run(plan, 12, tmp_path / "local", jobs=1)
+    run(plan, 12, tmp_path / "local", jobs=1)
     assert read_games(tmp_path / "local")[1] == rows
     assert (tmp_path / "dask" / "summary.json").read_text() == (tmp_path / "local" / "summary.json").read_text()
 

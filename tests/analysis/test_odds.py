@@ -12,8 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conquest.rulesets.nerath.montecarlo import NerathBattle, OddsError, PressPolicy, parse_pieces
-from conquest.rulesets.nerath.montecarlo import battle_document, battle_position, monte_carlo
+from conquest.rulesets.nerath.montecarlo import (
+    NerathBattle,
+    OddsError,
+    PressPolicy,
+    battle_document,
+    battle_position,
+    monte_carlo,
+    parse_pieces,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -453,7 +460,6 @@ def test_action_odds_bad_input():
 
 
 def test_cli_action_odds(tmp_path):
-    rs = get_ruleset("nerath")
     doc, x, _a, _d = battle_document(NerathBattle(["footsoldier"], ["footsoldier"]))
     f = tmp_path / "game.json"
     f.write_text(json.dumps(doc))

@@ -11,8 +11,8 @@ import pytest
 
 from conquest.analysis.limits import MAX_GAMES, SEED_MAX
 from conquest.cli_analysis import MAX_MONTE_CARLO
-from conquest.rulesets.nerath.calculator import MAX_BATTLE_PIECES, MAX_BATTLE_STATES
 from conquest.core.jsondoc import MAX_FILE_DEPTH
+from conquest.rulesets.nerath.calculator import MAX_BATTLE_PIECES, MAX_BATTLE_STATES
 from tests.cli.test_cli import cli, one_line_error
 
 BIG_SEED = str(10 ** 40)

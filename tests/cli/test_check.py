@@ -71,8 +71,9 @@ def test_yaml_errors_keep_line_and_column(tmp_path: Path):
 
 
 def test_map_yaml_errors_keep_line_and_column(tmp_path: Path):
-    from conquest.core.maps import MapError, load_map
     import pytest
+
+    from conquest.core.maps import MapError, load_map
     f = tmp_path / "m.yaml"
     f.write_text("regions:\n  - {id: a\n")
     with pytest.raises(MapError, match=r"line \d+, column \d+"):

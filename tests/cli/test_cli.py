@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from conquest.core.registry import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,9 @@ from the registry, so a new game is covered without a line here."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from typing import Any, Callable
+from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ NON_ACTIONS: list[Any] = [None, 0, [], {}, ("move", None), ("battle",), (None,),
                           ("go", True), [("move", "a")], ("x" * 100,), ("move",) * 20, (("move",),), object()]
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(rid: str) -> tuple[State, ...]:
     """The start of a random game, its first decision and every 15th position of it (decisions and chance
     nodes), to 300 steps (a short game has few)."""

@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from conquest.agents import ISMCTSAgent, decide, get_agent, split_seats
-from conquest.agents import LEVELS, AgentSpecError
+from conquest.agents import LEVELS, AgentSpecError, ISMCTSAgent, decide, get_agent, split_seats
 from conquest.analysis.tournament import schedule, tournament, wilson
 from conquest.core.chance import random_playout
 from conquest.core.game import CHANCE

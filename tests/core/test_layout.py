@@ -316,7 +316,8 @@ def test_the_game_naming_check_finds_each_kind() -> None:
     assert all(p.startswith("conquest/web/x.py:") for p in found)
     # inside its own package a game may import itself and name itself; not another game
     own = PACKAGE_ROOT / "rulesets" / "nerath" / "y.py"
-    found = game_naming_problems(own, 'from conquest.rulesets.nerath import data\nimport conquest.rulesets.kingdom.rules\n'
+    found = game_naming_problems(own, 'from conquest.rulesets.nerath import data\n'
+                                      'import conquest.rulesets.kingdom.rules\n'
                                       'ID = "nerath"\nfrom ..kingdom import board\nfrom . import odds\n', ids)
     assert [int(p.split(":")[1]) for p in found] == [2, 4], found
     # core may probe its own objects; a generic getattr of anything else is fine
@@ -324,5 +325,6 @@ def test_the_game_naming_check_finds_each_kind() -> None:
     assert game_naming_problems(core, "getattr(rs, 'x', None)\ngetattr(e, 'strerror', None)\n", ids) == []
     assert game_naming_problems(web, "getattr(e, 'strerror', None)\n", ids) == []
     js = PACKAGE_ROOT / "web" / "static" / "a.js"
-    found = js_naming_problems(js, 'const a = 1;\nif (ruleset === "kingdom") x();\n// the nerath page\nnerathy();\n', ids)
+    found = js_naming_problems(js, 'const a = 1;\nif (ruleset === "kingdom") x();\n'
+                                   '// the nerath page\nnerathy();\n', ids)
     assert [int(p.split(":")[1]) for p in found] == [2, 3], found

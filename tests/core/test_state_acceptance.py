@@ -13,12 +13,11 @@ from __future__ import annotations
 import copy
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conquest.core.chance import sample_chance
 from conquest.core.errors import StateFormatError
@@ -33,7 +32,7 @@ DEFAULT_EXAMPLES = 100  # another game
 ACTIONS_TRIED = 25
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(rid: str) -> tuple[dict[str, Any], ...]:
     """Documents of positions reached by play: two seeded random games, every 4th step to 400 steps."""
     rs = rulesets()[rid]

@@ -109,10 +109,12 @@ def test_board_fits_the_page_and_its_labels_do_not_overlap(browser: Any, server:
     pg.click("button[aria-label='Zoom in']")
     zoomed = pg.eval_on_selector("svg.board", width_of)
     assert zoomed < whole
-    box = pg.eval_on_selector("svg.board", "s => { const r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    box = pg.eval_on_selector("svg.board", "s => { const r = s.getBoundingClientRect(); "
+                                           "return [r.x + r.width / 2, r.y + r.height / 2]; }")
     pg.mouse.move(*box)
     pg.mouse.wheel(0, -200)
-    pg.wait_for_function(f"() => Number(document.querySelector('svg.board').getAttribute('viewBox').split(' ')[2]) < {zoomed}")
+    pg.wait_for_function("() => Number(document.querySelector('svg.board').getAttribute('viewBox').split(' ')[2])"
+                         f" < {zoomed}")
     pg.click("button[aria-label='Whole board']")
     # the whole board (a Nerath board on a phone opens zoomed on the seat's realm: its start is not the whole)
     home = pg.eval_on_selector("svg.board", "s => Number(s.dataset.home.split(' ')[2])")

@@ -13,8 +13,7 @@ import pytest
 
 PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
-from conquest.web.server import available_rulesets as rulesets
-
+from conquest.web.server import available_rulesets as rulesets  # noqa: E402
 
 
 class _Short(dict):  # type: ignore[type-arg]
@@ -81,7 +80,7 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
                     " || document.querySelector('.region.sel') !== null"
                     " || !document.getElementById('toast').hidden", timeout=5_000 if attempt < 2 else 15_000)
                 break
-            except PlaywrightError:
+            except PlaywrightError as e:
                 if attempt < 2:
                     continue
                 info = page.evaluate(
@@ -90,7 +89,7 @@ def _click_once(page: Any, rng: random.Random, prefer_board: bool) -> None:
                     " document.getElementById('turn').textContent]; }", spot)
                 net = page.evaluate("() => (window.__fetches || []).slice(-4)")
                 raise AssertionError(f"a click on the board at {spot} did nothing three times: {info}; last "
-                                     f"requests {net}")
+                                     f"requests {net}") from e
         toast = page.query_selector("#toast:not([hidden])")
         assert toast is None, f"a click on the board was refused: {toast.inner_text() if toast else ''}"
         if page.eval_on_selector("#app", "a => a.dataset.revision") == before:

@@ -29,8 +29,8 @@ SIZES_JS = """() => {
   const svg = document.querySelector('svg.board');
   const px = t => Number(t.getAttribute('font-size')) * t.getScreenCTM().a;
   const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const names = [...svg.querySelectorAll('text.label:not(.small)')].map(t => ({ id: t.dataset.region, text: t.textContent,
-    px: px(t), hidden: t.getAttribute('visibility') === 'hidden', box: box(t) }));
+  const names = [...svg.querySelectorAll('text.label:not(.small)')].map(t => ({ id: t.dataset.region,
+    text: t.textContent, px: px(t), hidden: t.getAttribute('visibility') === 'hidden', box: box(t) }));
   const chips = [...svg.querySelectorAll('g.piece')].map(g => ({ id: g.dataset.region, px: px(g.querySelector('text')),
     text: g.textContent, box: box(g.querySelector('rect')) }));
   const v = svg.getAttribute('viewBox').split(' ').map(Number), home = svg.dataset.home.split(' ').map(Number);
@@ -108,7 +108,8 @@ def test_a_phone_opens_on_the_seats_realm_with_the_actions_first(browser: Any, s
     assert seen and all(n["px"] >= 11 for n in seen), [(n["text"], n["px"]) for n in seen if n["px"] < 11]
     # the seat's capital (Karkothi Throneholds: seat 0 plays Karkoth) is in view
     assert any(n["text"].replace(" ", "") == "KarkothiThroneholds" for n in seen)
-    tops = pg.evaluate("""() => ['#turn', '#action-card', 'svg.board'].map(s => document.querySelector(s).getBoundingClientRect().top)""")
+    tops = pg.evaluate("() => ['#turn', '#action-card', 'svg.board']"
+                       ".map(s => document.querySelector(s).getBoundingClientRect().top)")
     assert tops[0] < tops[2] and tops[1] < tops[2], f"turn line, actions, board at {tops}"
     assert not pg.errors  # type: ignore[attr-defined]
     pg.context.close()
@@ -165,11 +166,12 @@ def test_a_computer_turn_is_shown_as_thinking(browser: Any, server: Any, screens
     pg = open_page(browser, server.url + made["seats"][0]["link"], SIZES["desktop"], init=record)
     pg.wait_for_selector("#turn")
     while not d["game"]["over"] and d["view"]["round"] == 1 and d["view"]["realm"] == "karkoth":
-        d = play(server, gid, token, d, "done" if any(a["text"] == "done" for a in d["legal"]) else d["legal"][0]["text"])
+        d = play(server, gid, token, d,
+                 "done" if any(a["text"] == "done" for a in d["legal"]) else d["legal"][0]["text"])
     try:
         pg.wait_for_function("() => window.turns.some(t => / is thinking…$/.test(t))", timeout=60000)
-    except Exception:
-        raise AssertionError(pg.evaluate("window.turns"))
+    except Exception as e:
+        raise AssertionError(pg.evaluate("window.turns")) from e
     turns = pg.evaluate("window.turns")
     assert any(re.match(r"^.+ \(computer, easy\) is thinking…$", t) for t in turns), turns
     pg.screenshot(path=str(screenshots / "nerath-table-thinking.png"))

@@ -3,10 +3,9 @@ against the API) and a Nerath game showing the odds of a battle beside its decla
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
-
-import re
 
 import httpx
 

@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from conquest.core.registry import rulesets  # noqa: E402
-from tests.e2e.test_story import act, create_game  # noqa: E402
-from tests.e2e.test_browser import wait_my_turn_or_end  # noqa: E402
+from conquest.core.registry import rulesets
+from tests.e2e.test_browser import wait_my_turn_or_end
+from tests.e2e.test_story import act, create_game
 
 GAMES = sorted(set(rulesets()) - {"nerath"})  # Nerath's table has its own test: tests/e2e/test_nerath_table.py
 # what a player must never read: Small World region ids, Kingdom's territory and location ids, Narby's bare
@@ -29,14 +29,16 @@ FORBIDDEN = {
 }
 TEXTS = """() => ({
   actions: [...document.querySelectorAll('#actions button[data-action]')].map(b => b.textContent),
-  prompt: [...document.querySelectorAll('#action-card .question, #action-card .why, #action-card .help')].map(p => p.textContent),
+  prompt: [...document.querySelectorAll('#action-card .question, #action-card .why, #action-card .help')]
+    .map(p => p.textContent),
   log: [...document.querySelectorAll('.log.story .line .say')].map(s => s.textContent),
   chips: [...document.querySelectorAll('.chip')].map(c => c.textContent) })"""
 COLOURS = """() => {
   const rgb = el => el ? getComputedStyle(el).backgroundColor : null;
   const border = el => el ? getComputedStyle(el).borderLeftColor : null;
   const out = {panel: {}, log: {}, result: {}, board: {}};
-  for (const p of document.querySelectorAll('#players .player')) out.panel[p.dataset.seat] = [border(p), rgb(p.querySelector('.swatch'))];
+  for (const p of document.querySelectorAll('#players .player'))
+    out.panel[p.dataset.seat] = [border(p), rgb(p.querySelector('.swatch'))];
   return out; }"""
 
 
@@ -48,7 +50,8 @@ def _colour_checks(page: Any) -> dict[str, Any]:
       const seats = {};
       for (const p of document.querySelectorAll('#players .player')) {
         const name = p.querySelector('.who b').textContent;
-        seats[p.dataset.seat] = { name, border: getComputedStyle(p).borderLeftColor, swatch: rgb(p.querySelector('.swatch')) };
+        seats[p.dataset.seat] = { name, border: getComputedStyle(p).borderLeftColor,
+                                  swatch: rgb(p.querySelector('.swatch')) };
       }
       const result = {};
       for (const tr of document.querySelectorAll('table.result tr')) {
@@ -56,7 +59,8 @@ def _colour_checks(page: Any) -> dict[str, Any]:
         if (sw) result[td.textContent.trim()] = rgb(sw);
       }
       const pieces = {};
-      for (const c of document.querySelectorAll('svg.board .piece circle, svg.board .piece rect, svg.board .piece path, svg.board g.overlay rect')) {
+      for (const c of document.querySelectorAll('svg.board .piece circle, svg.board .piece rect, '
+                                                + 'svg.board .piece path, svg.board g.overlay rect')) {
         const f = c.getAttribute('fill'); if (f && f.startsWith('#')) pieces[f.toLowerCase()] = true;
       }
       const logSw = [...document.querySelectorAll('.log.story .line .swatch')].map(rgb);

@@ -19,7 +19,7 @@ def steps(seeds: range = range(1, 4), **kw: object) -> list:
 def test_every_verb_and_the_die_get_a_sentence() -> None:
     seen: dict[str, str] = {}
     for st in steps():
-        for viewer, line in st.lines.items():
+        for line in st.lines.values():
             check_line(line)
             assert not generic(RS, st, line), (st.notation, line)
         seen.setdefault(st.verb, st.lines[None]["text"])

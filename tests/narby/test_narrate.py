@@ -9,7 +9,7 @@ from conquest.core.registry import get_ruleset
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.narrate import card_name, narrate
 from conquest.rulesets.narby.notation import KEY_WORDS, NO_ARG, SQ_WORDS
-from tests.narration import Step, generic, play, told_words
+from tests.narration import Step, play, told_words
 
 RS = get_ruleset("narby")
 

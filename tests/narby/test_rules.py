@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conquest.core.errors import IllegalAction, NotationError, StateFormatError
-from conquest.rulesets.narby import RULESET
-from conquest.rulesets.narby import board as B
+from conquest.core.errors import IllegalAction, NotationError, OptionError, StateFormatError
+from conquest.rulesets.narby import RULESET, board as B
 from conquest.rulesets.narby.tables import TABLES as T
-
 from tests.narby.helpers import legal_texts, play, position
 
 
@@ -35,7 +33,7 @@ def test_ten_dragons_and_their_rings():
     assert [d.rings for d in T.dragons] == [10, 10, 10, 10, 10, 10, 10, 10, 7, 10]
     assert RULESET.max_players == 10
     RULESET.new_game(10, {}, 0)
-    with pytest.raises(Exception):
+    with pytest.raises(OptionError, match="not 11"):
         RULESET.new_game(11, {}, 0)
 
 
@@ -310,8 +308,8 @@ def test_blank_square_claims_come_last_and_say_they_earn_nothing():
     assert max(useful) < min(blank)
     assert acts[0] == "end"
     assert acts.index("claim 7,5") < acts.index("steal chest") < acts.index("attack blue") < acts.index("move 8,8")
-    assert RULESET.describe_action(st, RULESET.parse_action("claim 5,4")) == ("claim the blank square at column 5, "
-                                                                             "row 4 (earns nothing at tribute; 1 action)")
+    assert RULESET.describe_action(st, RULESET.parse_action("claim 5,4")) == (
+        "claim the blank square at column 5, row 4 (earns nothing at tribute; 1 action)")
     assert "claim the town at column 7, row 5" in RULESET.describe_action(st, RULESET.parse_action("claim 7,5"))
     taken = position({"settlements": {"7,5": "town"}, "claims": {"7,5": 1}})
     assert "take the town at column 7, row 5 from the Blue dragon (2 actions)" in RULESET.describe_action(

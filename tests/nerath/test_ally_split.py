@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from conquest.agents.specs import decide, get_agent
-from conquest.rulesets.nerath.montecarlo import NerathBattle, battle_document, monte_carlo
 from conquest.analysis.runner import sample_chance
 from conquest.core.errors import ConquestError, NotationError, StateFormatError
 from conquest.core.game import CHANCE
 from conquest.core.registry import get_ruleset
+from conquest.rulesets.nerath.montecarlo import NerathBattle, battle_document, monte_carlo
 
 RS = get_ruleset("nerath")
 SPACE = "n04"

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from conquest.rulesets.nerath.montecarlo import NerathBattle, battle_document
 from conquest.core.registry import get_ruleset
+from conquest.rulesets.nerath.montecarlo import NerathBattle, battle_document
 
 LASTS = ("while_standing", "whole_battle")
 

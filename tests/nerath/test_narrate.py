@@ -37,8 +37,8 @@ def test_every_word_and_chance_outcome_gets_a_sentence() -> None:
     names = RS.seat_names(2, before["options"])
     space = before["battle"]["space"]
     rare = {"amok": f"amok {space}", "stay": "stay", "withdraw-ship": "withdraw-ship 3 s5",
-            "withdraw-aboard": "withdraw-aboard 3 footsoldier", "extra": "extra vailin", "split": "split vailin 1 nerath 2",
-            "treasure": "treasure crown-of-ages"}
+            "withdraw-aboard": "withdraw-aboard 3 footsoldier", "extra": "extra vailin",
+            "split": "split vailin 1 nerath 2", "treasure": "treasure crown-of-ages"}
     for word, text in rare.items():
         action = RS.parse_action(text)
         b = dict(before, to_move="chance" if word in ("extra", "treasure") else 0)

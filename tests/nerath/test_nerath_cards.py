@@ -8,10 +8,10 @@ import random
 
 import pytest
 
+import conquest.rulesets.nerath.cards as cards_module
 from conquest.analysis.runner import sample_chance
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath import RULESET
-import conquest.rulesets.nerath.cards as cards_module
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import REALMS, DataError, guardian_tiles
 
@@ -108,7 +108,7 @@ def test_view_hides_hands_decks_and_facedown_tiles_from_other_seats() -> None:
 
 def test_game_stats_are_numbers_or_short_strings() -> None:
     """The statistics hook for `conquest simulate --json`: every value a number or a short string."""
-    for st in _random_game(3):
+    for st in _random_game(3):  # noqa: B007 - the game is played out; st is its last state
         pass
     stats = RULESET.game_stats(st)
     for key in ("end_reason", "rounds", "battles", "explored", "plundered", "treasures_won",

@@ -15,12 +15,18 @@ from typing import Any
 
 import pytest
 
-from conquest.rulesets.nerath.montecarlo import (
-    HiddenGuardians, NerathBattle, OddsError, battle_document, dungeon_battle, monte_carlo, parse_guardians,
-)
 from conquest.core.game import CHANCE
 from conquest.core.registry import get_ruleset
 from conquest.rulesets.nerath.data import guardian_tiles
+from conquest.rulesets.nerath.montecarlo import (
+    HiddenGuardians,
+    NerathBattle,
+    OddsError,
+    battle_document,
+    dungeon_battle,
+    monte_carlo,
+    parse_guardians,
+)
 from conquest.rulesets.nerath.odds import beyond_calculator
 
 ROOT = Path(__file__).resolve().parents[2]

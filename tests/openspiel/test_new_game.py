@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]')")
 
-import pyspiel  # noqa: E402
+import pyspiel
 
-from conquest.core.game import Ruleset  # noqa: E402
-from conquest.openspiel.game import ConquestGame  # noqa: E402
-from tests.rl.newgame import registered  # noqa: E402
+from conquest.core.game import Ruleset
+from conquest.openspiel.game import ConquestGame
+from tests.rl.newgame import registered
 
 
 def test_a_game_without_an_encoding_plays_in_openspiel() -> None:

@@ -12,18 +12,18 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]')")
 
-import numpy as np  # noqa: E402
-import pyspiel  # noqa: E402
-from open_spiel.integration_tests import api_test  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-from open_spiel.python.tests import games_sim_test  # noqa: E402
+import numpy as np
+import pyspiel
+from open_spiel.integration_tests import api_test
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.tests import games_sim_test
 
-import conquest.openspiel as cos  # noqa: E402
-from conquest.core.errors import ConquestError  # noqa: E402
-from conquest.core.game import CHANCE, Ruleset  # noqa: E402
-from conquest.core.registry import get_ruleset, rulesets  # noqa: E402
-from conquest.rl.codec import codec_for  # noqa: E402
-from conquest.rl.match import encoding_for  # noqa: E402
+import conquest.openspiel as cos
+from conquest.core.errors import ConquestError
+from conquest.core.game import CHANCE, Ruleset
+from conquest.core.registry import get_ruleset, rulesets
+from conquest.rl.codec import codec_for
+from conquest.rl.match import encoding_for
 
 RULESETS = sorted(rulesets())
 REGISTERED = [r for r in RULESETS if f"conquest_{r}" in cos.GAMES]

@@ -5,8 +5,9 @@ use seeds 0, 1, 2, so the word of any other seed is new to it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from conquest.core import registry
 from conquest.core.game import Action, State
@@ -32,7 +33,7 @@ class TaggedState(ToyState):
         return {**super()._body_json(), "tag": self.tag}
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "TaggedState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> TaggedState:
         s = super()._from_body({k: v for k, v in data.items() if k != "tag"}, players, options)
         assert isinstance(s, TaggedState)
         s.tag = str(data["tag"])

@@ -15,8 +15,6 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from conquest.core.chance import sample_chance  # noqa: E402
-from conquest.core.game import CHANCE  # noqa: E402
 from conquest.core.registry import get_ruleset  # noqa: E402
 from conquest.rl.match import Match  # noqa: E402
 

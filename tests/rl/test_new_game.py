@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -66,7 +66,7 @@ def test_random_games_to_the_end(game: TaggedRuleset) -> None:
     rng = random.Random(4)
     for seed in range(20, 26):
         env.reset(seed=seed)
-        for agent in env.agent_iter(max_iter=5000):
+        for _agent in env.agent_iter(max_iter=5000):
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)

@@ -13,11 +13,11 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("pettingzoo")
 
-from conquest.agents import AGENTS  # noqa: E402
-from conquest.analysis.runner import play_game  # noqa: E402
-from conquest.core.errors import ConquestError  # noqa: E402
-from conquest.core.registry import get_ruleset  # noqa: E402
-from conquest.core.records import replay  # noqa: E402
+from conquest.agents import AGENTS
+from conquest.analysis.runner import play_game
+from conquest.core.errors import ConquestError
+from conquest.core.records import replay
+from conquest.core.registry import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 

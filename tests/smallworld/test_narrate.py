@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from conquest.core.registry import get_ruleset
 from conquest.rulesets.smallworld.ruleset import _USAGE
-from tests.narration import Step, generic, play, told_words
+from tests.narration import Step, play, told_words
 
 RS = get_ruleset("smallworld")
 # fixed combos at the top of the column, so that every power's action comes up

@@ -11,8 +11,7 @@ import pytest
 from conquest.analysis.runner import sample_chance
 from conquest.core.errors import IllegalAction, NotationError, StateFormatError
 from conquest.core.game import CHANCE
-from conquest.rulesets.smallworld import RULESET
-from conquest.rulesets.smallworld import data as D
+from conquest.rulesets.smallworld import RULESET, data as D
 from tests.smallworld.helpers import make, play
 
 

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from conquest.web.server import available_rulesets as registry
-from conquest.web.server import create_app
+from conquest.web.server import available_rulesets as registry, create_app
 from tests.web.toy import PLAIN, TOY
 
 

@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 import threading
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conquest.agents import AGENTS, Agent
 from conquest.core.records import Record

@@ -9,8 +9,9 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -173,7 +174,8 @@ def deep_bodies(gid: str) -> list[tuple[str, str]]:
     arr, obj = "[" * 10_000 + "]" * 10_000, '{"a":' * 10_000 + "1" + "}" * 10_000
     ok33 = "[" * 33 + "]" * 33
     rec = '{"format": "conquest-record/1", "ruleset": "toy", "players": 2, "actions": [], "start": %s}'
-    return [("/api/games", arr), ("/api/games", '{"ruleset": %s}' % obj), ("/api/games", '{"ruleset": "toy", "options": {"x": %s}}' % arr),
+    return [("/api/games", arr), ("/api/games", '{"ruleset": %s}' % obj),
+            ("/api/games", '{"ruleset": "toy", "options": {"x": %s}}' % arr),
             ("/api/games", '{"ruleset": "toy", "seats": [%s]}' % ok33),
             (f"/api/games/{gid}/actions", '{"action": %s}' % arr), (f"/api/games/{gid}/actions", obj),
             (f"/api/games/{gid}/undo", '{"count": %s}' % obj), ("/api/my-games", '{"games": %s}' % arr),

@@ -96,7 +96,7 @@ def test_action_undo_and_lobby_bodies_are_strict(client: TestClient) -> None:
         return client.post(path, content=text.encode(), headers={**JSON, **tok(t0)})
 
     for text, words in [
-        (f'{{"action": "place west", "step": true}}', "step: Input should be a valid integer"),
+        ('{"action": "place west", "step": true}', "step: Input should be a valid integer"),
         (f'{{"action": "place west", "step": "{step}"}}', "step: Input should be a valid integer"),
         (f'{{"action": "place west", "step": {step}.0}}', "step: Input should be a valid integer"),
         ('{"action": ["place", "west"]}', "action: Input should be a valid string"),

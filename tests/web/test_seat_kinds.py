@@ -210,7 +210,7 @@ def test_a_stored_seat_kind_the_server_does_not_offer_plays_at_random(make_clien
                              .values(kind=kind))
             first.__exit__(None, None, None)
             second = make_client()
-            wait_for(lambda: state_of(second, gid, t0)["game"]["to_move"] == 0, timeout=20)
+            wait_for(lambda: state_of(second, gid, t0)["game"]["to_move"] == 0, timeout=20)  # noqa: B023 - at once
             second.__exit__(None, None, None)
         assert not marker.exists()
     finally:

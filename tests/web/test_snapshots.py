@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import conquest.web.games as web_games
 from conquest.web.games import _MISSING, _flatten, hidden_part
@@ -119,7 +118,8 @@ def test_undo_rebuilds_from_a_snapshot_and_drops_the_ones_after(client: TestClie
         raise AssertionError("no place action right before a snapshot step")
     step = live.next_step
     place = next(t for t in legal if t.startswith("place"))
-    assert client.post(f"/api/games/{gid}/actions", json={"action": place}, headers=tok(tokens[seat])).status_code == 200
+    r = client.post(f"/api/games/{gid}/actions", json={"action": place}, headers=tok(tokens[seat]))
+    assert r.status_code == 200
     assert step + 1 in games.load(gid).snapshots
     calls = count_applies(monkeypatch)
     r = client.post(f"/api/games/{gid}/undo", json={"count": 1}, headers=tok(tokens[seat]))

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from conquest.core.registry import rulesets
 from conquest.core.jsondoc import flatten as _flatten
+from conquest.core.registry import rulesets
 from tests.web.conftest import create, tok
-
 
 
 def _texts(doc: Any) -> set[str]:

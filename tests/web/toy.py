@@ -88,7 +88,7 @@ class ToyState(State):
         elif kind == "end":
             self.rolling = True
 
-    def clone(self) -> "ToyState":
+    def clone(self) -> ToyState:
         c = type(self).__new__(type(self))
         c.__dict__ = {k: (list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()}
         return c
@@ -119,7 +119,7 @@ class ToyState(State):
                 "rounds_done": self.rounds_done}
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "ToyState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> ToyState:
         s = cls(players, options)
         for k in ("owner", "armies", "secret", "peeked", "points", "turn", "placed", "rolling", "rounds_done"):
             setattr(s, k, data[k])

@@ -4,7 +4,7 @@ standalone stand-in for the base game (``economy.yaml``)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ PHASES = (INCOME, CONQUEST, MOVE, VACATE, PLACE, OVER)
 (``conquest_phase``), a Move Armies action under way and its choices of bonus location (``move``), the end."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def economy() -> dict[str, Any]:
     data = yaml.safe_load((Path(__file__).parent / "economy.yaml").read_text())
     for kind in BONUS_EFFECTS + PRODUCTION_ICONS:

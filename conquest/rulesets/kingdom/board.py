@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from conquest.core.maps import GameMap, MapError, load_map
@@ -115,6 +115,6 @@ def board_sides() -> list[str]:
     return sorted(p.stem for p in BOARD_DIR.glob("*.yaml"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_board(side: str) -> Board:
     return build_board(load_map(BOARD_DIR / f"{side}.yaml", kinds=("land", "sea", "castle")), side)

@@ -227,7 +227,7 @@ class KingdomEncoding(Encoding):
             mv[i0], mv[i1], mv[i2], mv[i3] = a / 10, (points[seat] + a) / 50, b / 10, (points[op] + b) / 50
         return w.buf
 
-    def _written(self, seat: int) -> "_Written":
+    def _written(self, seat: int) -> _Written:
         """A seat's array as the numbers of an empty board (no armies, every location free, no move, no task,
         no points), with what never changes for the seat written: its castle and the other's, each always
         controlled by its owner, and the production icons of the castles; and where the seat's numbers are.
@@ -264,7 +264,7 @@ class KingdomEncoding(Encoding):
                    w.counts[:])
         return w
 
-    def _restart(self, w: "_Written") -> None:
+    def _restart(self, w: _Written) -> None:
         """The seat's array as it was at the start of a game (its board, counts and task: all but the head)."""
         board, w.armies, w.armies_bits, w.loc, w.loc_bits, w.tvp, w.counts = w.start
         w.mv[self._t0:] = board

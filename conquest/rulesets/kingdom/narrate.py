@@ -5,7 +5,8 @@ Blue's with them". Everything in this game is public; the lines still read the v
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, die, ends, line, listing, plural, score_row
 from conquest.rulesets.kingdom.board import Board, load_board

@@ -15,11 +15,31 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from conquest.core.game import Ruleset
-from conquest.rulesets.kingdom import bonus, end, move, phases, reasons, serial, stop, turn
-from conquest.rulesets.kingdom import recruit as _recruit
-from conquest.rulesets.kingdom import setup as _setup
-from conquest.rulesets.kingdom.base import (ARMIES_PER_PLAYER, COLORS, CONQUEST, INCOME, MAX_SOLDIER_ENTRY, MOVE,
-                                            OVER, PHASES, PLACE, VACATE, economy)
+from conquest.rulesets.kingdom import (
+    bonus,
+    end,
+    move,
+    phases,
+    reasons,
+    recruit as _recruit,
+    serial,
+    setup as _setup,
+    stop,
+    turn,
+)
+from conquest.rulesets.kingdom.base import (
+    ARMIES_PER_PLAYER,
+    COLORS,
+    CONQUEST,
+    INCOME,
+    MAX_SOLDIER_ENTRY,
+    MOVE,
+    OVER,
+    PHASES,
+    PLACE,
+    VACATE,
+    economy,
+)
 from conquest.rulesets.kingdom.schema import KingdomBody
 from conquest.rulesets.kingdom.state import KingdomData
 

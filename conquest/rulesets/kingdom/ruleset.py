@@ -4,14 +4,14 @@ their modules."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from conquest.core.encoding import Encoding
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
-from conquest.rulesets.kingdom import notation, turn, webboard
-from conquest.rulesets.kingdom import view as _view
+from conquest.rulesets.kingdom import notation, turn, view as _view, webboard
 from conquest.rulesets.kingdom.base import CONQUEST, MOVE, OVER, PLACE, VACATE, economy
 from conquest.rulesets.kingdom.board import board_sides
 from conquest.rulesets.kingdom.conquest_phase import end_action

@@ -3,7 +3,7 @@ every field; ``rules.KingdomState._from_body`` then checks what depends on the b
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -30,14 +30,14 @@ class Task(Part):
 class KingdomBody(Body):
     round: Annotated[int, Field(ge=1, le=100)]
     phase: Id
-    current: Optional[Seat] = None
+    current: Seat | None = None
     first_player: Seat
     soldiers: Annotated[list[Soldiers], Field(min_length=2, max_length=2)]
     reserve: Annotated[list[Armies], Field(min_length=2, max_length=2)]
     armies: dict[Id, Annotated[list[Armies], Field(min_length=2, max_length=2)]]
-    locations: dict[Id, Optional[Seat]]
-    stopped: Optional[Seat] = None
-    move: Optional[MoveDoc] = None
+    locations: dict[Id, Seat | None]
+    stopped: Seat | None = None
+    move: MoveDoc | None = None
     tasks: list[Task] = []
     points: Annotated[list[Count], Field(min_length=2, max_length=2)]
-    derived: Optional[dict[Id, object]] = None  # written for readers, ignored when read
+    derived: dict[Id, object] | None = None  # written for readers, ignored when read

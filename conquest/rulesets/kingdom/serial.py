@@ -8,8 +8,18 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from conquest.core.errors import StateFormatError
-from conquest.rulesets.kingdom.base import (ARMIES_PER_PLAYER, COLORS, INCOME, MAX_SOLDIER_ENTRY, MOVE, OVER,
-                                            PHASES, PLACE, VACATE, economy)
+from conquest.rulesets.kingdom.base import (
+    ARMIES_PER_PLAYER,
+    COLORS,
+    INCOME,
+    MAX_SOLDIER_ENTRY,
+    MOVE,
+    OVER,
+    PHASES,
+    PLACE,
+    VACATE,
+    economy,
+)
 from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.bonus import tokens
 from conquest.rulesets.kingdom.coherence import check_coherence

@@ -9,8 +9,15 @@ from typing import Any
 
 from conquest.core.game import CHANCE
 from conquest.rulesets.kingdom.base import CONQUEST, INCOME, MAX_SOLDIER_ENTRY, MOVE, OVER, PLACE, VACATE
-from conquest.rulesets.kingdom.move import (choose_destination, destinations, location_choices, move_armies,
-                                            move_choices, place, vacate)
+from conquest.rulesets.kingdom.move import (
+    choose_destination,
+    destinations,
+    location_choices,
+    move_armies,
+    move_choices,
+    place,
+    vacate,
+)
 from conquest.rulesets.kingdom.phases import income
 from conquest.rulesets.kingdom.recruit import recruit, recruit_choices
 from conquest.rulesets.kingdom.state import KingdomData

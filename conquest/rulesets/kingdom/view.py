@@ -20,8 +20,13 @@ def describe_action(state: KingdomState, action: Any) -> str | None:
     b = state.board
     w = action[0]
     me = state.current
-    tok = (lambda n: f"{n} Soldier token{'s' if n != 1 else ''}")
-    arm = (lambda n: f"{n} arm{'ies' if n != 1 else 'y'}")
+
+    def tok(n: int) -> str:
+        return f"{n} Soldier token{'s' if n != 1 else ''}"
+
+    def arm(n: int) -> str:
+        return f"{n} arm{'ies' if n != 1 else 'y'}"
+
     if w == "recruit":
         n = action[1]
         return f"recruit {arm(n)} into your castle ({tok(n)})"

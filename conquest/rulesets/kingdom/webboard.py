@@ -74,8 +74,13 @@ def board_json(view: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
                "holds": [["Soldier tokens", view["soldiers"][p], None], ["in reserve", view["reserve"][p], None]],
                "badges": [[f"{k.replace('_', ' ')} {v}", None] for k, v in view["derived"]["tokens"][p].items() if v]}
               for p in (0, 1)]
-    name = (lambda tid: board.map.by_id[tid].name)
-    arm = (lambda n: f"{n} arm{'ies' if n != 1 else 'y'}")
+
+    def name(tid: str) -> str:
+        return str(board.map.by_id[tid].name)
+
+    def arm(n: int) -> str:
+        return f"{n} arm{'ies' if n != 1 else 'y'}"
+
     if view.get("move"):
         got = view["move"]["from"]
         frm = ", ".join(f"{arm(v)} from {name(k)}" for k, v in got.items()) or "no army yet"
@@ -89,7 +94,10 @@ def question(view: dict[str, Any], seat: int | None, board: Any) -> str | None:
     """What the seat to move is asked now (shown above its actions), from its view."""
     if seat is None or view.get("current") != seat or view.get("phase") in (None, "income", "over"):
         return None
-    name = (lambda tid: board.map.by_id[tid].name)
+
+    def name(tid: str) -> str:
+        return str(board.map.by_id[tid].name)
+
     have = view["soldiers"][seat]
     phase = view["phase"]
     if phase == "conquest":

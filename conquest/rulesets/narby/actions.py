@@ -7,11 +7,27 @@ to a declared action are the Action Phase (``action_phase``). Readings R9, R14, 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby.base import (BABA, CAVE0, CHEST, DRAGON0, EMPTY, KIND_NAME, NO_DESTROY, PIDX,
-                                          PLACE0, RESTING, RUIN, TOWN, UNDEAD, key_order, key_text)
+from conquest.rulesets.narby.base import (
+    BABA,
+    CAVE0,
+    CHEST,
+    DRAGON0,
+    EMPTY,
+    KIND_NAME,
+    NO_DESTROY,
+    PIDX,
+    PLACE0,
+    RESTING,
+    RUIN,
+    TOWN,
+    UNDEAD,
+    key_order,
+    key_text,
+)
 from conquest.rulesets.narby.state import NarbyData, count, move_dragon, remove_claim, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 

@@ -8,7 +8,7 @@ the other and they share no square (docs/rules/narby.md)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from conquest.core.notation import is_digits
 
@@ -91,18 +91,18 @@ def dist(a: int, b: int, adjacency: int) -> int:
     return abs(ax - bx) + abs(ay - by)
 
 
-@lru_cache(maxsize=None)
+@cache
 def near_anchors(a: int, d: int, adjacency: int) -> tuple[int, ...]:
     """Anchors within ``d`` steps of anchor ``a`` (one step = one space in the adjacency), ``a`` excluded."""
     return tuple(b for b in ANCHORS if b != a and dist(a, b, adjacency) <= d)
 
 
-@lru_cache(maxsize=None)
+@cache
 def near_squares(s: int, d: int, adjacency: int) -> tuple[int, ...]:
     return tuple(t for t in range(SQUARES) if t != s and dist(s, t, adjacency) <= d)
 
 
-@lru_cache(maxsize=None)
+@cache
 def anchors_beside(squares: tuple[int, ...], adjacency: int) -> tuple[int, ...]:
     """Anchors of 2x2 footprints adjacent to the piece covering ``squares`` (and not overlapping it)."""
     own = set(squares)

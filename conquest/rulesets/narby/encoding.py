@@ -115,8 +115,8 @@ class NarbyEncoding(Encoding):
         f.add(view["chest_coins"], 50)
         f.add(view["actions_left"], 3)
         f.many((view["bonus"][k] for k in BONUS_KEYS), 3)
-        f.many((1.0 if p in view["powers_used"] else 0.0 for p in T.place_ids))
-        f.many((1.0 if c in view["played"] else 0.0 for c in T.card_ids))
+        f.many(1.0 if p in view["powers_used"] else 0.0 for p in T.place_ids)
+        f.many(1.0 if c in view["played"] else 0.0 for c in T.card_ids)
         f.one_hot(view["hands"][seat], T.card_ids)
         for s in order:
             f.one_hot(view["dragons"][s], T.dragon_ids)
@@ -270,7 +270,7 @@ class NarbyEncoding(Encoding):
             self._event(w, x)
         return w.buf
 
-    def _board(self, w: "_Seen", state: Any) -> None:
+    def _board(self, w: _Seen, state: Any) -> None:
         """Settlements, places of power and claims written where they differ from the seat's last observation,
         found by comparing them whole."""
         kinds = state.occ.translate(_KINDS_ONLY)
@@ -290,7 +290,7 @@ class NarbyEncoding(Encoding):
             self._claims(w, state.claims)
 
     @staticmethod
-    def _claims(w: "_Seen", claims: dict[int | str, int]) -> None:
+    def _claims(w: _Seen, claims: dict[int | str, int]) -> None:
         """Every claim that differs from the seat's last observation: a claim is one number (its key's, from its
         owner's side), set or cleared."""
         v, planes, rows = w.v, w.claim_plane, w.claim_row
@@ -308,7 +308,7 @@ class NarbyEncoding(Encoding):
             got = self._used_bits[used] = np.array(bits, dtype=np.float32).tobytes()
         return got
 
-    def _blocks_of(self, w: "_Seen", dragon: list[int], order: list[int]) -> None:
+    def _blocks_of(self, w: _Seen, dragon: list[int], order: list[int]) -> None:
         """The seats' dragons and places in the turn order (one-hot, in each seat's block)."""
         v, n = w.v, self.players
         for k, s in enumerate(w.order_of):
@@ -330,7 +330,7 @@ class NarbyEncoding(Encoding):
         w.dragon[:] = dragon
         w.order[:] = order
 
-    def _event(self, w: "_Seen", ev: dict[str, Any] | None) -> None:
+    def _event(self, w: _Seen, ev: dict[str, Any] | None) -> None:
         """The event under way: its type (one-hot), its modifier and the seats it names (from the observer's
         side, one-hot each)."""
         v, hot = w.v, w.ev_at

@@ -17,14 +17,14 @@ if TYPE_CHECKING:
     from conquest.core.game import State
 
 
-def unseen_cards(state: "State", seat: int) -> list[str]:
+def unseen_cards(state: State, seat: int) -> list[str]:
     """The cards ``seat`` cannot place: in another seat's hand or still in the deck (sorted)."""
     own = state.hand[seat] if 0 <= seat < state.players else None  # type: ignore[attr-defined]
     played = set(state.played)  # type: ignore[attr-defined]
     return sorted(c for c in T.card_ids if c != own and c not in played)
 
 
-def determinize(state: "State", seat: int, rng: random.Random) -> "State":
+def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     hand = s.hand  # type: ignore[attr-defined]
     others = [t for t in range(s.players) if t != seat and hand[t] is not None]

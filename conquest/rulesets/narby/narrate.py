@@ -8,7 +8,8 @@ card stays "a card": its view says "hidden".
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, die, ends, fact, line, listing, plural, score_row
 from conquest.rulesets.narby import board as B
@@ -377,7 +378,8 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
         got = t.coins_gained(actor)
         outcome = plural(got, "coin") if got else "nothing"
         return line(f"{who} steals from {_steal_target(t, ev.get('from'))}: roll {shown} — {outcome}", "dice",
-                    changed=ch, group=f"steal-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)])
+                    changed=ch, group=f"steal-{rnd}-{actor}-{before.get('actions_left')}",
+                    dice=[die(who, "d20", outcome, value=n)])
     if typ == "destroy":
         target = ev.get("target")
         sb, sa = before.get("settlements") or {}, after.get("settlements") or {}
@@ -398,6 +400,6 @@ def _roll(t: Teller, before: Mapping[str, Any], ev: Mapping[str, Any], n: int, a
         if not gone and target in cb and target not in ca:
             facts.append(fact(f"/claims/{target}", exists=False))
         return line(f"{who} tries to destroy {t.key(target)}: roll {shown} — {outcome}", "dice", changed=ch,
-                    group=f"destroy-{rnd}-{actor}-{before.get('actions_left')}", dice=[die(who, "d20", outcome, value=n)],
-                    facts=facts)
+                    group=f"destroy-{rnd}-{actor}-{before.get('actions_left')}",
+                    dice=[die(who, "d20", outcome, value=n)], facts=facts)
     return line(f"Roll {shown}", "dice", changed=ch, dice=[die("chance", "d20", str(n), value=n)])

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.core.odds import action_odds_report
 from conquest.core.game import State
+from conquest.core.odds import action_odds_report
 
 
 def _through(s: Any) -> Any:

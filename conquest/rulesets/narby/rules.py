@@ -10,12 +10,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.rulesets.narby import end, serial, turn
-from conquest.rulesets.narby import view as _view
-from conquest.rulesets.narby.base import (BABA, BONUS_KEYS, CAVE0, CHANCE_NODES, CHEST, CITY, COPPER, D20,
-                                          DECISION_NODES, DRAGON0, EMPTY, GOLD, KIND_CODE, KIND_NAME, NO_DESTROY,
-                                          PHASES, PIDX, PLACE0, RESTING, RUIN, TOKENS, TOWN, UNDEAD, key_parse,
-                                          key_text)
+from conquest.rulesets.narby import end, serial, turn, view as _view
+from conquest.rulesets.narby.base import (
+    BABA,
+    BONUS_KEYS,
+    CAVE0,
+    CHANCE_NODES,
+    CHEST,
+    CITY,
+    COPPER,
+    D20,
+    DECISION_NODES,
+    DRAGON0,
+    EMPTY,
+    GOLD,
+    KIND_CODE,
+    KIND_NAME,
+    NO_DESTROY,
+    PHASES,
+    PIDX,
+    PLACE0,
+    RESTING,
+    RUIN,
+    TOKENS,
+    TOWN,
+    UNDEAD,
+    key_parse,
+    key_text,
+)
 from conquest.rulesets.narby.schema import NarbyBody
 from conquest.rulesets.narby.serial import EVENT_DEFAULTS, EVENT_FIELDS
 from conquest.rulesets.narby.state import NarbyData, seat_label
@@ -42,5 +64,5 @@ class NarbyState(NarbyData):
     _body_json = serial.body_json
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "NarbyState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NarbyState:
         return serial.from_body(cls, data, players, options)

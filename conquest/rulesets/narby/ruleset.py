@@ -5,15 +5,15 @@ position evaluation of the greedy agent. The rules themselves are in the section
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from conquest.core.errors import OptionError
 from conquest.core.encoding import Encoding
+from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
-from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby import notation
+from conquest.rulesets.narby import board as B, notation
 from conquest.rulesets.narby.base import CITY, RUIN, TOWN
 from conquest.rulesets.narby.rules import NarbyState
 from conquest.rulesets.narby.tables import TABLES as T

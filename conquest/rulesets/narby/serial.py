@@ -10,9 +10,26 @@ from typing import Any, TypeVar
 from conquest.core.errors import StateFormatError
 from conquest.core.schema import read_counters
 from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby.base import (BONUS_KEYS, CAVE0, CHANCE_NODES, CHEST, DECISION_NODES, DRAGON0, EMPTY,
-                                          KIND_CODE, KIND_NAME, PHASES, PIDX, PLACE0, RUIN, TOWN, UNDEAD,
-                                          key_order, key_parse, key_text)
+from conquest.rulesets.narby.base import (
+    BONUS_KEYS,
+    CAVE0,
+    CHANCE_NODES,
+    CHEST,
+    DECISION_NODES,
+    DRAGON0,
+    EMPTY,
+    KIND_CODE,
+    KIND_NAME,
+    PHASES,
+    PIDX,
+    PLACE0,
+    RUIN,
+    TOWN,
+    UNDEAD,
+    key_order,
+    key_parse,
+    key_text,
+)
 from conquest.rulesets.narby.state import STAT_KEYS, NarbyData
 from conquest.rulesets.narby.tables import TABLES as T
 

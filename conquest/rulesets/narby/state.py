@@ -9,15 +9,14 @@ plus small dicts, so a clone is a handful of list copies.
 
 from __future__ import annotations
 
-from typing import Any, Self, Sequence
+from collections.abc import Sequence
+from typing import Any, Self
 
 from conquest.core.game import CHANCE, State
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby.base import (BABA, CHANCE_NODES, CHEST, DRAGON0, EMPTY, PIDX, PLACE0, RESTING,
-                                          UNDEAD)
+from conquest.rulesets.narby.base import BABA, CHANCE_NODES, CHEST, DRAGON0, EMPTY, PIDX, PLACE0, RESTING, UNDEAD
 from conquest.rulesets.narby.tables import TABLES as T
-
 
 STAT_KEYS = ("claims", "claims_taken", "places_claimed", "places_destroyed", "settlements_destroyed",
              "settlements_ruined", "attacks", "steals", "destroys", "cards_played", "powers_used", "tribute_coins")
@@ -27,7 +26,7 @@ settlements destroyed, settlements left in ruins, attacks, steals and destroys r
 power prevented is not), bonus cards played, powers of places used, coins won at tribute."""
 
 
-def count(s: "NarbyData", key: str, n: int = 1) -> None:
+def count(s: NarbyData, key: str, n: int = 1) -> None:
     """Add ``n`` to the report counter ``key`` (one of ``STAT_KEYS``), up to ``core.schema.COUNTER_MAX``."""
     add_to_counter(s.stats, key, n)
 

@@ -7,22 +7,48 @@ or the tribute) and the start of a new round after the tribute.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby.action_phase import (ACTION_KINDS, act, act_actions, act_refusal, answers, back_to_act,
-                                                  react, resolve_roll)
+from conquest.rulesets.narby.action_phase import (
+    ACTION_KINDS,
+    act,
+    act_actions,
+    act_refusal,
+    answers,
+    back_to_act,
+    react,
+    resolve_roll,
+)
 from conquest.rulesets.narby.base import CHANCE_NODES, D20, NEW_ROUND, PLACE0, TOKENS
-from conquest.rulesets.narby.cards import (play_procreator, play_tribute_card, procreator_choices,
-                                           tribute_card_choices)
+from conquest.rulesets.narby.cards import play_procreator, play_tribute_card, procreator_choices, tribute_card_choices
 from conquest.rulesets.narby.draw import card_outcomes, deal_card, start_round
 from conquest.rulesets.narby.end import check_win_at_once
-from conquest.rulesets.narby.populate import (choose_place, place_choices, place_settlement, procreator_window,
-                                              roll_chest_x, roll_chest_y, roll_place, roll_place_x, roll_place_y,
-                                              roll_settle_x, roll_settle_y, upgrade_choices, upgrade_town)
-from conquest.rulesets.narby.setup import (choose_dragon, dragon_choices, dragon_placed, roll_cave_x, roll_cave_y,
-                                           roll_dragon)
+from conquest.rulesets.narby.populate import (
+    choose_place,
+    place_choices,
+    place_settlement,
+    procreator_window,
+    roll_chest_x,
+    roll_chest_y,
+    roll_place,
+    roll_place_x,
+    roll_place_y,
+    roll_settle_x,
+    roll_settle_y,
+    upgrade_choices,
+    upgrade_town,
+)
 from conquest.rulesets.narby.schema import COINS_MAX
+from conquest.rulesets.narby.setup import (
+    choose_dragon,
+    dragon_choices,
+    dragon_placed,
+    roll_cave_x,
+    roll_cave_y,
+    roll_dragon,
+)
 from conquest.rulesets.narby.state import NarbyData, put_piece, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
 from conquest.rulesets.narby.tribute import lose_choices, lose_claim, next_tribute, roll_tribute, treasure_token

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.rulesets.narby import board as B
-from conquest.rulesets.narby import notation
+from conquest.rulesets.narby import board as B, notation
 from conquest.rulesets.narby.base import CAVE0, CHEST, CITY, DRAGON0, EMPTY, KIND_NAME, PIDX, PLACE0, RUIN, TOWN
 from conquest.rulesets.narby.state import NarbyData, seat_label
 from conquest.rulesets.narby.tables import TABLES as T

@@ -46,13 +46,15 @@ def help_terms() -> dict[str, dict[str, str]]:
     for d in T.dragons:
         extra = "; ".join(_POWER_TEXT.get(p, p.replace("_", " ")) for p in d.powers)
         out[f"dragon:{d.id}"] = {"kind": "dragon", "name": f"{d.name} dragon",
-                                 "text": f"d20 digit {d.digit}; {d.rings} claim rings" + (f"; {extra}" if extra else "")}
+                                 "text": f"d20 digit {d.digit}; {d.rings} claim rings"
+                                 + (f"; {extra}" if extra else "")}
     for p in T.places:
         out[f"place:{p.id}"] = {"kind": "place of power", "name": p.name,
                                 "text": p.power + (f". Claimed: {p.control}" if p.control else "")}
     for c in T.cards:
         out[f"card:{c.id}"] = {"kind": "card", "name": c.name,
-                               "text": c.text + (" (your own turn)" if c.timing == "own_turn" else f" ({c.timing.replace('_', ' ')})")}
+                               "text": c.text + (" (your own turn)" if c.timing == "own_turn"
+                                                 else f" ({c.timing.replace('_', ' ')})")}
     for v, text in VERBS.items():
         out[f"verb:{v}"] = {"kind": "action", "name": v, "text": text}
     return out
@@ -92,7 +94,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         icon, text = SETTLEMENT_ICON[kind]
         o = claims.get(key, -1)
         cell = regions[key]
-        cell["icons"].append({"icon": icon, "key": kind, "title": text, "fill": "#fff8e1" if kind != "ruin" else "#d7ccc8"})
+        cell["icons"].append({"icon": icon, "key": kind, "title": text,
+                              "fill": "#fff8e1" if kind != "ruin" else "#d7ccc8"})
         cell["name"] = f"{kind} at {where(key)}"
     for key, o in claims.items():
         if key in regions:
@@ -158,7 +161,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
               {"icon": "c", "text": "cave", "fill": "#795548"},
               {"icon": "D1", "text": f"dragon (2×2): D1 is {who(0)}", "shape": "circle", "fill": colors[0]},
               {"icon": "A", "text": "place of power (2×2)", "shape": "square", "fill": "#5d4037"},
-              {"icon": "$", "text": f"thief's chest ({view['chest_coins']} coins)", "shape": "square", "fill": "#c79100"},
+              {"icon": "$", "text": f"thief's chest ({view['chest_coins']} coins)", "shape": "square",
+               "fill": "#c79100"},
               {"text": "tinted square: claimed (claimant's colour)"}]
     used = set(view.get("powers_used", []))
     notes = [f"Round {view['round']}, {view['phase']} phase" +
@@ -167,7 +171,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
              + " Squares are written column, row."]
     for pid in view["places"]:
         p = T.places[T.place_index[pid]]
-        notes.append(f"{PLACE_LETTERS[T.place_index[pid]]}: {p.name} — {p.power}" + (" (used this round)" if pid in used else ""))
+        notes.append(f"{PLACE_LETTERS[T.place_index[pid]]}: {p.name} — {p.power}"
+                     + (" (used this round)" if pid in used else ""))
     terms = help_terms()
     shown = {k: v for k, v in terms.items() if k.startswith(("card:", "verb:"))
              or (k.startswith("dragon:") and k[7:] in dragons) or (k.startswith("place:") and k[6:] in view["places"])}

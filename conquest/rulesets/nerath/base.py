@@ -5,8 +5,8 @@ entrance is not friendly to any realm", from 2. MOVE), piece counts, and the car
 
 from __future__ import annotations
 
-from conquest.rulesets.nerath.data import LAND, R, SEA, T
-from conquest.rulesets.nerath.state import C1, C2, KIND, NerathData, O1, O2, OWNER, SPACE
+from conquest.rulesets.nerath.data import LAND, SEA, R, T
+from conquest.rulesets.nerath.state import C1, C2, KIND, O1, O2, OWNER, SPACE, NerathData
 
 
 def allied(st: NerathData, a: int, b: int) -> bool:

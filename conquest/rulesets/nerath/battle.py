@@ -5,11 +5,24 @@ attacks and damage. 2. Roll other attacks. 3. Take damage.", the dice each side 
 
 from __future__ import annotations
 
-from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, ships_at
 from conquest.rulesets.nerath.data import (
-    COUNTED, DRAGON, FLYING_TYPES, HEROES, LAND, R, REALM_INDEX, REALMS, SEA, SIEGE, STORM, T, TYPE_INDEX, WIZARD,
+    COUNTED,
+    DRAGON,
+    FLYING_TYPES,
+    HEROES,
+    LAND,
+    REALM_INDEX,
+    REALMS,
+    SEA,
+    SIEGE,
+    STORM,
+    TYPE_INDEX,
+    WIZARD,
+    R,
+    T,
 )
 from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, place_guardian, return_guardian
 from conquest.rulesets.nerath.reposition import start_reposition
@@ -18,7 +31,18 @@ from conquest.rulesets.nerath.retreat import finish_withdrawal_if_done, withdraw
 from conquest.rulesets.nerath.run_amok import amok_targets, run_amok
 from conquest.rulesets.nerath.sea import debark, landing_actions
 from conquest.rulesets.nerath.state import (
-    DIE, FLAGS, F_RETREATED, GUARDIANS, HIT_ON, IDS, IX, KIND, NerathData, OWNER, SPACE, TB,
+    DIE,
+    F_RETREATED,
+    FLAGS,
+    GUARDIANS,
+    HIT_ON,
+    IDS,
+    IX,
+    KIND,
+    OWNER,
+    SPACE,
+    TB,
+    NerathData,
 )
 
 

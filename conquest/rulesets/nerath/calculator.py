@@ -7,7 +7,7 @@ exact odds (conquest/rulesets/nerath/odds.py), or by ``--monte-carlo N`` battles
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field as PField
 
@@ -35,15 +35,15 @@ class NerathOddsIn(BaseModel):
     ``ally``: the defender's ally's pieces; ``dungeon``: the defender is a list of Guardian tiles (``facedown``
     for one not seen)."""
     model_config = ConfigDict(extra="forbid", strict=True)
-    attacker: Union[list[PieceName], Annotated[str, PField(max_length=500)]]
-    defender: Union[list[PieceName], Annotated[str, PField(max_length=500)]]
+    attacker: list[PieceName] | Annotated[str, PField(max_length=500)]
+    defender: list[PieceName] | Annotated[str, PField(max_length=500)]
     sea: bool = False
     order: Literal["cheapest", "listed"] = "cheapest"
     press: str = PField("always", max_length=40)
     attacker_cards: list[Annotated[str, PField(max_length=60)]] = PField(default_factory=list, max_length=40)
     defender_cards: list[Annotated[str, PField(max_length=60)]] = PField(default_factory=list, max_length=40)
     hurt_dragon_fights: bool = True
-    ally: Union[list[PieceName], Annotated[str, PField(max_length=500)], None] = None
+    ally: list[PieceName] | Annotated[str, PField(max_length=500)] | None = None
     ally_cards: list[Annotated[str, PField(max_length=60)]] = PField(default_factory=list, max_length=40)
     dungeon: bool = False
     heroes_need_lasts: Literal["while_standing", "whole_battle"] = "whole_battle"

@@ -4,10 +4,10 @@ rolls against them, Guardians returned and placed, the Treasure a plundered dung
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
-from conquest.core.schema import add_to_counter
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.state import HIT_ON, NerathData
 

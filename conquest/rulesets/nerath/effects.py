@@ -19,9 +19,8 @@ from typing import Any
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, R, REALMS, T, TYPE_INDEX
-from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, S, NerathData
-
+from conquest.rulesets.nerath.data import COUNTED, REALMS, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
 
 
 def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str, str]]:

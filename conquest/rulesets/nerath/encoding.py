@@ -85,7 +85,7 @@ class NerathEncoding(Encoding):
         f.add(view["round"], self.rounds)
         f.one_hot(view["phase"], PHASES)
         f.one_hot(view["realm"], REALMS)
-        f.many((1.0 if self.seat_of[i] == seat else 0.0 for i in range(len(REALMS))))
+        f.many(1.0 if self.seat_of[i] == seat else 0.0 for i in range(len(REALMS)))
         f.many((view["gold"][realm] for realm in REALMS), 50)
         f.many((view["vp"][realm] for realm in REALMS), 20)
         for realm in REALMS:
@@ -95,15 +95,15 @@ class NerathEncoding(Encoding):
         mine = [r for i, r in enumerate(REALMS) if self.seat_of[i] == seat]
         events = {c for r in mine if isinstance(view["event_hands"][r], list) for c in view["event_hands"][r]}
         treasures = {c for r in mine if isinstance(view["treasure_hands"][r], list) for c in view["treasure_hands"][r]}
-        f.many((1.0 if c in events else 0.0 for c in self.events))
-        f.many((1.0 if c in treasures else 0.0 for c in self.treasures))
+        f.many(1.0 if c in events else 0.0 for c in self.events)
+        f.many(1.0 if c in treasures else 0.0 for c in self.treasures)
         f.add(view["treasure_deck"], 40)
         f.add(len(view["battles"]), 5)
         bt = view["battle"] or {}
         f.flag(bool(bt))
         f.one_hot(bt.get("space"), self.spaces)
         f.one_hot(bt.get("attacker"), REALMS)
-        f.many((1.0 if r in bt.get("defenders", ()) else 0.0 for r in REALMS))
+        f.many(1.0 if r in bt.get("defenders", ()) else 0.0 for r in REALMS)
         f.one_hot(bt.get("step"), BATTLE_STEPS)
         f.add(bt.get("round", 0), 5)
         f.add(bt.get("hits_on_attacker", 0), 5)

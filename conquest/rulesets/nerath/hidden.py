@@ -14,9 +14,9 @@ A determinization for ``seat`` pools, per realm, the Event cards it cannot place
 its deck and its hand) and deals them back at random into piles of the same sizes; the facedown discards are
 kept as they are, since every card in them was seen when it was played (or drawn and applied at once): the
 public history places it there, and a determinization that dealt a card just played back into its realm's
-hand would let the search play it twice. It does the same with the Treasure cards out of sight (Treasure deck and other realms' Treasure hands), and with the
-Guardian tiles out of sight (facedown tiles on entrances and the pile), a facedown tile at full strength as
-every facedown Guardian is.
+hand would let the search play it twice. It does the same with the Treasure cards out of sight (Treasure deck and other
+realms' Treasure hands), and with the Guardian tiles out of sight (facedown tiles on entrances and the pile), a facedown
+tile at full strength as every facedown Guardian is.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ def _deal(rng: random.Random, piles: list[list[str]], keep_sorted: list[bool]) -
     return out
 
 
-def determinize(state: "State", seat: int, rng: random.Random) -> "State":
+def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     seat_of = s.seat_of  # type: ignore[attr-defined]
-    decks, hands, discards = s.decks, s.hands, s.discards  # type: ignore[attr-defined]
+    decks, hands = s.decks, s.hands  # type: ignore[attr-defined]
     # Event cards, realm by realm
     for r in range(R):
         if seat_of[r] == seat:

@@ -102,7 +102,7 @@ def build() -> dict:
             if other is not None and other != rid:
                 borders.add(tuple(sorted((rid, other))))  # type: ignore[arg-type]
     out_regions = []
-    for rid, r in regions.items():
+    for r in regions.values():
         cs = r.pop("cells")
         cx = sum(x + (0.5 if y % 2 else 0.0) for x, y in cs) / len(cs)
         cy = sum(y for _, y in cs) / len(cs)
@@ -110,7 +110,6 @@ def build() -> dict:
         r["attrs"]["cells"] = [list(c) for c in cs]
         out_regions.append(r)
     # islands: land spaces with no land neighbour
-    land = {r["id"] for r in out_regions if r["kind"] == "land"}
     adj: dict[str, set[str]] = {r["id"]: set() for r in out_regions}
     for a, b in borders:
         adj[a].add(b)

@@ -22,11 +22,21 @@ from typing import Any
 from conquest.core.game import CHANCE, State
 from conquest.core.odds import OddsError
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import R, REALMS, T, TYPE_INDEX, full_strength, guardian_tiles
+from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T, full_strength, guardian_tiles
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.odds import (  # noqa: F401
-    Battle, BattleOdds, HiddenGuardians, NerathBattle, PressPolicy, _Allies, _Guardians, _Side, dungeon_battle,
-    mix_odds, parse_guardians, parse_pieces,
+    Battle,
+    BattleOdds,
+    HiddenGuardians,
+    NerathBattle,
+    PressPolicy,
+    _Allies,
+    _Guardians,
+    _Side,
+    dungeon_battle,
+    mix_odds,
+    parse_guardians,
+    parse_pieces,
 )
 
 ATTACKER, DEFENDER, ALLY = "karkoth", "nerath", "vailin"

@@ -6,9 +6,28 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, R, SEA, T
+from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, SEA, R, T
 from conquest.rulesets.nerath.state import (
-    ADJ, C1, C2, DIST, FLAGS, F_FIXED, F_RETREATED, F_STOPPED, F_UNLOADED, IDS, KIND, LAND_ADJ, MOVE, MOVES, NerathData, OWNER, S, SEA_ADJ, SPACE, WARSHIP_MOVE,
+    ADJ,
+    C1,
+    C2,
+    DIST,
+    F_FIXED,
+    F_RETREATED,
+    F_STOPPED,
+    F_UNLOADED,
+    FLAGS,
+    IDS,
+    KIND,
+    LAND_ADJ,
+    MOVE,
+    MOVES,
+    OWNER,
+    SEA_ADJ,
+    SPACE,
+    WARSHIP_MOVE,
+    NerathData,
+    S,
 )
 
 

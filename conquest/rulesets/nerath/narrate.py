@@ -9,7 +9,8 @@ never draws single faces): its dice are shown as the dice rolled, what each need
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, counted, die, ends, line, listing, plural, score_row
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
@@ -332,7 +333,8 @@ def _chance(before: dict[str, Any], action: Any, after: dict[str, Any], extra: d
                 who = realm_name(b.get("attacker"))
             dice = _rolls(b, cap(who), n, f"{extra.get('group')}|{b.get('round')}|{b.get('step')}")
             shown = listing([f"{c} d{f} needing {need}+" for f, need, c in b.get("rolling") or []])
-            text = f"{cap(who)} {verb_for(who, 'rolls', 'roll')} {plural(n, 'hit')}" + (f" ({shown})" if shown else "") + f", round {b.get('round')}"
+            text = (f"{cap(who)} {verb_for(who, 'rolls', 'roll')} {plural(n, 'hit')}" + (f" ({shown})" if shown else "")
+                    + f", round {b.get('round')}")
             return line(text, "dice", dice=dice, round=b.get("round"),
                         side="defender" if rolling_defenders else "attacker", hits=n, **extra)
         return line(f"The dice score {plural(n, 'hit')}", "dice", dice=[die("dice", "dice", plural(n, "hit"))],

@@ -47,7 +47,8 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "embark": ("space", "int", "piece"), "debark": ("int", "space", "piece"), "battle": ("space",),
     "press": (), "retreat": (), "withdraw": ("space", "piece", "int"), "withdraw-ship": ("int", "space"),
     "withdraw-aboard": ("int", "piece"), "amok": ("space",), "stay": (), "pass": (), "hits": ("int",),
-    "extra": ("realm",), "split": ("realm", "int", "realm", "int"), "draw": ("id",), "guardian": ("id",), "treasure": ("id",),
+    "extra": ("realm",), "split": ("realm", "int", "realm", "int"), "draw": ("id",), "guardian": ("id",),
+    "treasure": ("id",),
 }
 _VARIABLE = ("hit", "buy", "play")
 WORDS = tuple(_SHAPES) + _VARIABLE

@@ -18,18 +18,27 @@ import itertools
 import json
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence, Union
+from typing import Any
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
 from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import COUNTED, HEROES, R, REALMS, T, guardian_tiles
+from conquest.rulesets.nerath.data import COUNTED, HEROES, REALMS, R, T, guardian_tiles
 from conquest.rulesets.nerath.odds_sides import (  # noqa: F401 - the calculator's names, in one place
-    FACEDOWN, POLICY_ORDERS, _Allies, _Guardians, _Side, card_bonuses, parse_guardians, parse_pieces, piece_aliases,
+    FACEDOWN,
+    POLICY_ORDERS,
+    _Allies,
+    _Guardians,
+    _Side,
+    card_bonuses,
+    parse_guardians,
+    parse_pieces,
+    piece_aliases,
 )
 
 
@@ -40,7 +49,7 @@ class PressPolicy:
     below: int = 0
 
     @staticmethod
-    def parse(text: str) -> "PressPolicy":
+    def parse(text: str) -> PressPolicy:
         t = text.strip().lower()
         if t == "always":
             return PressPolicy(0)
@@ -345,12 +354,13 @@ def mix_odds(results: list[BattleOdds], t0: float, method: str, weights: Sequenc
     return BattleOdds(attacker_wins=avg(lambda r: r.attacker_wins), defender_holds=avg(lambda r: r.defender_holds),
                       both_destroyed=avg(lambda r: r.both_destroyed), attacker_survivors=survivors("attacker"),
                       defender_survivors=survivors("defender"),
-                      expected_gold_lost={s: avg(lambda r: r.expected_gold_lost[s]) for s in ("attacker", "defender")},
+                      expected_gold_lost={s: avg(lambda r: r.expected_gold_lost[s])  # noqa: B023 - called at once
+                                          for s in ("attacker", "defender")},
                       expected_rounds=avg(lambda r: r.expected_rounds), retreats=avg(lambda r: r.retreats),
                       method=method, seconds=round(time.perf_counter() - t0, 6), extra=extra)
 
 
-Battle = Union[NerathBattle, HiddenGuardians]
+Battle = NerathBattle | HiddenGuardians
 
 
 def dungeon_battle(attacker: list[str], tiles: list[str], unseen: Sequence[str] | None = None,

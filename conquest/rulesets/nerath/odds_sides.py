@@ -7,9 +7,10 @@ docs/odds.md gives the rules each follows and the policies.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from conquest.core.notation import is_digits
 from conquest.core.odds import Moves, OddsError

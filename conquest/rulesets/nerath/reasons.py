@@ -7,11 +7,11 @@ from typing import Any
 
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.base import cargo, may_debark
-from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, R, SEA, T, TYPE_INDEX
+from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, SEA, TYPE_INDEX, R, T
 from conquest.rulesets.nerath.movement import ship_move
 from conquest.rulesets.nerath.reinforce import buy_refusal
 from conquest.rulesets.nerath.reposition import heroes_to_exit
-from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, NerathData, STEP_TITLES
+from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, STEP_TITLES, NerathData
 
 
 def illegal_reason(st: NerathData, action: Any) -> str:

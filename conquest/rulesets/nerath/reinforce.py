@@ -6,10 +6,30 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, T, TYPE_INDEX
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, TYPE_INDEX, T
 from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
 from conquest.rulesets.nerath.state import (
-    ADJ, ALL_COSTS, BUYABLE, C1, C2, CAPITAL, DIST, FLAGS, F_FIXED, F_NEW, F_UNLOADED, IDS, IX, KIND, LANDS, MOVES, NerathData, OWNER, SEAS, SEA_ADJ, SPACE,
+    ADJ,
+    ALL_COSTS,
+    BUYABLE,
+    C1,
+    C2,
+    CAPITAL,
+    DIST,
+    F_FIXED,
+    F_NEW,
+    F_UNLOADED,
+    FLAGS,
+    IDS,
+    IX,
+    KIND,
+    LANDS,
+    MOVES,
+    OWNER,
+    SEA_ADJ,
+    SEAS,
+    SPACE,
+    NerathData,
 )
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land
-from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, R, SEA, STORM, T
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, SEA, STORM, R, T
 from conquest.rulesets.nerath.movement import flying_reach, piece_move
 from conquest.rulesets.nerath.reinforce import start_reinforce
-from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, NerathData, OWNER, S, SEA_ADJ, SPACE
+from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, OWNER, SEA_ADJ, SPACE, NerathData, S
 
 
 def hero_exits(st: NerathData, s: int) -> tuple[list[int], list[int]]:

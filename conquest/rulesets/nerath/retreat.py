@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land, ships_at
-from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, R, SEA, T
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, SEA, R, T
 from conquest.rulesets.nerath.results import battle_over
-from conquest.rulesets.nerath.state import ADJ, C1, C2, IDS, KIND, NerathData, OWNER, SEA_ADJ, SPACE
+from conquest.rulesets.nerath.state import ADJ, C1, C2, IDS, KIND, OWNER, SEA_ADJ, SPACE, NerathData
 
 
 def withdraw_actions(st: NerathData) -> list[tuple]:

@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from conquest.core.errors import OptionError
+import conquest.rulesets.nerath.notation as notation
 from conquest.core.encoding import Encoding
+from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
-import conquest.rulesets.nerath.notation as notation
-from conquest.rulesets.nerath.data import (
-    COUNTED, DRAGON, DUNGEON, LAND, R, REALM_TITLES, REALMS, SEA, T, tables,
-)
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, REALM_TITLES, REALMS, SEA, R, T, tables
 from conquest.rulesets.nerath.dice import hit_chance
 from conquest.rulesets.nerath.income import income
 from conquest.rulesets.nerath.setup import setup_board
 from conquest.rulesets.nerath.state import (
-    ADJ, C1, C2, CAPITAL, COST, DIE, HIT_ON, HOME, IDS, IS_CAPITAL, KIND, LANDS, OWNER, S, SPACE, STEP_TITLES,
+    ADJ,
+    C1,
+    C2,
+    CAPITAL,
+    COST,
+    DIE,
+    HIT_ON,
+    HOME,
+    IDS,
+    IS_CAPITAL,
+    KIND,
+    LANDS,
+    OWNER,
+    SPACE,
+    STEP_TITLES,
+    S,
 )
 from conquest.rulesets.nerath.turn import NerathState
 
@@ -80,8 +94,8 @@ class NerathRuleset(Ruleset):
                    "each) or half (half each always)", ("choose", "half"), legacy="half"),
             Option("board_setup", "standard", "standard: the starting pieces and Castles of setup.yaml; empty: "
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
-            Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is played), or none (a designer's option)",
-                   ("none", "decks")),
+            Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is "
+                   "played), or none (a designer's option)", ("none", "decks")),
         ))
 
     def default_players(self) -> int:

@@ -9,7 +9,7 @@ A legal list then stays in the thousands: a move is listed per count moved."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
@@ -32,13 +32,13 @@ class Ship(Part):
     moves: Annotated[int, Field(ge=0, le=10)] = 0
     flags: list[Id] = []
     cargo: Annotated[list[Id], Field(max_length=2)] = []
-    cargo_from: Annotated[list[Optional[Id]], Field(max_length=2)] = []
+    cargo_from: Annotated[list[Id | None], Field(max_length=2)] = []
 
 
 class Reaction(Part):
     kind: Literal["move", "income"]
     realms: Annotated[list[Id], Field(min_length=1, max_length=4)]
-    space: Optional[Id] = None
+    space: Id | None = None
     mover: Id
 
 
@@ -51,7 +51,7 @@ class Battle(Part):
     step: Id
     hits_on_attacker: Small = 0
     hits_on_defenders: Small = 0
-    queue: list[Annotated[list[Union[StrictStr, StrictInt]], Field(min_length=2, max_length=2)]] = []
+    queue: list[Annotated[list[StrictStr | StrictInt], Field(min_length=2, max_length=2)]] = []
     hit_this_assignment: Small = 0
     after: Text = ""
     castle_inactive: StrictBool = False
@@ -65,7 +65,7 @@ class Battle(Part):
     window_step: Text = ""
     rolled: Small = 0
     offered: Annotated[list[Id], Field(max_length=4)] = []
-    rolling: list[list[Union[StrictStr, StrictInt]]] = []   # derived, for readers; ignored when read
+    rolling: list[list[StrictStr | StrictInt]] = []   # derived, for readers; ignored when read
 
 
 class Guardian(Part):
@@ -74,7 +74,7 @@ class Guardian(Part):
     dice: Annotated[list[Annotated[int, Field(ge=1, le=100)]], Field(min_length=1, max_length=20)] = [6]
 
 
-Scalar = Union[StrictStr, StrictInt, StrictBool, None]
+Scalar = StrictStr | StrictInt | StrictBool | None
 
 
 class NerathBody(Body):
@@ -89,10 +89,10 @@ class NerathBody(Body):
     pieces: dict[Id, dict[Id, dict[Id, Pieces]]]
     ships: dict[Id, Ship]
     next_ship: Annotated[int, Field(ge=0, le=1_000_000)]
-    movable: Union[Literal["all"], dict[Id, dict[Id, Pieces]]]
+    movable: Literal["all"] | dict[Id, dict[Id, Pieces]]
     battles: list[Id]
-    battle: Optional[Battle] = None
-    reaction: Optional[Reaction] = None
+    battle: Battle | None = None
+    reaction: Reaction | None = None
     placed: dict[Id, Pieces] = {}
     built: list[Id] = []
     event_decks: ByRealm = {}
@@ -107,5 +107,5 @@ class NerathBody(Body):
     dealing_guardians: list[Id] = []
     dealing: list[Id] = []
     stats: dict[Id, Count] = {}
-    winners: Optional[Annotated[list[Annotated[int, Field(ge=0, le=3)]], Field(max_length=4)]] = None
+    winners: Annotated[list[Annotated[int, Field(ge=0, le=3)]], Field(max_length=4)] | None = None
     end_reason: Text = ""

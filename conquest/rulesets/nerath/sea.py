@@ -7,7 +7,7 @@ from __future__ import annotations
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, enemy_sea, may_debark, ships_at
 from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, T
 from conquest.rulesets.nerath.movement import declare_attack, open_move_reaction
-from conquest.rulesets.nerath.state import ADJ, FLAGS, F_STOPPED, F_UNLOADED, IDS, KIND, MOVES, NerathData, SPACE
+from conquest.rulesets.nerath.state import ADJ, F_STOPPED, F_UNLOADED, FLAGS, IDS, KIND, MOVES, SPACE, NerathData
 
 
 def sail(st: NerathData, sid: int, y: int) -> None:

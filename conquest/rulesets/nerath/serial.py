@@ -4,24 +4,54 @@
 from __future__ import annotations
 
 from itertools import compress
-
 from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.errors import StateFormatError
 from conquest.core.notation import is_digits
 from conquest.core.schema import read_counters
-from conquest.rulesets.nerath.schema import GOLD_MAX, MAX_REALM_PIECES, VP_MAX
 from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.battle import battle_dice, one_seat_allies
 from conquest.rulesets.nerath.cards import treasure_cards
 from conquest.rulesets.nerath.data import (
-    COUNTED, DUNGEON, FLYING_TYPES, LAND, LAND_TYPES, R, REALMS, REALM_INDEX, SEA, T, TYPE_INDEX, full_strength, guardian_tiles,
+    COUNTED,
+    DUNGEON,
+    FLYING_TYPES,
+    LAND,
+    LAND_TYPES,
+    REALM_INDEX,
+    REALMS,
+    SEA,
+    TYPE_INDEX,
+    R,
+    T,
+    full_strength,
+    guardian_tiles,
 )
 from conquest.rulesets.nerath.movement import start_move
 from conquest.rulesets.nerath.reposition import start_reposition
+from conquest.rulesets.nerath.schema import GOLD_MAX, MAX_REALM_PIECES, VP_MAX
 from conquest.rulesets.nerath.state import (
-    BOARD, C1, C2, CHANCE_STEPS, FLAGS, FLAG_NAMES, GUARDIANS, IDS, IX, KIND, LANDS, MOVES, NerathData, O1, O2, OWNER, PHASES, RS, S, SPACE,
+    BOARD,
+    C1,
+    C2,
+    CHANCE_STEPS,
+    FLAG_NAMES,
+    FLAGS,
+    GUARDIANS,
+    IDS,
+    IX,
+    KIND,
+    LANDS,
+    MOVES,
+    O1,
+    O2,
+    OWNER,
+    PHASES,
+    RS,
+    SPACE,
+    NerathData,
+    S,
 )
 
 
@@ -334,8 +364,8 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         for i, t in enumerate(tiles):
             f = f"guardians/{sp}/{i}"
             if not isinstance(t, dict) or t.get("tile") not in known:
-                raise StateFormatError(f, f"a Guardian is {{tile, face_up, dice}} with a tile of "
-                                          f"guardians.yaml")
+                raise StateFormatError(f, "a Guardian is {tile, face_up, dice} with a tile of "
+                                          "guardians.yaml")
             dice = t.get("dice", full_strength(t["tile"]))
             if not isinstance(dice, list) or not dice or not all(isinstance(d, int) for d in dice):
                 raise StateFormatError(f + "/dice", "the attack dice left, a non-empty list of faces")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.cards import treasure_cards
-from conquest.rulesets.nerath.data import R, REALM_INDEX, T, TYPE_INDEX
-from conquest.rulesets.nerath.state import BOARD, CAPITAL, IX, NerathData, TB
+from conquest.rulesets.nerath.data import REALM_INDEX, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.state import BOARD, CAPITAL, IX, TB, NerathData
 
 
 def setup_board(st: NerathData) -> None:

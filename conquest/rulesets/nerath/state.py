@@ -10,7 +10,7 @@ the start of the turn) lives next to it. ``clone`` copies a few lists.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any, Self
 
 from conquest.core.game import CHANCE, State
@@ -30,8 +30,8 @@ FLAG_NAMES = {"stopped": F_STOPPED, "new": F_NEW, "fixed": F_FIXED, "unloaded": 
               "retreated": F_RETREATED}
 
 PHASES = ("deal", "draw", "move", "fight", "reposition", "reinforce", "over")
-STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles", "reposition": "Reposition",
-               "reinforce": "Reinforce", "over": "the end of the game"}
+STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles",
+               "reposition": "Reposition", "reinforce": "Reinforce", "over": "the end of the game"}
 CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock")
 GUARDIANS = -1   # the "realm" of the Guardians in a battle's damage queue
 
@@ -63,7 +63,7 @@ LENGTH_VP = {"short": (13, 20), "medium": (20, 30)}
 TREASURES_TO_WIN = (8, 12)
 
 
-@lru_cache(maxsize=None)
+@cache
 def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(seat of each realm, team of each realm). Realms in turn order Karkoth, Vailin, Iron Circle, Nerath."""
     if players == 2:

@@ -10,7 +10,7 @@ from typing import Any
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.battle import advance, apply_fight, battle_dice, fight_actions
-from conquest.rulesets.nerath.data import R, REALMS, T, TYPE_INDEX
+from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.dungeons import place_guardian
 from conquest.rulesets.nerath.income import collect_income, open_income_window
@@ -21,7 +21,7 @@ from conquest.rulesets.nerath.reposition import end_reposition, reposition_actio
 from conquest.rulesets.nerath.schema import NerathBody
 from conquest.rulesets.nerath.sea import debark, embark, sail
 from conquest.rulesets.nerath.serial import body_json, from_body, keep_bounds
-from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, NerathData, O1, O2, OWNER, SPACE
+from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, O1, O2, OWNER, SPACE, NerathData
 from conquest.rulesets.nerath.victory import end_of_round
 from conquest.rulesets.nerath.view import view
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from conquest.rulesets.nerath.data import R
-from conquest.rulesets.nerath.state import CAPITAL, LENGTH_VP, NerathData, TREASURES_TO_WIN
+from conquest.rulesets.nerath.state import CAPITAL, LENGTH_VP, TREASURES_TO_WIN, NerathData
 
 
 def side_vp(st: NerathData) -> dict[int, int]:

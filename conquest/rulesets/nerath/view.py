@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.rulesets.nerath.data import R, REALMS
+from conquest.rulesets.nerath.data import REALMS, R
 from conquest.rulesets.nerath.state import NerathData
 
 

@@ -11,9 +11,17 @@ import conquest.rulesets.nerath.notation as notation
 from conquest.core.game import json_copy
 from conquest.core.helptext import verbs_from_docstring
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.cardtext import (ABILITY, EFFECT, PIECE_ICON, REALM_COLOR, REALM_NAME,  # noqa: F401
-                                               WHEN, card_effect, card_text)
-from conquest.rulesets.nerath.data import REALM_TITLES, REALMS, guardian_tiles, tables
+from conquest.rulesets.nerath.cardtext import (  # noqa: F401
+    ABILITY,
+    EFFECT,
+    PIECE_ICON,
+    REALM_COLOR,
+    REALM_NAME,
+    WHEN,
+    card_effect,
+    card_text,
+)
+from conquest.rulesets.nerath.data import REALMS, guardian_tiles, tables
 from conquest.rulesets.nerath.state import CAPITAL, IDS, LENGTH_VP, TREASURES_TO_WIN, seating
 
 
@@ -61,7 +69,8 @@ def _anchor_labels(board_map: dict[str, Any]) -> None:
     for r in board_map["regions"]:
         if "label_at" in r:
             continue
-        mids = [(sum(p[0] for p in h) / 6, sum(p[1] for p in h) / 6) for h in (_hex(x, y) for x, y in r["attrs"]["cells"])]
+        mids = [(sum(p[0] for p in h) / 6, sum(p[1] for p in h) / 6)
+                for h in (_hex(x, y) for x, y in r["attrs"]["cells"])]
         mx, my = sum(p[0] for p in mids) / len(mids), sum(p[1] for p in mids) / len(mids)
         best = min(mids, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
         r["label_at"] = [round(best[0], 2), round(best[1], 2)]
@@ -140,7 +149,8 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
                        _card_help(view["event_hands"][x])] for x in realms]
             + [[f"{REALM_NAME[x]} treasures", _card_names(view["treasure_hands"][x], treasures),
                 _card_help(view["treasure_hands"][x])] for x in realms],
-            "badges": ([[f"allied with {', '.join(allies)}", "allies share victory: their VP are added"]] if allies else [])
+            "badges": ([[f"allied with {', '.join(allies)}", "allies share victory: their VP are added"]]
+                       if allies else [])
             + [[f"wins at {target(tm)}", "the victory target of this side (option length: " + length + ")"]]})
     legend = [{"icon": PIECE_ICON[p][0], "shape": PIECE_ICON[p][1], "fill": "#555", "text": tables().pieces[p].name,
                "help": help_terms()[f"piece:{p}"]["text"]} for p in PIECE_ICON if p != "castle"]
@@ -296,7 +306,8 @@ def _parts(cells: list[list[int]]) -> list[list[list[float]]]:
                 hit = not hit
         return hit
     return [[[a, b] for a, b in ring] for ring in rings
-            if ring is not best and not inside((sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring)))]
+            if ring is not best
+            and not inside((sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring)))]
 
 
 def _rings(cells: list[list[int]]) -> list[list[tuple[float, float]]]:

@@ -16,7 +16,6 @@ from conquest.core.schema import add_to_counter
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
 
-
 STAT_KEYS = ("conquests", "conquests_of_enemies", "lost_tribes_conquered", "conversions", "declines",
              "combos_picked", "pick_coins_paid", "reinforcement_rolls")
 """The running counts a finished game reports (``SmallWorldRuleset.game_stats``, docs/rules/smallworld.md):

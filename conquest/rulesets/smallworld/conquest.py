@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, RID
-from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT
-from conquest.rulesets.smallworld.powers import EXTEND_REACH, NO_POWER, POWER_RULES
-from conquest.rulesets.smallworld.races import COST_DISCOUNT as RACE_DISCOUNT
+from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT, EXTEND_REACH, NO_POWER, POWER_RULES
 from conquest.rulesets.smallworld.races import (
-    CONQUEST_ACTIONS, ON_OCCUPY, RACE_RULES, SORCERERS_RULE, TOKENS_KEPT,
+    CONQUEST_ACTIONS,
+    COST_DISCOUNT as RACE_DISCOUNT,
+    ON_OCCUPY,
+    RACE_RULES,
+    SORCERERS_RULE,
+    TOKENS_KEPT,
 )
 
 

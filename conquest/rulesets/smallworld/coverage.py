@@ -4,12 +4,11 @@ after), for the coverage bar "every race and every power has been bought and use
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import conquest.rulesets.smallworld.data as D
-from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState,
-)
+from conquest.rulesets.smallworld.state import ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState
 
 ALL_KEYS = [f"race:{r}" for r in D.RACE_IDS] + [f"power:{p}" for p in D.POWER_IDS]
 

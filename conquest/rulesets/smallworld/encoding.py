@@ -104,7 +104,7 @@ class SmallWorldEncoding(Encoding):
             f.one_hot(a, RACES)
             f.one_hot(races[a]["power"] if a else None, POWERS)
             f.add(races[a]["hand"] if a else 0, 10)
-            f.many((1.0 if r in declined else 0.0 for r in RACES))
+            f.many(1.0 if r in declined else 0.0 for r in RACES)
         column = view["column"]
         for k in range(COLUMN):
             c = column[k] if k < len(column) else None
@@ -122,9 +122,9 @@ class SmallWorldEncoding(Encoding):
             f.one_hot(rel.get(owner) if owner is not None else None, range(self.players))
             f.flag(race is not None and races.get(race, {}).get("status") == "declined")
             f.add(r["tokens"], 10)
-            f.many((r[m] for m in MARKERS))
+            f.many(r[m] for m in MARKERS)
         ts = view.get("turn_state") or {}
-        f.many((1.0 if ts.get(k) else 0.0 for k in TURN_FLAGS))
+        f.many(1.0 if ts.get(k) else 0.0 for k in TURN_FLAGS)
         f.add(ts.get("nonempty_conquered", 0), 5)
         f.add(ts.get("berserk_die") or 0, 3)
         f.add(ts.get("amazon_debt", 0), 4)

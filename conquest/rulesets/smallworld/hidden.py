@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from conquest.core.game import State
 
 
-def coin_estimate(state: "State", t: int) -> int:
+def coin_estimate(state: State, t: int) -> int:
     """The public estimate of seat ``t``'s coins (see the module's text)."""
     rrace, rseat = state.rrace, state.rseat  # type: ignore[attr-defined]
     regions = sum(1 for y in rrace if y >= 0 and rseat[y] == t)
@@ -37,7 +37,7 @@ def coin_estimate(state: "State", t: int) -> int:
     return int(D.SETUP["starting_coins"]) + scored * regions
 
 
-def coin_range(state: "State", t: int) -> tuple[int, int]:
+def coin_range(state: State, t: int) -> tuple[int, int]:
     """The range a determinization draws seat ``t``'s coins from: around the estimate, never below the floor
     that the public history proves."""
     e = coin_estimate(state, t)
@@ -45,7 +45,7 @@ def coin_range(state: "State", t: int) -> tuple[int, int]:
     return max(floor, (3 * e) // 4), max(floor, (5 * e + 3) // 4)
 
 
-def determinize(state: "State", seat: int, rng: random.Random) -> "State":
+def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     coins = list(s.coins)  # type: ignore[attr-defined]
     for t in range(s.players):

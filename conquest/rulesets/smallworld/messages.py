@@ -7,8 +7,22 @@ from typing import Any
 import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import (
-    ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIPLOMACY, DRAW_POWER, DRAW_RACE, OVER, PHASE_NAMES, PICK, REDEPLOY,
-    REGION_ACTIONS, RIDX, STOUT_CHOICE, _n,
+    ACTIVE,
+    CONQUER,
+    DECLINED,
+    DEFEND,
+    DIE,
+    DIPLOMACY,
+    DRAW_POWER,
+    DRAW_RACE,
+    OVER,
+    PHASE_NAMES,
+    PICK,
+    REDEPLOY,
+    REGION_ACTIONS,
+    RIDX,
+    STOUT_CHOICE,
+    _n,
 )
 from conquest.rulesets.smallworld.powers import NO_POWER, POWER_RULES, Power
 

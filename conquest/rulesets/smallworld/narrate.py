@@ -7,7 +7,8 @@ World: a line tells a seat its own coins only, because its view shows no one els
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conquest.core.narration import changed_keys, die, ends, fact, line, plural, score_row
 from conquest.rulesets.smallworld import data as D
@@ -129,7 +130,8 @@ def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: i
         combo = col[i] if i < len(col) else {}
         race = combo.get("race")
         text = (f"{player} takes the {power_name(combo.get('power'))} {race_name(race)}"
-                + (" (the top banner, free" if i == 0 else f" ({_ordinal(i + 1)} banner from the top, paying {plural(i, 'coin')}"))
+                + (" (the top banner, free" if i == 0
+                   else f" ({_ordinal(i + 1)} banner from the top, paying {plural(i, 'coin')}"))
         if combo.get("coins"):
             text += f", collecting {plural(combo['coins'], 'coin')}"
         text += ")"

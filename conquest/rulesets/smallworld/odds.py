@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.core.odds import action_odds_report
 from conquest.core.game import State
+from conquest.core.odds import action_odds_report
 
 
 def _summary(before: State, after: State, path: tuple) -> Any:

@@ -6,7 +6,8 @@ a subclass here registered with ``@power("its-id")`` that overrides the hooks it
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase

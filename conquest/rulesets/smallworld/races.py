@@ -6,7 +6,8 @@ keeps the default hook of ``Race``. To add a race: a row in races.yaml, and a su
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import conquest.rulesets.smallworld.data as D
-from conquest.core.errors import NotationError, OptionError
 from conquest.core.encoding import Encoding
+from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.smallworld.state import (
-    ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIPLOMACY, NR, OUT, PHASE_NAMES, PICK, REDEPLOY, RID, RIDX,
-    STOUT_CHOICE, SmallWorldState,
+    ACTIVE,
+    CONQUER,
+    DECLINED,
+    DEFEND,
+    DIE,
+    DIPLOMACY,
+    NR,
+    OUT,
+    PHASE_NAMES,
+    PICK,
+    REDEPLOY,
+    RID,
+    RIDX,
+    STOUT_CHOICE,
+    SmallWorldState,
 )
 
 NOTATION_HELP = (
@@ -194,7 +208,10 @@ class SmallWorldRuleset(Ruleset):
         the banner's place, price and tokens; the notation stays the button's value."""
         assert isinstance(state, SmallWorldState)
         k = action[0]
-        plural = (lambda n, w: f"{n} {w}" + ("" if n == 1 else "s"))
+
+        def plural(n: int, w: str) -> str:
+            return f"{n} {w}" + ("" if n == 1 else "s")
+
         region = ""
         if k in _REGION_ACTIONS or k == "redeploy":
             r = RIDX.get(action[1], -1)
@@ -502,7 +519,8 @@ class SmallWorldRuleset(Ruleset):
         lines.extend("  " + row for row in draw(b, labels))
         lines.append("  (3Ra1: 3 Ratmen of seat 1; in decline: lower case on the map (1gh0), * in the table below "
                      "(Elves*); LT: Lost Tribe; ~ water, ^ mountain)")
-        lines.append("  (edge: touches the edge; shore: on a sea that does; both are border regions for a first conquest)")
+        lines.append("  (edge: touches the edge; shore: on a sea that does; both are border regions for a first "
+                     "conquest)")
         lines.append("  region  name             terrain    marks        occupant")
         for i in range(b.n):
             marks = []

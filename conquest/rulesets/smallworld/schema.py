@@ -5,7 +5,7 @@ power's), markers by their number in the box, coins by a sane 100,000."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictFloat, StrictInt
 
@@ -41,7 +41,7 @@ class ComboDoc(Part):
 
 
 class RegionDoc(Part):
-    race: Optional[Id] = None
+    race: Id | None = None
     tokens: Tokens = 0
     lost_tribe: One = 0
     lair: One = 0
@@ -53,7 +53,7 @@ class RegionDoc(Part):
 
 
 class TurnStateDoc(Part):
-    race: Optional[Id] = None
+    race: Id | None = None
     readied: bool = False
     conquered: bool = False
     picked: bool = False
@@ -64,10 +64,10 @@ class TurnStateDoc(Part):
     dragon_used: bool = False
     die_used: bool = False
     fortress_placed: bool = False
-    berserk_die: Optional[Annotated[int, Field(ge=0, le=3)]] = None
-    final_region: Optional[Id] = None
+    berserk_die: Annotated[int, Field(ge=0, le=3)] | None = None
+    final_region: Id | None = None
     amazon_debt: Annotated[int, Field(ge=0, le=4)] = 0
-    defender: Optional[Seat] = None
+    defender: Seat | None = None
     loose_encampments: Annotated[int, Field(ge=0, le=5)] = 0
 
 
@@ -79,16 +79,16 @@ class PeaceDoc(Part):
 class SmallWorldBody(Body):
     map: MapDoc
     turn: Annotated[int, Field(ge=0, le=10)]
-    turns: Optional[Annotated[int, Field(ge=1, le=10)]] = None
+    turns: Annotated[int, Field(ge=1, le=10)] | None = None
     seat: Seat
     phase: Id
     seats: Annotated[list[SeatDoc], Field(min_length=2, max_length=5)]
     races: dict[Id, RaceDoc] = {}
     column: Annotated[list[ComboDoc], Field(max_length=6)] = []
-    drawn_race: Optional[Id] = None
+    drawn_race: Id | None = None
     regions: dict[Id, RegionDoc] = {}
     turn_state: TurnStateDoc = TurnStateDoc()
-    peace: Optional[PeaceDoc] = None
+    peace: PeaceDoc | None = None
     holes_used: Annotated[int, Field(ge=0, le=2)] = 0
     stats: dict[Id, Count] = {}   # counters for reports; a document without them starts at 0
-    result: Optional[list[StrictInt | StrictFloat]] = None   # written at the end, for readers
+    result: list[StrictInt | StrictFloat] | None = None   # written at the end, for readers

@@ -11,8 +11,19 @@ from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import read_counters
 from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
-from conquest.rulesets.smallworld.common import (ACTIVE, DECLINED, MAX_CAMPS, MAX_FORTS, MAX_HEROES, MAX_HOLES, NR,
-                                                  OUT, PHASE_INDEX, PHASE_NAMES, STATUS_NAMES)
+from conquest.rulesets.smallworld.common import (
+    ACTIVE,
+    DECLINED,
+    MAX_CAMPS,
+    MAX_FORTS,
+    MAX_HEROES,
+    MAX_HOLES,
+    NR,
+    OUT,
+    PHASE_INDEX,
+    PHASE_NAMES,
+    STATUS_NAMES,
+)
 from conquest.rulesets.smallworld.powers import POWER_RULES
 
 S = TypeVar("S", bound=StateBase)

@@ -15,9 +15,36 @@ from conquest.core.game import CHANCE
 from conquest.rulesets.smallworld.base import STAT_KEYS
 from conquest.rulesets.smallworld.combo import PickingCombo
 from conquest.rulesets.smallworld.common import (
-    ACTIVE, CONQUER, DECLINED, DEFEND, DIE, DIE_PROBS, DIPLOMACY, DRAW_POWER, DRAW_RACE, EXTRA, MAX_CAMPS,
-    MAX_FORTS, MAX_HEROES, MAX_HOLES, NP, NR, OUT, OVER, PHASE_INDEX, PHASE_NAMES, PICK, REDEPLOY,
-    REGION_ACTIONS, REGION_FIELDS, RID, RIDX, STATUS_NAMES, STOUT_CHOICE, VISIBLE, _n,
+    ACTIVE,
+    CONQUER,
+    DECLINED,
+    DEFEND,
+    DIE,
+    DIE_PROBS,
+    DIPLOMACY,
+    DRAW_POWER,
+    DRAW_RACE,
+    EXTRA,
+    MAX_CAMPS,
+    MAX_FORTS,
+    MAX_HEROES,
+    MAX_HOLES,
+    NP,
+    NR,
+    OUT,
+    OVER,
+    PHASE_INDEX,
+    PHASE_NAMES,
+    PICK,
+    REDEPLOY,
+    REGION_ACTIONS,
+    REGION_FIELDS,
+    RID,
+    RIDX,
+    STATUS_NAMES,
+    STOUT_CHOICE,
+    VISIBLE,
+    _n,
 )
 from conquest.rulesets.smallworld.conquest import Conquering
 from conquest.rulesets.smallworld.data import Board
@@ -37,7 +64,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
     # ---- construction -----------------------------------------------------------------------------
     @classmethod
     def fresh(cls, players: int, options: dict[str, Any], board: Board, map_seed: int,
-              column: list[tuple[int, int]]) -> "SmallWorldState":
+              column: list[tuple[int, int]]) -> SmallWorldState:
         s = cls.__new__(cls)
         s.players = players
         s.options = options
@@ -75,7 +102,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s._after_draw()
         return s
 
-    def clone(self) -> "SmallWorldState":
+    def clone(self) -> SmallWorldState:
         s = SmallWorldState.__new__(SmallWorldState)
         s.players = self.players
         s.options = self.options
@@ -284,7 +311,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         return body_json(self)
 
     @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> "SmallWorldState":
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> SmallWorldState:
         return from_body(cls, data, players, options)
 
 

@@ -42,7 +42,8 @@ def help_terms() -> dict[str, dict[str, str]]:
                                   "text": f"{r.get('text', '')} ({r.get('banner', '?')} tokens on the banner)"}
     for p in D.POWERS:
         out[f"power:{p['id']}"] = {"kind": "power", "name": p["name"],
-                                   "text": f"{p.get('text', '')} ({p.get('badge', p.get('tokens', '?'))} tokens on the badge)"}
+                                   "text": f"{p.get('text', '')} "
+                                           f"({p.get('badge', p.get('tokens', '?'))} tokens on the badge)"}
     for v, text in VERBS.items():
         out[f"verb:{v}"] = {"kind": "action", "name": v, "text": text}
     return out

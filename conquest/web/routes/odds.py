@@ -1,12 +1,12 @@
 """Exact odds: a game's calculator (``/api/odds/{ruleset}``, ``Ruleset.calculator``) and a seat's odds of one of
-its dice-driven actions (``/api/games/{id}/odds``). Both are computed in the odds lane (a share of the processor, waited for
-at most ``ODDS_SECONDS``); a seat's odds are cached per game, revision, step and action."""
+its dice-driven actions (``/api/games/{id}/odds``). Both are computed in the odds lane (a share of the processor, waited
+for at most ``ODDS_SECONDS``); a seat's odds are cached per game, revision, step and action."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-import asyncio
 from fastapi import APIRouter, Query, Request
 
 from conquest.core.calculator import Calculator

@@ -46,6 +46,7 @@ def _markdown_page(doc: Path, title: str, nav: str) -> Response:
 @lru_cache(maxsize=64)
 def _rendered(doc: Path, _version: int, title: str, nav: str) -> str:
     from html import escape
+
     from markdown_it import MarkdownIt
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(doc.read_text(encoding="utf-8"))
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '

@@ -32,7 +32,7 @@ async def ws(websocket: WebSocket, gid: str, svc: Svc) -> None:
     await websocket.accept()
     try:
         msg = await asyncio.wait_for(websocket.receive(), timeout=10)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         await _refuse(websocket, 4400, 'send {"token": ...} first')
         return
     if msg["type"] == "websocket.disconnect":
