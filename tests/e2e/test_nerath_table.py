@@ -166,6 +166,8 @@ def test_a_computer_turn_is_shown_as_thinking(browser: Any, server: Any, screens
     pg = open_page(browser, server.url + made["seats"][0]["link"], SIZES["desktop"], init=record)
     pg.wait_for_selector("#turn")
     while not d["game"]["over"] and d["view"]["round"] == 1 and d["view"]["realm"] == "karkoth":
+        if not d["legal"]:  # the seat's part is over (the computers or a roll are next): its turn has passed on
+            break
         d = play(server, gid, token, d,
                  "done" if any(a["text"] == "done" for a in d["legal"]) else d["legal"][0]["text"])
     try:
