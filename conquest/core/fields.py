@@ -4,9 +4,10 @@ A ruleset declares its state in two tables and derives the plumbing from them:
 
 - ``Slots``: every attribute of the state with its copy policy (``SHARE`` an immutable or never-changed value,
   ``LIST`` a flat list, ``NESTED`` a list of lists, ``DICT`` a flat dict, ``DICT_LISTS`` a dict of lists,
-  ``DICT_NESTED`` a dict of lists of lists, ``RECORD`` an object with a ``copy()`` method or None, ``RESET``
-  a cache set back to None). From it: ``__slots__`` and ``clone``, generated as straight-line code (one
-  assignment per field, as a hand-written clone would be: the copy is on every search step's path).
+  ``DICT_NESTED`` a dict of lists of lists, ``RECORD`` an object with a ``copy()`` method or None,
+  ``DICT_OR_NONE`` a flat dict or None, ``RESET`` a cache set back to None). From it: ``__slots__`` and
+  ``clone``, generated as straight-line code (one assignment per field, as a hand-written clone would be: the
+  copy is on every search step's path).
 - ``Document``: every key of the state's JSON body with its declared type (a pydantic annotation), a writer
   (state -> JSON value) and a reader (state, validated value -> sets fields), or none for a key written for
   readers and ignored when read. From it: the pydantic model that ``Ruleset.state_from_json`` validates a
@@ -30,8 +31,8 @@ from conquest.core.errors import StateFormatError
 from conquest.core.game import json_copy
 from conquest.core.schema import Body
 
-__all__ = ["DICT", "DICT_LISTS", "DICT_NESTED", "LIST", "NESTED", "RECORD", "RESET", "SHARE", "Document", "Key",
-           "Slots", "attr", "index_of"]
+__all__ = ["DICT", "DICT_LISTS", "DICT_NESTED", "DICT_OR_NONE", "LIST", "NESTED", "RECORD", "RESET", "SHARE",
+           "Document", "Key", "Slots", "attr", "index_of"]
 
 SHARE = "share"
 LIST = "list"
@@ -40,6 +41,7 @@ DICT = "dict"
 DICT_LISTS = "dict_lists"
 DICT_NESTED = "dict_nested"
 RECORD = "record"
+DICT_OR_NONE = "dict_or_none"
 RESET = "reset"
 
 _COPY = {
@@ -50,6 +52,7 @@ _COPY = {
     DICT_LISTS: "{{k: v[:] for k, v in self.{0}.items()}}",
     DICT_NESTED: "{{k: [x[:] for x in v] for k, v in self.{0}.items()}}",
     RECORD: "None if self.{0} is None else self.{0}.copy()",
+    DICT_OR_NONE: "None if self.{0} is None else self.{0}.copy()",
     RESET: "None",
 }
 

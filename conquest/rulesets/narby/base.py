@@ -55,3 +55,8 @@ def key_parse(text: str) -> int | str:
 def key_order(k: int | str) -> tuple[int, int]:
     """Squares first (by number), then places of power (in the table's order)."""
     return (0, k) if isinstance(k, int) else (1, PIDX[k])
+
+
+COINS_MAX = 100_000
+"""A dragon's coins and the chest's: play stops them here (``turn.apply``; no game comes near), the bound a state
+document is read with (docs/rules/narby.md, "Bounds of a state document")."""

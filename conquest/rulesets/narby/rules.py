@@ -38,12 +38,11 @@ from conquest.rulesets.narby.base import (
     key_parse,
     key_text,
 )
-from conquest.rulesets.narby.schema import NarbyBody
-from conquest.rulesets.narby.serial import EVENT_DEFAULTS, EVENT_FIELDS
+from conquest.rulesets.narby.serial import NarbyBody
 from conquest.rulesets.narby.state import NarbyData, seat_label
 
 # the names this module has always offered (the constants now live in ``base``)
-__all__ = ["NarbyState", "seat_label", "key_text", "key_parse", "EVENT_FIELDS", "EVENT_DEFAULTS", "EMPTY",
+__all__ = ["NarbyState", "seat_label", "key_text", "key_parse", "EMPTY",
            "TOWN", "CITY", "RUIN", "CHEST", "CAVE0", "DRAGON0", "PLACE0", "KIND_NAME", "KIND_CODE", "D20",
            "TOKENS", "CHANCE_NODES", "DECISION_NODES", "PHASES", "PIDX", "RESTING", "BABA", "GOLD", "COPPER",
            "UNDEAD", "NO_DESTROY", "BONUS_KEYS"]

@@ -1,20 +1,29 @@
-"""The state JSON of Narby Conquest (docs/rules/narby.md §5; rules document 001): ``body_json`` writes a
-position, ``from_body`` reads one back and checks every field and its coherence with the node. The view a
-seat gets (hidden hands) is in ``view``.
+"""The state JSON of Narby Conquest (docs/rules/narby.md §5; rules document 001): ``DOCUMENT`` declares every
+key once (its type and bounds, how it is written, how it is read), and ``core.fields`` derives from it the
+schema a document is validated with, ``body_json`` and the reader; ``from_body`` then checks squares, ids and
+the coherence of the node with the rest. The view a seat gets (hidden hands) is in ``view``.
+
+Bounds: coins and the chest's coins at most 100,000; a seat's treasure tokens at most 1,000 (values 1-3 each,
+so their sum at most 3,000); actions left and action bonuses at most 20 (docs/rules/narby.md, "Bounds of a state
+document").
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import Field, StrictInt, StrictStr
 
 from conquest.core.errors import StateFormatError
-from conquest.core.schema import read_counters
+from conquest.core.fields import Document, Key, attr
+from conquest.core.schema import Count, Id, Part, Text, read_counters
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (
     BONUS_KEYS,
     CAVE0,
     CHANCE_NODES,
     CHEST,
+    COINS_MAX,
     DECISION_NODES,
     DRAGON0,
     EMPTY,
@@ -35,43 +44,218 @@ from conquest.rulesets.narby.tables import TABLES as T
 
 D = TypeVar("D", bound=NarbyData)
 
+Coins = Annotated[int, Field(ge=0, le=COINS_MAX)]
+Square = Annotated[StrictStr, Field(max_length=5)]
+Seat = Annotated[int, Field(ge=0, le=9)]
+
+
+def per_seat(item: Any) -> Any:
+    return Annotated[list[item], Field(min_length=2, max_length=10)]
+
+
+Key_ = StrictInt | Text   # a claim key in an event: a square "x,y" or a place of power id
+
+
+class _Event(Part):
+    queue: list[Seat] = []
+
+
+class Attack(_Event):
+    type: Literal["attack"]
+    actor: Seat
+    defender: Seat
+    mod: StrictInt = 0
+    first: StrictInt | None = None
+
+
+class Steal(_Event):
+    type: Literal["steal"]
+    actor: Seat
+    from_: Seat | Literal["chest"] = Field(alias="from")
+    mod: StrictInt = 0
+
+
+class Destroy(_Event):
+    type: Literal["destroy"]
+    actor: Seat
+    target: Text
+    mod: StrictInt = 0
+
+
+class Claim(_Event):
+    type: Literal["claim"]
+    actor: Seat
+    targets: list[Text]
+
+
+class Place(Part):
+    type: Literal["place"]
+    by: Seat
+    piece: Literal["dragon", "hut", "chest"]
+    dragon: Annotated[int, Field(ge=-1, le=9)] = -1
+    mode: Text
+    range: Annotated[int, Field(ge=0, le=20)] = 0
+    then: Text = "act"
+
+
+class Upgrade(Part):
+    type: Literal["upgrade"]
+    towns: list[Text]
+
+
+class PlacePower(Part):
+    type: Literal["place_power"]
+    place: Literal[tuple(PIDX)]  # type: ignore[valid-type]
+
+
+class Tribute(Part):
+    type: Literal["tribute"]
+    seat: Seat
+    mod: StrictInt = 0
+    town: StrictInt = 0
+    city: StrictInt = 0
+
+
+class Token(Part):
+    type: Literal["token"]
+    seat: Seat
+    left: StrictInt
+    then: Text = "act"
+
+
+class Lose(Part):
+    type: Literal["lose"]
+    seat: Seat
+
+
+Event = Annotated[Attack | Steal | Destroy | Claim | Place | Upgrade | PlacePower | Tribute | Token | Lose,
+                  Field(discriminator="type")]
+_EVENT_MODELS = {m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
+                 for m in (Attack, Steal, Destroy, Claim, Place, Upgrade, PlacePower, Tribute, Token, Lose)}
+
+
+def _square(name: str, v: Any, anchor: bool = False) -> int:
+    if v is None:
+        return -1
+    try:
+        q = B.parse_sq(str(v))
+    except ValueError:
+        raise StateFormatError(name, f"expected a square \"x,y\" (1-20), got {v!r}") from None
+    if anchor and not B.is_anchor(q):
+        raise StateFormatError(name, f"{v} cannot be the top-left square of a 2x2 piece")
+    return q
+
+
+def _squares(field: str, attribute: str, anchor: bool = False) -> Key:
+    def read(s: NarbyData, v: list[str | None]) -> None:
+        setattr(s, attribute, [_square(f"{field}/{i}", q, anchor) for i, q in enumerate(v)])
+    return Key(field, per_seat(Square | None), lambda s: [B.sq_text(a) if a >= 0 else None
+                                                          for a in getattr(s, attribute)], read)
+
+
+def _read_dice(s: NarbyData, v: list[int]) -> None:
+    s.die, s.die2 = v
+
+
+def _read_dragons(s: NarbyData, v: list[str | None]) -> None:
+    s.dragon = []
+    for i, x in enumerate(v):
+        if x is not None and x not in T.dragon_index:
+            raise StateFormatError(f"dragons/{i}", f"unknown dragon {x!r} (known: {', '.join(T.dragon_ids)})")
+        s.dragon.append(-1 if x is None else T.dragon_index[x])
+
+
+def _read_hands(s: NarbyData, v: list[str | None]) -> None:
+    for i, x in enumerate(v):
+        if x is not None and x not in T.card_ids:
+            raise StateFormatError(f"hands/{i}", f"unknown card {x!r} (known: {', '.join(T.card_ids)})")
+    s.hand = list(v)
+
+
+def _read_claims(s: NarbyData, v: dict[str, int]) -> None:
+    s.claims = {}
+    for k, o in v.items():
+        try:
+            s.claims[key_parse(k)] = o
+        except ValueError as e:
+            raise StateFormatError(f"claims/{k}", str(e)) from None
+
+
+def _read_used(s: NarbyData, v: list[str]) -> None:
+    s.used = 0
+    for p in v:
+        if p not in PIDX:
+            raise StateFormatError("powers_used", "a list of place of power ids")
+        s.used |= 1 << PIDX[p]
+
+
+def _read_played(s: NarbyData, v: list[str]) -> None:
+    if any(c not in T.card_ids for c in v):
+        raise StateFormatError("played", "a list of card ids")
+    s.played = list(v)
+
+
+def _read_bonus(s: NarbyData, v: dict[str, int]) -> None:
+    if set(v) != set(BONUS_KEYS):
+        raise StateFormatError("bonus", f"an object with {', '.join(BONUS_KEYS)}")
+    s.bonus = [v[k] for k in BONUS_KEYS]
+
+
+def _write_board(s: NarbyData) -> dict[str, str]:
+    return {B.sq_text(q): KIND_NAME[c] for q, c in enumerate(s.occ) if TOWN <= c <= RUIN}
+
+
+DOCUMENT = Document("NarbyBody", [
+    attr("round", Annotated[int, Field(ge=0, le=10_000)]),
+    attr("phase", Literal[PHASES]),
+    attr("node", Id),
+    Key("seat", Seat | None, lambda s: None if s.node in CHANCE_NODES or s.node == "over" else s.who,
+        lambda s, v: setattr(s, "who", -1 if v is None else v), None),
+    attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
+    Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
+        lambda s: [s.die, s.die2], _read_dice),
+    Key("dragons", per_seat(Id | None), lambda s: [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
+        _read_dragons),
+    _squares("dragon_at", "dpos", anchor=True),
+    _squares("caves", "cave"),
+    _squares("home", "home"),
+    Key("settlements", Annotated[dict[Square, Literal[tuple(KIND_CODE)]], Field(max_length=400)],  # type: ignore[misc]
+        _write_board),   # read with the other pieces by ``from_body``, which puts them on the board
+    # in the order the places came on the board, which orders their ``power`` actions (a saved game lists its
+    # legal actions as the original did); read with the other pieces by ``from_body``
+    Key("places", dict[Id, Square], lambda s: {p: B.sq_text(a) for p, a in s.places.items()}),
+    Key("claims", dict[Id, Seat],
+        lambda s: {key_text(k): o for k, o in sorted(s.claims.items(), key=lambda x: key_order(x[0]))},
+        _read_claims),
+    Key("chest", Square | None, lambda s: B.sq_text(s.chest) if s.chest >= 0 else None, None, None),
+    attr("chest_coins", Coins),
+    attr("coins", per_seat(Coins)),
+    attr("tokens", per_seat(Annotated[int, Field(ge=0, le=3_000)]), "tok_sum"),
+    attr("token_count", per_seat(Annotated[int, Field(ge=0, le=1_000)]), "tok_n"),
+    Key("rings_left", list[Annotated[int, Field(ge=0, le=100)]] | None,   # derived from claims when read
+        lambda s: s.rings_left, default=None),
+    Key("hands", per_seat(Id | None), lambda s: s.hand, _read_hands),
+    Key("played", Annotated[list[Id], Field(max_length=100)], lambda s: s.played, _read_played),
+    Key("powers_used", Annotated[list[Id], Field(max_length=100)],
+        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1], _read_used),
+    attr("order", per_seat(Seat)),
+    attr("turn", Annotated[int, Field(ge=0, le=10)]),
+    attr("actions_left", Annotated[int, Field(ge=0, le=20)], "acts"),
+    Key("bonus", dict[Id, Annotated[int, Field(ge=-20, le=20)]], lambda s: dict(zip(BONUS_KEYS, s.bonus)),
+        _read_bonus),
+    Key("event", Event | None, lambda s: ev_to_json(s.ev) if s.ev is not None else None,
+        lambda s, v: setattr(s, "ev", ev_from_json(v, s.players)), None),
+    Key("stats", dict[Id, Count] | None, lambda s: s.stats,
+        lambda s, v: setattr(s, "stats", read_counters({"stats": v}, STAT_KEYS)), None),
+])
+"""Every key of a Narby state document: the declared schema, the writer and the reader in one place."""
+
+NarbyBody = DOCUMENT.model
+
 
 def body_json(s: NarbyData) -> dict[str, Any]:
     """The position as the state JSON (without the header ``State.to_json`` adds)."""
-    occ = s.occ
-    ev = s.ev
-    return {
-        "round": s.round,
-        "phase": s.phase,
-        "node": s.node,
-        "seat": None if s.node in CHANCE_NODES or s.node == "over" else s.who,
-        "step": s.k,
-        "dice": [s.die, s.die2],
-        "dragons": [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
-        "dragon_at": [B.sq_text(a) if a >= 0 else None for a in s.dpos],
-        "caves": [B.sq_text(a) if a >= 0 else None for a in s.cave],
-        "home": [B.sq_text(a) if a >= 0 else None for a in s.home],
-        "settlements": {B.sq_text(q): KIND_NAME[c] for q, c in enumerate(occ) if TOWN <= c <= RUIN},
-        # in the order the places came on the board, which orders their ``power`` actions (a saved game
-        # lists its legal actions as the original did)
-        "places": {p: B.sq_text(a) for p, a in s.places.items()},
-        "claims": {key_text(k): o for k, o in sorted(s.claims.items(), key=lambda x: key_order(x[0]))},
-        "chest": B.sq_text(s.chest) if s.chest >= 0 else None,
-        "chest_coins": s.chest_coins,
-        "coins": list(s.coins),
-        "tokens": list(s.tok_sum),
-        "token_count": list(s.tok_n),
-        "rings_left": list(s.rings_left),
-        "hands": list(s.hand),
-        "played": list(s.played),
-        "powers_used": [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1],
-        "order": list(s.order),
-        "turn": s.turn,
-        "actions_left": s.acts,
-        "bonus": dict(zip(BONUS_KEYS, s.bonus)),
-        "event": ev_to_json(ev) if ev is not None else None,
-        "stats": dict(s.stats),
-    }
+    return DOCUMENT.write(s)
 
 
 # The phase a node belongs to: derived from the node (and its event), not read from the JSON.
@@ -107,145 +291,40 @@ def ev_to_json(ev: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-EVENT_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "attack": {"actor": int, "defender": int, "mod": int, "queue": list},
-    "steal": {"actor": int, "from": (int, str), "mod": int, "queue": list},
-    "destroy": {"actor": int, "target": str, "mod": int, "queue": list},
-    "claim": {"actor": int, "targets": list, "queue": list},
-    "place": {"by": int, "piece": str, "dragon": int, "mode": str, "range": int, "then": str},
-    "upgrade": {"towns": list},
-    "place_power": {"place": str},
-    "tribute": {"seat": int, "mod": int, "town": int, "city": int},
-    "token": {"seat": int, "left": int, "then": str},
-    "lose": {"seat": int},
-}
-
-
-EVENT_DEFAULTS: dict[str, Any] = {"mod": 0, "town": 0, "city": 0, "queue": [], "range": 0, "dragon": -1,
-                                  "then": "act"}
-
-
-def ev_from_json(v: Any, players: int) -> dict[str, Any] | None:
+def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | None:
+    """The event of a validated document as play keeps it: claim keys parsed, seats checked against the
+    number of players, the defaults of the keys it leaves out filled in."""
     if v is None:
         return None
-    if not isinstance(v, dict) or not isinstance(v.get("type"), str) or v["type"] not in EVENT_FIELDS:
-        raise StateFormatError("event", f"must be null or an object with a type among {sorted(EVENT_FIELDS)}")
-    spec = EVENT_FIELDS[v["type"]]
+    model = _EVENT_MODELS[v["type"]]
     out: dict[str, Any] = {"type": v["type"]}
-    for k, typ in spec.items():
-        if k not in v and k not in EVENT_DEFAULTS:
-            raise StateFormatError(f"event/{k}", "missing")
-        raw = v.get(k, EVENT_DEFAULTS.get(k))
-        if not isinstance(raw, typ) or isinstance(raw, bool):
-            raise StateFormatError(f"event/{k}", f"wrong type {type(raw).__name__}")
-        x: Any = raw
-        try:
-            if k == "target":
-                x = key_parse(x)
-            elif k in ("targets", "towns"):
-                x = tuple(key_parse(str(y)) for y in x)
-            elif k == "queue":
-                x = tuple(int(y) for y in x)
-                if any(not 0 <= y < players for y in x):
-                    raise ValueError("seats out of range")
-        except ValueError as e:
-            raise StateFormatError(f"event/{k}", str(e)) from None
-        out[k] = x
-    for k in ("actor", "defender", "seat", "by"):
-        if k in out and not 0 <= out[k] < players:
+    for name, f in model.model_fields.items():
+        k = f.alias or name
+        if k in v or (f.default is not None and k != "first"):
+            out[k] = v.get(k, f.default)
+    try:
+        if "target" in out:
+            out["target"] = key_parse(out["target"])
+        for k in ("targets", "towns"):
+            if k in out:
+                out[k] = tuple(key_parse(str(y)) for y in out[k])
+    except ValueError as e:
+        raise StateFormatError("event", str(e)) from None
+    if "queue" in out:
+        out["queue"] = tuple(out["queue"])
+    for k in ("actor", "defender", "seat", "by", "from"):
+        if isinstance(out.get(k), int) and not 0 <= out[k] < players:
             raise StateFormatError(f"event/{k}", f"seat {out[k]} out of range")
-    if v["type"] == "steal" and isinstance(out["from"], str) and out["from"] != "chest":
-        raise StateFormatError("event/from", "a seat number or \"chest\"")
-    if v["type"] == "place" and v["piece"] not in ("dragon", "hut", "chest"):
-        raise StateFormatError("event/piece", "dragon, hut or chest")
+    if any(not 0 <= y < players for y in out.get("queue", ())):
+        raise StateFormatError("event/queue", "seats out of range")
     if v["type"] == "place" and v["piece"] == "dragon" and not 0 <= out["dragon"] < players:
         raise StateFormatError("event/dragon", f"placing a dragon names its seat, got {out['dragon']!r}")
-    if v["type"] == "place" and not 0 <= out["range"] <= 20:
-        raise StateFormatError("event/range", f"0 to 20 squares, got {out['range']!r}")
-    if v["type"] == "attack" and "first" in v:
-        out["first"] = int(v["first"])
-    if v["type"] == "place_power" and out["place"] not in PIDX:
-        raise StateFormatError("event/place", f"unknown place of power {out['place']!r}")
     return out
 
 
-def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, Any]) -> D:
-    """The state of the JSON document ``d`` (docs/rules/narby.md §5), every field checked: a field that is
-    missing, of the wrong type or incoherent with the rest raises StateFormatError naming it."""
-    def need(name: str) -> Any:
-        if name not in d:
-            raise StateFormatError(name, "missing")
-        return d[name]
-
-    def as_int(name: str, lo: int | None = None, hi: int | None = None) -> int:
-        v = need(name)
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise StateFormatError(name, f"expected an integer, got {v!r}")
-        if (lo is not None and v < lo) or (hi is not None and v > hi):
-            raise StateFormatError(name, f"{v} out of range")
-        return v
-
-    def seat_list(name: str) -> list[Any]:
-        v = need(name)
-        if not isinstance(v, list) or len(v) != players:
-            raise StateFormatError(name, f"expected a list of {players} entries")
-        return v
-
-    def square(name: str, v: Any, anchor: bool = False) -> int:
-        if v is None:
-            return -1
-        try:
-            q = B.parse_sq(str(v))
-        except ValueError:
-            raise StateFormatError(name, f"expected a square \"x,y\" (1-20), got {v!r}") from None
-        if anchor and not B.is_anchor(q):
-            raise StateFormatError(name, f"{v} cannot be the top-left square of a 2x2 piece")
-        return q
-
-    s = object.__new__(cls)
-    s.players = players
-    s.options = dict(options)
-    s.adj = int(options["adjacency"])
-    s.cblk = bool(options["chest_blocks"])
-    s.round = as_int("round", 0)
-    if options["max_rounds"] and s.round > options["max_rounds"]:
-        raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "
-                                        f"{options['max_rounds']}), which ends the game")
-    if d.get("phase") not in PHASES:
-        raise StateFormatError("phase", f"one of {', '.join(PHASES)}")
-    s.node = need("node")
-    if s.node not in CHANCE_NODES and s.node not in DECISION_NODES and s.node != "over":
-        raise StateFormatError("node", f"unknown node {s.node!r}")
-    seat = d.get("seat")
-    if s.node in DECISION_NODES:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
-            raise StateFormatError("seat", f"a decision node needs the deciding seat, got {seat!r}")
-        s.who = seat
-    else:
-        s.who = -1
-    s.k = as_int("step", -1)
-    dice = need("dice")
-    if not isinstance(dice, list) or len(dice) != 2 or not all(isinstance(x, int) and 0 <= x <= 20 for x in dice):
-        raise StateFormatError("dice", "two numbers 0-20 (0: not rolled)")
-    s.die, s.die2 = dice
-    s.dragon = []
-    for i, v in enumerate(seat_list("dragons")):
-        if v is None:
-            s.dragon.append(-1)
-        elif v in T.dragon_index:
-            s.dragon.append(T.dragon_index[v])
-        else:
-            raise StateFormatError(f"dragons/{i}", f"unknown dragon {v!r} (known: {', '.join(T.dragon_ids)})")
-    if len([x for x in s.dragon if x >= 0]) != len({x for x in s.dragon if x >= 0}):
-        raise StateFormatError("dragons", "a dragon is chosen twice")
-    s.dpos = [square(f"dragon_at/{i}", v, True) for i, v in enumerate(seat_list("dragon_at"))]
-    s.cave = [square(f"caves/{i}", v) for i, v in enumerate(seat_list("caves"))]
-    s.home = [square(f"home/{i}", v) for i, v in enumerate(seat_list("home"))]
-    for i in range(players):
-        if s.home[i] < 0 and s.cave[i] >= 0:
-            s.home[i] = s.cave[i]
-        if s.cave[i] >= 0 and s.dragon[i] == UNDEAD:
-            raise StateFormatError(f"caves/{i}", "the Undead \"Does not place home cave\"")
+def _put_pieces(s: NarbyData, d: dict[str, Any]) -> None:
+    """The 400-square board of a document: settlements, caves, the chest, places of power and dragons, no two
+    on one square (a dragon may stand over the thief's chest, reading R33)."""
     occ = bytearray([EMPTY] * B.SQUARES)
 
     def put(name: str, q: int, code: int) -> None:
@@ -253,28 +332,19 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
             raise StateFormatError(name, f"square {B.sq_text(q)} is already taken")
         occ[q] = code
 
-    sett = need("settlements")
-    if not isinstance(sett, dict):
-        raise StateFormatError("settlements", "an object {\"x,y\": \"town\"|\"city\"|\"ruin\"}")
-    for k, v in sett.items():
-        if v not in KIND_CODE:
-            raise StateFormatError(f"settlements/{k}", "town, city or ruin")
-        put(f"settlements/{k}", square(f"settlements/{k}", k), KIND_CODE[v])
+    for k, v in d["settlements"].items():
+        put(f"settlements/{k}", _square(f"settlements/{k}", k), KIND_CODE[v])
     for i, q in enumerate(s.cave):
         if q >= 0:
             put(f"caves/{i}", q, CAVE0 + i)
-    s.chest = square("chest", need("chest"))
+    s.chest = _square("chest", d.get("chest"))
     if s.chest >= 0:
         put("chest", s.chest, CHEST)
-    pl = need("places")
-    if not isinstance(pl, dict):
-        raise StateFormatError("places", "an object {place_id: \"x,y\"}")
     s.places = {}
-    for p, v in pl.items():
+    for p, v in d["places"].items():
         if p not in PIDX:
             raise StateFormatError(f"places/{p}", "unknown place of power")
-        a = square(f"places/{p}", v, True)
-        s.places[p] = a
+        s.places[p] = a = _square(f"places/{p}", v, True)
         for q in B.FOOT[a]:
             put(f"places/{p}", q, PLACE0 + PIDX[p])
     for i, a in enumerate(s.dpos):
@@ -284,20 +354,41 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
                     occ[q] = EMPTY  # a dragon may stand over the thief's chest (reading R33)
                 put(f"dragon_at/{i}", q, DRAGON0 + i)
     s.occ = occ
-    cl = need("claims")
-    if not isinstance(cl, dict):
-        raise StateFormatError("claims", "an object {\"x,y\" or place_id: seat}")
-    s.claims = {}
-    for k, o in cl.items():
-        try:
-            key = key_parse(k)
-        except ValueError as e:
-            raise StateFormatError(f"claims/{k}", str(e)) from None
-        if isinstance(key, str) and key not in s.places:
-            raise StateFormatError(f"claims/{k}", "that place of power is not on the board")
-        if not isinstance(o, int) or isinstance(o, bool) or not 0 <= o < players:
-            raise StateFormatError(f"claims/{k}", f"expected a seat number, got {o!r}")
-        s.claims[key] = o
+
+
+def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, Any]) -> D:
+    """The state of the validated JSON document ``d`` (docs/rules/narby.md §5): the keys read by ``DOCUMENT``,
+    the pieces put on the board, then what depends on the options, the number of seats and the other fields; a
+    field incoherent with the rest raises StateFormatError naming it."""
+    s = object.__new__(cls)
+    s.players, s.options = players, dict(options)
+    s.adj, s.cblk = int(options["adjacency"]), bool(options["chest_blocks"])
+    for key in ("dragons", "dragon_at", "caves", "home", "coins", "tokens", "token_count", "hands"):
+        if len(d[key]) != players:
+            raise StateFormatError(key, f"expected a list of {players} entries")
+    DOCUMENT.read(s, d)
+    if options["max_rounds"] and s.round > options["max_rounds"]:
+        raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "
+                                        f"{options['max_rounds']}), which ends the game")
+    if s.node not in CHANCE_NODES and s.node not in DECISION_NODES and s.node != "over":
+        raise StateFormatError("node", f"unknown node {s.node!r}")
+    if s.node in DECISION_NODES and not 0 <= s.who < players:
+        raise StateFormatError("seat", f"a decision node needs the deciding seat, got {d.get('seat')!r}")
+    if s.node not in DECISION_NODES:
+        s.who = -1
+    if len([x for x in s.dragon if x >= 0]) != len({x for x in s.dragon if x >= 0}):
+        raise StateFormatError("dragons", "a dragon is chosen twice")
+    for i in range(players):
+        if s.home[i] < 0 and s.cave[i] >= 0:
+            s.home[i] = s.cave[i]
+        if s.cave[i] >= 0 and s.dragon[i] == UNDEAD:
+            raise StateFormatError(f"caves/{i}", "the Undead \"Does not place home cave\"")
+    _put_pieces(s, d)
+    for k in s.claims:
+        if isinstance(k, str) and k not in s.places:
+            raise StateFormatError(f"claims/{key_text(k)}", "that place of power is not on the board")
+        if not 0 <= s.claims[k] < players:
+            raise StateFormatError(f"claims/{key_text(k)}", f"expected a seat number, got {s.claims[k]!r}")
     s.rings_left = []
     for i in range(players):
         used = sum(1 for o in s.claims.values() if o == i)
@@ -305,44 +396,13 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
         if used > total:
             raise StateFormatError("claims", f"seat {i} has {used} claim rings on the board, more than {total}")
         s.rings_left.append(total - used)
-    s.chest_coins = as_int("chest_coins", 0)
-    s.coins = []
-    for i, v in enumerate(seat_list("coins")):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise StateFormatError(f"coins/{i}", "a whole number of coins, 0 or more")
-        s.coins.append(v)
-    s.tok_sum = [int(v) for v in seat_list("tokens")]
-    s.tok_n = [int(v) for v in seat_list("token_count")]
-    s.hand = []
-    for i, v in enumerate(seat_list("hands")):
-        if v is not None and v not in T.card_ids:
-            raise StateFormatError(f"hands/{i}", f"unknown card {v!r} (known: {', '.join(T.card_ids)})")
-        s.hand.append(v)
-    played = need("played")
-    if not isinstance(played, list) or any(c not in T.card_ids for c in played):
-        raise StateFormatError("played", "a list of card ids")
-    s.played = list(played)
     dealt = [c for c in s.hand if c is not None] + s.played
     if len(dealt) != len(set(dealt)):
         raise StateFormatError("hands", "a card is in two places (the deck has one card of each title)")
-    pu = need("powers_used")
-    if not isinstance(pu, list) or any(p not in PIDX for p in pu):
-        raise StateFormatError("powers_used", "a list of place of power ids")
-    s.used = 0
-    for p in pu:
-        s.used |= 1 << PIDX[p]
-    order = need("order")
-    if not isinstance(order, list) or sorted(order) != list(range(players)):
+    if sorted(s.order) != list(range(players)):
         raise StateFormatError("order", f"a permutation of the seats 0-{players - 1}")
-    s.order = list(order)
-    s.turn = as_int("turn", 0, players)
-    s.acts = as_int("actions_left", 0)
-    bonus = need("bonus")
-    if not isinstance(bonus, dict) or set(bonus) != set(BONUS_KEYS):
-        raise StateFormatError("bonus", f"an object with {', '.join(BONUS_KEYS)}")
-    s.bonus = [int(bonus[k]) for k in BONUS_KEYS]
-    s.ev = ev_from_json(need("event"), players)
-    s.stats = read_counters(d, STAT_KEYS)
+    if s.turn > players:
+        raise StateFormatError("turn", f"{s.turn} out of range")
     s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
     if s.ev is not None and s.phase == "tribute" and "seat" in s.ev:
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one

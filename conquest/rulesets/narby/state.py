@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
+from conquest.core.fields import DICT, DICT_OR_NONE, LIST, SHARE, Slots
 from conquest.core.game import CHANCE, State
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.narby import board as B
@@ -31,11 +32,18 @@ def count(s: NarbyData, key: str, n: int = 1) -> None:
     add_to_counter(s.stats, key, n)
 
 
+FIELDS = Slots(players=SHARE, options=SHARE, adj=SHARE, cblk=SHARE, node=SHARE, who=SHARE, k=SHARE, die=SHARE,
+               die2=SHARE, round=SHARE, phase=SHARE, dragon=LIST, dpos=LIST, cave=LIST, home=LIST, occ=LIST,
+               places=DICT, claims=DICT, chest=SHARE, chest_coins=SHARE, coins=LIST, tok_sum=LIST, tok_n=LIST,
+               rings_left=LIST, hand=LIST, played=LIST, used=SHARE, order=LIST, turn=SHARE, acts=SHARE,
+               bonus=LIST, ev=DICT_OR_NONE, stats=DICT)
+"""Every field of a position and how a copy takes it (``core.fields``)."""
+
+
 class NarbyData(State):
-    __slots__ = ("players", "options", "adj", "cblk", "node", "who", "k", "die", "die2", "round", "phase",
-                 "dragon", "dpos", "cave", "home", "occ", "places", "claims", "chest", "chest_coins", "coins",
-                 "tok_sum", "tok_n", "rings_left", "hand", "played", "used", "order", "turn", "acts",
-                 "bonus", "ev", "stats")
+    __slots__ = FIELDS.names
+    clone = FIELDS.clone
+
     players: int
     options: dict[str, Any]
     adj: int                       # 8 or 4 (option adjacency)
@@ -110,43 +118,6 @@ class NarbyData(State):
         else:
             s.node, s.who = "dragon_select", 0
         return s
-
-    def clone(self) -> Self:
-        n = object.__new__(self.__class__)
-        n.players = self.players
-        n.options = self.options
-        n.adj = self.adj
-        n.cblk = self.cblk
-        n.node = self.node
-        n.who = self.who
-        n.k = self.k
-        n.die = self.die
-        n.die2 = self.die2
-        n.round = self.round
-        n.phase = self.phase
-        n.dragon = self.dragon[:]
-        n.dpos = self.dpos[:]
-        n.cave = self.cave[:]
-        n.home = self.home[:]
-        n.occ = self.occ[:]
-        n.places = self.places.copy()
-        n.claims = self.claims.copy()
-        n.chest = self.chest
-        n.chest_coins = self.chest_coins
-        n.coins = self.coins[:]
-        n.tok_sum = self.tok_sum[:]
-        n.tok_n = self.tok_n[:]
-        n.rings_left = self.rings_left[:]
-        n.hand = self.hand[:]
-        n.played = self.played[:]
-        n.used = self.used
-        n.order = self.order[:]
-        n.turn = self.turn
-        n.acts = self.acts
-        n.bonus = self.bonus[:]
-        n.ev = self.ev.copy() if self.ev is not None else None
-        n.stats = self.stats.copy()
-        return n
 
     # ================================================================== who moves
     @property

@@ -21,7 +21,7 @@ from conquest.rulesets.narby.action_phase import (
     react,
     resolve_roll,
 )
-from conquest.rulesets.narby.base import CHANCE_NODES, D20, NEW_ROUND, PLACE0, TOKENS
+from conquest.rulesets.narby.base import CHANCE_NODES, COINS_MAX, D20, NEW_ROUND, PLACE0, TOKENS
 from conquest.rulesets.narby.cards import play_procreator, play_tribute_card, procreator_choices, tribute_card_choices
 from conquest.rulesets.narby.draw import card_outcomes, deal_card, start_round
 from conquest.rulesets.narby.end import check_win_at_once
@@ -40,7 +40,6 @@ from conquest.rulesets.narby.populate import (
     upgrade_choices,
     upgrade_town,
 )
-from conquest.rulesets.narby.schema import COINS_MAX
 from conquest.rulesets.narby.setup import (
     choose_dragon,
     dragon_choices,
