@@ -67,14 +67,17 @@ interface BattleRecord {
 
 /** A line of the narrated story (the payload's `log`). */
 interface LogEntry {
-  text: string;
-  seat?: SeatIndex | null;
+  /** the narrated line (the notation where the ruleset tells nothing; null when hidden) */
+  text: string | null;
+  seat: SeatIndex | null;
+  /** who acted: the seat's name, or "chance" */
+  by: string;
   step: number;
   kind?: string;
   group?: string | null;
   chance?: boolean;
   hidden?: boolean;
-  notation?: string;
+  notation?: string | null;
   news?: string;
   tint?: string;
   changed?: string[];
