@@ -329,3 +329,35 @@ interface StoredGame {
   /** the spectators' link */
   spectator?: string;
 }
+
+/** A ruleset's option as GET /api/rulesets describes it. */
+interface RulesetOption {
+  name: string;
+  type: string;
+  default: string | number | boolean;
+  help: string;
+  choices?: (string | number | boolean)[];
+  minimum?: number;
+  maximum?: number;
+}
+interface RulesetInfo {
+  id: string;
+  title: string;
+  summary?: string;
+  min_players: number;
+  max_players: number;
+  default_players: number;
+  options: RulesetOption[];
+  /** players (as a string) -> the seats' default names */
+  seat_names?: Record<string, string[]>;
+}
+/** A computer seat kind: a level, a named agent or a policy. */
+interface SeatKindInfo { kind?: string; id?: string; spec?: string; label?: string; name?: string; help?: string }
+/** GET /api/rulesets */
+interface RulesetsData {
+  rulesets: RulesetInfo[];
+  seat_kinds?: string[];
+  levels?: Record<string, SeatKindInfo>;
+  agents?: SeatKindInfo[];
+  policies?: (SeatKindInfo | string)[];
+}
