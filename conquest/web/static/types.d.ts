@@ -309,6 +309,8 @@ interface OddsResult {
   expected_reward_gold?: number;
   method?: string;
   seconds: number;
+  /** the one-line reason of a refusal */
+  error?: string;
   [field: string]: unknown;
 }
 /** GET /api/games/{id}/odds: a battle's odds, or a table of outcomes. */
@@ -360,4 +362,31 @@ interface RulesetsData {
   levels?: Record<string, SeatKindInfo>;
   agents?: SeatKindInfo[];
   policies?: (SeatKindInfo | string)[];
+}
+
+/** GET /api/odds/{ruleset}: what the battle calculator's form offers. */
+interface CalculatorInfo {
+  title: string;
+  error?: string;
+  pieces: { id: string; name: string; die: number; cost: number }[];
+  cards: { id: string; name: string; bonus: { value: number; piece: string }[] }[];
+  guardians: { id: string; name: string; dice: number[]; first_strike?: boolean; heroes_need?: number; reward?: number }[];
+  /** the kinds that may enter a dungeon */
+  heroes: string[];
+  sea_kinds?: string[];
+  /** the most pieces of one kind a side may have */
+  max_side: number;
+}
+/** POST /api/odds/{ruleset}'s body as the calculator page builds it. */
+interface CalcBody {
+  attacker: string[];
+  defender: string[];
+  ally?: string[];
+  dungeon?: boolean;
+  sea?: boolean;
+  order: string;
+  press: string;
+  attacker_cards: string[];
+  defender_cards?: string[];
+  ally_cards?: string[];
 }
