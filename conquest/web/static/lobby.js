@@ -64,8 +64,8 @@ function kindHelp(data, kind) {
   return `The ${kind} agent with its default settings.`;
 }
 
-/** @param {RulesetOption} o @param {unknown} c */
-function optionText(o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
+/** An option's value as the form shows it ("yes", "no", "until below"). @param {RulesetOption} _o the option @param {unknown} c */
+function optionText(_o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
 
 /** @param {RulesetsData} data */
 function newGameForm(data) {

@@ -66,8 +66,8 @@ export function grouped(entries) {
   return out;
 }
 
-/** @param {LogEntry} e @param {(seat: SeatIndex) => string} seatName (unused: the swatch and the story name the seat) */
-function entryLine(e, seatName) {
+/** @param {LogEntry} e @param {(seat: SeatIndex) => string} _seatName (not read: the swatch and the story name the seat) */
+function entryLine(e, _seatName) {
   const who = e.chance ? null : swatch(e.seat);
   const text = e.text || (e.hidden ? "(hidden)" : e.notation || "");
   const title = e.notation ? `${e.by}: ${e.notation}` : (e.hidden ? "the notation is hidden from you" : "");
