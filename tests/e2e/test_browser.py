@@ -269,3 +269,20 @@ def test_lobby_game_of_computers_only_gives_the_watch_link(page: Any, server: An
         page.set_viewport_size({"width": width, "height": height})
         page.locator("#created").scroll_into_view_if_needed()
         page.screenshot(path=str(screenshots / f"lobby-computers-only-{width}.png"))
+
+
+def test_a_stepper_whose_notation_is_its_description_has_no_null_tooltip(page: Any, server: Any) -> None:
+    # the Play button's tooltip gives the notation when the description differs from it, and is left out
+    # otherwise (it once read "null": a null assigned to an element's title)
+    page.goto(server.url + "/")
+    tips = page.evaluate("""async () => {
+      const { actionCard } = await import("/static/actions.js");
+      const legal = ["recruit 1", "recruit 2", "move a b 1", "move a b 2"].map((text, i) =>
+        ({ text, description: i < 2 ? text : `${text} (A to B)`, places: [] }));
+      const me = { selected: [], filter: "", steps: {}, open: new Set(), note: "", gid: "g", token: "t", data: null };
+      const card = actionCard({ legal, game: {}, you: { seat: 0 }, log: [] }, me,
+        { names: x => x, send: () => {}, rerender: () => {}, matching: [], compose: null, why: null });
+      return [...card.querySelectorAll("li.stepper")]
+        .map(li => [li.dataset.key, li.querySelector("button.go").getAttribute("title")]);
+    }""")
+    assert tips == [["recruit #", None], ["move a b #", "notation: move a b 2"]]
