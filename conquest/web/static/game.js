@@ -44,6 +44,7 @@ async function refresh() {
 
 /** @param {Live} me */
 async function refreshOnce(me) {
+  /** @type {GameData} */
   let fresh;
   try { fresh = await api("GET", `/api/games/${me.gid}`, undefined, me.token); }
   catch (e) { app.replaceChildren(h("p", { role: "alert", text: /** @type {Error} */ (e).message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" }))); return; }
