@@ -1,3 +1,4 @@
+// @ts-check
 // Conquest web page: the router. Plain JavaScript ES modules served by the app (no build step, nothing from
 // the internet): ui.js (helpers), store.js (this browser's games), lobby.js, game.js (game page, hot-seat),
 // replay.js, board.js (the SVG board, zoom and pan), actions.js (action input), panels.js (players, help).

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: a new game (ruleset, players, seats, options), this browser's games, a record to replay.
 import { h, app, api, toast, status, swatch, copy, label, setSeatColors } from "./ui.js";
 import { remembered, remember, forget, absolute } from "./store.js";
@@ -15,22 +16,27 @@ export async function lobby() {
       h("p", { class: "help", text: "A record file (conquest-record/1, from “Download record” or conquest play) is shown step by step." }),
       h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "Record file", onchange: importRecord }))));
   listMine();
+  /** @type {RulesetsData} */
   let data;
-  try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(e.message); return; }
+  try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(/** @type {Error} */ (e).message); return; }
   newGameForm(data);
 }
 
 // ---- who plays a seat: a person, a level by name (one line each), a trained policy the server lists, or, under
 // "Advanced", an agent by its name or any agent spec ----
 const SPEC = "\u0000spec";
+/** @param {unknown} t */
 const capital = t => String(t).charAt(0).toUpperCase() + String(t).slice(1);
+/** @param {RulesetsData} data */
 function levelsOf(data) { return Object.entries(data.levels || {}); }
+/** @param {RulesetsData} data @returns {{kind: string | undefined, label?: string, help?: string}[]} */
 function policiesOf(data) {
   // the server lists installed policies: {id|kind|spec, label?, help?} or a seat kind as a string; never a bare
   // "policy" (it needs a file) nor a policy:path=... spec built here
   return (data.policies || []).map(p => typeof p === "string" ? { kind: p } : { kind: p.kind || p.id || p.spec, label: p.label || p.name, help: p.help })
     .filter(p => p.kind && p.kind !== "policy" && !String(p.kind).startsWith("policy:path="));
 }
+/** @param {RulesetsData} data @param {number} i */
 function seatKindSelect(data, i) {
   const levels = levelsOf(data);
   const levelIds = new Set(levels.map(([k]) => k));
@@ -47,6 +53,7 @@ function seatKindSelect(data, i) {
     agents.length ? h("optgroup", { label: "Advanced (agents by name)" },
       agents.map(k => h("option", { value: k, text: `agent ${k}` }))) : null);
 }
+/** @param {RulesetsData} data @param {string} kind */
 function kindHelp(data, kind) {
   if (kind === "human") return "Played in the browser by a person (hot-seat or with a link).";
   const lv = (data.levels || {})[kind];
@@ -57,10 +64,12 @@ function kindHelp(data, kind) {
   return `The ${kind} agent with its default settings.`;
 }
 
-function optionText(o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
+/** An option's value as the form shows it ("yes", "no", "until below"). @param {RulesetOption} _o the option @param {unknown} c */
+function optionText(_o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
 
+/** @param {RulesetsData} data */
 function newGameForm(data) {
-  const box = document.getElementById("newform");
+  const box = /** @type {HTMLElement} */ (document.getElementById("newform"));
   const rulesets = data.rulesets;
   if (!rulesets.length) { box.textContent = "No ruleset is installed."; return; }
   const rsSel = h("select", { id: "ruleset", name: "ruleset" },
@@ -83,7 +92,7 @@ function newGameForm(data) {
     h("details", { class: "opts", open: true }, h("summary", { text: "Options" }), optsBox));
   box.replaceChildren(form);
 
-  const current = () => rulesets.find(r => r.id === rsSel.value);
+  const current = () => /** @type {RulesetInfo} */ (rulesets.find(r => r.id === rsSel.value));
   function fillPlayers() {
     const r = current();
     playersSel.replaceChildren();
@@ -129,48 +138,56 @@ function newGameForm(data) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const r = current(); const n = Number(playersSel.value);
+    /** @type {Record<string, unknown>} */
     const options = {};
-    for (const el of optsBox.querySelectorAll("[data-opt]")) {
+    for (const el of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (optsBox.querySelectorAll("[data-opt]"))) {
       const t = el.dataset.type;
-      options[el.dataset.opt] = t === "bool" ? el.checked : t === "int" ? Number(el.value) : el.value;
+      options[el.dataset.opt || ""] = t === "bool" ? /** @type {HTMLInputElement} */ (el).checked : t === "int" ? Number(el.value) : el.value;
     }
+    /** @param {string} id */
+    const field = id => /** @type {HTMLInputElement} */ (document.getElementById(id));
     const seats = [];
     for (let i = 0; i < n; i++) {
-      let kind = document.getElementById(`seat-${i}-kind`).value;
-      if (kind === SPEC) kind = document.getElementById(`seat-${i}-spec`).value.trim();
+      let kind = field(`seat-${i}-kind`).value;
+      if (kind === SPEC) kind = field(`seat-${i}-spec`).value.trim();
       if (!kind) { toast(`Seat ${i + 1}: write an agent spec, or choose a level.`); return; }
-      seats.push({ kind, name: document.getElementById(`seat-${i}-name`).value || null });
+      seats.push({ kind, name: field(`seat-${i}-name`).value || null });
     }
-    const btn = document.getElementById("create-btn"); btn.disabled = true;
+    const btn = /** @type {HTMLButtonElement} */ (document.getElementById("create-btn")); btn.disabled = true;
+    /** @type {{game: GameInfo, seats: SeatInfo[], spectator: {link: string, token: string}}} */
     let made;
     try { made = await api("POST", "/api/games", { ruleset: r.id, players: n, options, seats }); }
-    catch (e) { toast(e.message); btn.disabled = false; return; }
+    catch (e) { toast(/** @type {Error} */ (e).message); btn.disabled = false; return; }
     btn.disabled = false;
     const g = made.game;
     const humans = made.seats.filter(x => x.token);
     const spectator = made.spectator.link;
-    for (const x of humans) remember({ id: g.id, token: x.token, seat: x.seat, name: x.name, title: g.title, created: g.created_at, spectator });
+    for (const x of humans) remember({ id: g.id, token: x.token || "", seat: x.seat, name: x.name, title: g.title, created: g.created_at, spectator });
     if (!humans.length) remember({ id: g.id, token: made.spectator.token, seat: null, name: "spectator", title: g.title, created: g.created_at, spectator });
-    if (humans.length === 1) { location.assign(humans[0].link); return; }
+    if (humans.length === 1) { location.assign(humans[0].link || ""); return; }
     result.replaceChildren(h("h3", { text: "Game created: send each player their link" }),
       h("ul", { class: "links" },
         humans.map(x => h("li", {}, swatch(x.seat), `${x.name}: `, h("a", { href: x.link, text: "play" }), " ",
-          h("button", { type: "button", onclick: () => copy(absolute(x.link)), text: "copy link" }), " ",
-          h("code", { text: absolute(x.link) }))),
+          h("button", { type: "button", onclick: () => copy(absolute(x.link || "")), text: "copy link" }), " ",
+          h("code", { text: absolute(x.link || "") }))),
         h("li", {}, "Spectators: ", h("a", { href: spectator, text: "watch" }), " ",
           h("button", { type: "button", onclick: () => copy(absolute(spectator)), text: "copy link" }))),
-      humans.length > 1 ? h("p", { class: "help", text: "Playing hot-seat on this computer? Open any seat: the page follows the turn and hides each player's secrets until they take the device." }) : null);
+      // (replaceChildren writes a null as the text "null": a game of computers only has no hot-seat line)
+      ...(humans.length > 1 ? [h("p", { class: "help", text: "Playing hot-seat on this computer? Open any seat: the page follows the turn and hides each player's secrets until they take the device." })] : []));
     listMine();
   });
 }
 
+/** @param {Event} ev */
 async function importRecord(ev) {
-  const file = ev.target.files && ev.target.files[0];
+  const input = /** @type {HTMLInputElement} */ (ev.target);
+  const file = input.files && input.files[0];
   if (!file) return;
   let record;
   try { record = JSON.parse(await file.text()); } catch (e) { toast("This file is not JSON."); return; }
+  /** @type {{game: GameInfo, spectator: {token: string, replay: string}}} */
   let made;
-  try { made = await api("POST", "/api/records", { record }); } catch (e) { toast(e.message); return; }
+  try { made = await api("POST", "/api/records", { record }); } catch (e) { toast(/** @type {Error} */ (e).message); return; }
   remember({ id: made.game.id, token: made.spectator.token, seat: null, name: "spectator", title: made.game.title, created: made.game.created_at });
   location.assign(made.spectator.replay);
 }
@@ -180,9 +197,10 @@ async function listMine() {
   if (!box) return;
   const mine = remembered();
   if (!mine.length) { box.replaceChildren(h("p", { class: "help", text: "Games you create or join in this browser appear here." })); return; }
+  /** @type {{games: (GameInfo & {error?: string, you: {name: string}})[]}} */
   let data;
   try { data = await api("POST", "/api/my-games", { games: mine.map(e => ({ id: e.id, token: e.token })) }); }
-  catch (e) { box.textContent = e.message; return; }
+  catch (e) { box.textContent = /** @type {Error} */ (e).message; return; }
   const ul = h("ul", { class: "links" });
   data.games.forEach((g, i) => {
     const e = mine[i];
