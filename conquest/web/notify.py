@@ -44,10 +44,10 @@ seat_notify_table = Table(
 EmailOf = Callable[[GameRow, int], str | None]
 """The e-mail address of the player in ``seat`` of the game, or None (nobody to tell by e-mail)."""
 
-# an address as people write them: one @, no spaces or control characters, a dot in the domain; what the
+# an address as people write them: one @, no spaces or control characters, a host name after it; what the
 # SMTP server does with it is its business (a wrong address bounces to the sender, the move stands)
 _EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f<>(),;:\\\"\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
-                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+")
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*")
 
 
 def email_problem(address: str) -> str | None:

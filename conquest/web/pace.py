@@ -40,7 +40,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, insert, select, update
 
-from conquest.core.game import CHANCE, Action, Ruleset, State
+from conquest.core.game import Ruleset, State
+from conquest.core.kinds import CHANCE, Action
 from conquest.web.games import Games, Live, WebError
 from conquest.web.notify import EmailOf, Mailer, turn_mail
 from conquest.web.seats import SeatKinds

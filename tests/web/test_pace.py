@@ -15,7 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from conquest.core.game import Action, State
+from conquest.core.game import State
+from conquest.core.kinds import Action
 from conquest.web.pace import Pace, game_pace_table
 from conquest.web.storage import games_table
 from tests.web.conftest import create, tok, with_toys
@@ -94,7 +95,7 @@ class LeaveRuleset(ToyRuleset):
 
 
 LEAVE = LeaveRuleset()
-LeaveState.ruleset = LEAVE  # type: ignore[misc]
+LeaveState.ruleset = LEAVE
 
 
 def rulesets() -> dict[str, Any]:
