@@ -32,7 +32,7 @@ class Inbox:
         self.mails: list[tuple[list[str], EmailMessage]] = []
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(msg, EmailMessage)
         with self.lock:
