@@ -65,7 +65,7 @@ def mail_server(tmp_path_factory: Any, inbox: tuple[Inbox, int]) -> Iterator[Liv
     smtp = SmtpSettings(host="127.0.0.1", port=inbox[1], sender="conquest@example.org", starttls=False)
     with LiveServer(db, rulesets=with_toys, agent_delay=0.0, think_limit=3.0, smtp=smtp,
                     public_url="http://127.0.0.1") as srv:
-        srv.app.state.pace.public_url = srv.url  # type: ignore[attr-defined]  # the port is known now
+        srv.app.state.pace.public_url = srv.url  # the port is known now
         yield srv
 
 
