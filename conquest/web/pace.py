@@ -195,14 +195,20 @@ class Pace:
 
     # ---- turns -----------------------------------------------------------------------------------
     def track(self, gid: str, _revision: int | None = None) -> None:
-        """After a write to ``gid``: when a person's seat has begun a turn, set its deadline and tell them."""
+        """After a write to ``gid``: when a person's seat has begun a turn, set its deadline and tell them. Called
+        by the writer after its commit: a failure here is logged, never the move's (it is committed)."""
+        try:
+            self._track(gid)
+        except Exception:
+            log.exception("the turn of game %s could not be tracked", gid)
+
+    def _track(self, gid: str) -> None:
         s = self.settings(gid)
         if s.mode != "turn" or s.deadline_seconds is None:
             return
         now = self.clock()
-        began: int | None = None
         pace = game_pace_table
-        with self.store._write_lock, self.store.engine.begin() as conn:
+        with self.store.engine.connect() as conn:
             g = conn.execute(select(games_table.c.to_move, games_table.c.next_step)
                              .where(games_table.c.id == gid)).first()
             if g is None:
@@ -210,23 +216,24 @@ class Pace:
             to_move, step = g[0], g[1]
             if to_move == CHANCE:
                 return  # a draw within a turn does not end it
+            kind = None if to_move is None else conn.execute(
+                select(seats_table.c.kind).where(seats_table.c.game_id == gid, seats_table.c.seat == to_move)).scalar()
+        deadline = now + dt.timedelta(seconds=s.deadline_seconds)
+        # the UPDATEs are guarded: of writers that saw the same new turn, one moves it (and tells the player)
+        with self.store._write_lock, self.store.engine.begin() as conn:
             if to_move is None:  # over
                 conn.execute(update(pace).where(pace.c.game_id == gid, pace.c.deadline_at.is_not(None))
                              .values(turn_seat=None, deadline_at=None))
                 return
-            kind = conn.execute(select(seats_table.c.kind).where(seats_table.c.game_id == gid,
-                                                                 seats_table.c.seat == to_move)).scalar()
             if kind != "human":  # the server plays it: no deadline
                 conn.execute(update(pace).where(pace.c.game_id == gid, pace.c.turn_seat.is_distinct_from(to_move))
                              .values(turn_seat=to_move, turn_step=step, deadline_at=None))
                 return
             res = conn.execute(update(pace).where(pace.c.game_id == gid, pace.c.turn_seat.is_distinct_from(to_move))
-                               .values(turn_seat=to_move, turn_step=step,
-                                       deadline_at=now + dt.timedelta(seconds=s.deadline_seconds)))
-            if res.rowcount == 1:
-                began = int(to_move)
-        if began is not None:
-            self.tell(gid, began, now + dt.timedelta(seconds=s.deadline_seconds))
+                               .values(turn_seat=to_move, turn_step=step, deadline_at=deadline))
+            began = res.rowcount == 1
+        if began:
+            self.tell(gid, int(to_move), deadline)
 
     def tell(self, gid: str, seat: int, deadline: dt.datetime | None) -> None:
         """Mail the player of ``seat`` that it is their turn (when there is a mailer and an address)."""

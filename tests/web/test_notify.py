@@ -207,3 +207,26 @@ def test_the_mail_names_the_deadline() -> None:
     subject, text = turn_mail("Small World", "abc", "Ann", "https://x.org/game/abc#t=T", when)
     assert subject == "Your turn in Small World (abc)"
     assert "Move by 2026-11-28 12:00 UTC." in text and "Play: https://x.org/game/abc#t=T" in text
+
+
+@pytest.mark.parametrize(("args", "env", "words"), [
+    (["--smtp-host", "mail.example.org"], {}, "need the server's public address"),
+    (["--smtp-host", "mail.example.org", "--no-smtp-starttls", "--smtp-user", "bob", "--public-url", PUBLIC],
+     {"CONQUEST_SMTP_PASSWORD": "secret"}, "an SMTP login needs STARTTLS"),
+    ([], {"CONQUEST_SMTP_HOST": "mail.example.org", "CONQUEST_SMTP_PORT": "abc"}, "CONQUEST_SMTP_PORT must be"),
+    (["--public-url", "conquest.example.org"], {}, "the public URL must be"),
+])
+def test_serve_refuses_bad_mail_settings_before_serving(args: list[str], env: dict[str, str], words: str) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("CONQUEST_SMTP_", "CONQUEST_PUBLIC_URL"))}
+    r = subprocess.run([sys.executable, "-m", "conquest.cli", "serve", "--port", str(free_port()), *args],
+                       env={**clean, **env, "PYTHONPATH": str(root)}, cwd=root, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], r.stderr
+    assert "served at" not in r.stdout and "secret" not in r.stderr

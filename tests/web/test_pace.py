@@ -307,3 +307,16 @@ def test_of_two_processes_one_plays_an_expired_turn(make_client: Callable[..., T
         missed = conn.execute(select(game_pace_table.c.missed).where(game_pace_table.c.game_id == gid)).scalar()
     assert missed == 1
 
+
+
+def test_a_failing_turn_tracker_does_not_fail_the_committed_move(paced: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    made = turn_game(paced)
+    gid, t0 = made["game"]["id"], made["seats"][0]["token"]
+
+    def broken(_gid: str) -> None:
+        raise RuntimeError("database went away")
+    monkeypatch.setattr(pace_of(paced), "_track", broken)
+    r = paced.post(f"/api/games/{gid}/actions", json={"action": "end"}, headers=tok(t0))
+    assert r.status_code == 200, r.text
+    assert r.json()["game"]["to_move"] == 1
