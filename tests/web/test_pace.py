@@ -320,3 +320,19 @@ def test_a_failing_turn_tracker_does_not_fail_the_committed_move(paced: TestClie
     r = paced.post(f"/api/games/{gid}/actions", json={"action": "end"}, headers=tok(t0))
     assert r.status_code == 200, r.text
     assert r.json()["game"]["to_move"] == 1
+
+
+def test_a_small_world_turn_at_its_deadline_is_played_whole_by_the_computer(paced: TestClient, clock: Clock) -> None:
+    made = create(paced, "smallworld", seats=[{"kind": "human"}, {"kind": "human"}],
+                  pace={"mode": "turn", "deadline_seconds": 86400, "level": "easy"})
+    gid, t0, t1 = made["game"]["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    first = made["game"]["to_move"]
+    assert made["game"]["pace"]["turn_seat"] == first
+    clock.advance(86400)
+    assert pace_of(paced).check() == [gid]
+    g = game(paced, gid, t0)
+    assert g["to_move"] != first and g["pace"]["turn_seat"] == g["to_move"]
+    log = paced.get(f"/api/games/{gid}/log", headers=tok(t1)).json()["log"]
+    played = [e for e in log if e["seat"] == first]
+    assert len(played) >= 2  # a race picked, regions conquered, the turn ended: several decisions of one turn
+    assert g["pace"]["deadline_at"] == iso(clock.now + dt.timedelta(days=1))
