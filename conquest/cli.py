@@ -610,7 +610,19 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
                                              help="seconds a computer seat may think per whole turn, at most"),
           thinking_games: int = typer.Option(2, "--thinking-games",
                                              help="games of one client (IP address) whose computer seats may "
-                                                  "think at once")) -> None:
+                                                  "think at once"),
+          smtp_host: str | None = typer.Option(None, "--smtp-host",
+                                               help="SMTP server for the turn mails (default: CONQUEST_SMTP_HOST; "
+                                                    "none: no mail)"),
+          smtp_port: int = typer.Option(587, "--smtp-port", help="its port"),
+          smtp_from: str = typer.Option("conquest@localhost", "--smtp-from", help="the sender of the turn mails"),
+          smtp_starttls: bool = typer.Option(True, "--smtp-starttls/--no-smtp-starttls",
+                                             help="upgrade the SMTP connection with STARTTLS"),
+          smtp_user: str | None = typer.Option(None, "--smtp-user",
+                                               help="SMTP login (its password from CONQUEST_SMTP_PASSWORD)"),
+          public_url: str | None = typer.Option(None, "--public-url",
+                                                help="the address players reach this server at, for the links in "
+                                                     "mails (default: CONQUEST_PUBLIC_URL)")) -> None:
     """Serve the web app: play in the browser."""
     try:
         from conquest.web.seats import SeatKinds
@@ -627,6 +639,9 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
                                    "policies": str(policies) if policies is not None else None,
                                    "think_limit": decision_seconds, "turn_limit": turn_seconds,
                                    "thinking_per_client": thinking_games}
+    problem = _mail_problem(app_options, smtp_host, smtp_port, smtp_from, smtp_starttls, smtp_user, public_url)
+    if problem:
+        fail(problem)
     try:  # the seat kinds checked before anything is served (a bad spec or policy is one line)
         offered = SeatKinds(app_options["agents"], app_options["policies"], decision_seconds, turn_seconds)
     except ConquestError as e:
@@ -637,6 +652,34 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
     if problem:
         fail(f"cannot serve on {host}:{port}: {problem}")
     run_server(host, port, _database(db), app_options=app_options)
+
+
+def _mail_problem(app_options: dict[str, Any], host: str | None, port: int, sender: str, starttls: bool,
+                  user: str | None, public_url: str | None) -> str | None:
+    """The turn mails' settings (``conquest.web.notify``) put in ``app_options``; what is wrong with them (one line)."""
+    import os
+
+    from conquest.web.notify import SmtpSettings, public_url_problem
+    try:
+        smtp = (SmtpSettings(host=host, port=port, sender=sender, starttls=starttls, user=user,
+                             password=os.environ.get("CONQUEST_SMTP_PASSWORD") or None) if host
+                else SmtpSettings.from_env(os.environ))
+    except ValueError as e:
+        return str(e)
+    url = public_url or os.environ.get("CONQUEST_PUBLIC_URL") or None
+    if smtp is not None:
+        bad = smtp.problem()
+        if bad:
+            return bad
+        if url is None:
+            return "turn mails need the server's public address for their links: --public-url https://HOST"
+        app_options["smtp"] = smtp.public()  # the password is read from the environment by each process
+    if url is not None:
+        bad = public_url_problem(url)
+        if bad:
+            return bad
+        app_options["public_url"] = url
+    return None
 
 
 policy_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,

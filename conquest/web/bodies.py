@@ -52,6 +52,22 @@ class SeatIn(BaseModel):
     name: str | None = Field(None, max_length=40)
 
 
+class PaceIn(BaseModel):
+    """A game's pace (``conquest.web.pace``): live, or turn-based with a deadline per turn and what happens
+    at it."""
+    model_config = STRICT
+    mode: Literal["live", "turn"] = "live"
+    deadline_seconds: int | None = Field(None, ge=60, le=30 * 24 * 3600)
+    at_deadline: Literal["computer", "drop"] | None = None
+    level: str | None = Field(None, max_length=32)
+
+
+class NotifyIn(BaseModel):
+    """The e-mail address a seat is told at when its turn begins (null: none)."""
+    model_config = STRICT
+    email: str | None = Field(max_length=254)
+
+
 class CreateGame(BaseModel):
     model_config = STRICT
     ruleset: str = Field(max_length=64)
@@ -59,6 +75,7 @@ class CreateGame(BaseModel):
     options: Options = Field(default_factory=dict)
     seats: list[SeatIn] = Field(default_factory=list, max_length=16)
     seed: int | None = Field(None, ge=0, le=2 ** 62)
+    pace: PaceIn | None = None
 
 
 class ActionIn(BaseModel):

@@ -127,6 +127,7 @@ class Games:
         self.evicted = 0  # games dropped from the cache (for tests and benchmarks)
         self.listeners: list[Callable[[str, int], None]] = []  # (game, revision) after every write
         self.on_server_turn: Callable[[str], None] = lambda gid: None  # an agent seat is to move
+        self.summary_extras: list[Callable[[Live], dict[str, Any]]] = []  # more of a game's summary (its pace)
 
     # ---- rulesets --------------------------------------------------------------------------------
     def rulesets(self) -> dict[str, Ruleset]:
@@ -687,6 +688,9 @@ class Games:
 
     def summary(self, live: Live) -> dict[str, Any]:
         row, state = live.row, live.state
+        extra: dict[str, Any] = {}
+        for f in self.summary_extras:
+            extra.update(f(live))
         return {
             "id": row.id, "ruleset": row.ruleset, "title": live.ruleset.title, "players": row.players,
             "options": row.options, "seed": row.seed, "seed_chosen": row.seed_chosen,
@@ -701,6 +705,7 @@ class Games:
             "has_secrets": row.has_secrets,
             "created_at": row.created_at.isoformat() if row.created_at else None,
             "updated_at": row.updated_at.isoformat() if row.updated_at else None,
+            **extra,
         }
 
     def _kind(self, live: Live, seat: int | None) -> str | None:

@@ -7,6 +7,7 @@ import { drawBoard, fitLabels, zoomBar, legend } from "./board.js";
 import { actionCard } from "./actions.js";
 import { playerPanels, helpPanel, viewPanel, resultTable } from "./panels.js";
 import * as LOG from "./log.js";
+import { paceLine, notifyBox, tellTurn } from "./pace.js";
 
 /** @type {Live | null} */
 let live = null; // {gid, token, ws, data, selected, filter, steps, open}
@@ -51,7 +52,9 @@ async function refreshOnce(me) {
   if (me !== live) return;
   if (me.data && JSON.stringify(fresh) === JSON.stringify(me.data) && app.querySelector(".game")) return; // nothing new
   if (me.data && fresh.game.revision < me.data.game.revision) return; // an older answer overtaken by a newer one
+  const before = me.data;
   me.data = fresh;
+  tellTurn(before, fresh);
   renderGame();
 }
 
@@ -236,6 +239,7 @@ function renderGame(afterMove) {
     h("div", { class: "turn" + (mine ? " mine" : "") + (/ is thinking…$/.test(turnText(d)) ? " thinking" : ""), id: "turn", tabindex: "-1",
       "aria-live": "polite", text: turnText(d) }),
     resultTable(g),
+    paceLine(d),
     LOG.news(d.log, d.you.seat),
     LOG.recentDice(d.log, d.you.seat),
     h("div", { class: "bar" },
@@ -251,6 +255,7 @@ function renderGame(afterMove) {
     h("p", { class: "help", id: "answered", text: "Nothing you hold answers this: the game passes for you." })));
   else if (mine) side.append(actionCard(d, me, { names: nm, send, rerender: () => renderGame(), matching, compose, why }));
   side.append(h("div", { class: "card" }, playerPanels(d, seatName)));
+  if (!g.over && d.you.seat !== null) { me.notify = me.notify || notifyBox(d, me.token); if (me.notify) side.append(me.notify); }
   side.append(helpPanel(d.board, g.ruleset));
   if (d.board && d.board.map) side.append(h("details", { class: "card" }, h("summary", { text: "Details" }), ...viewPanel(d, false)));
   side.append(h("div", { class: "card" }, h("h2", { text: "Log" }), logList(d.log, seatName)));

@@ -2,6 +2,7 @@
 // The lobby: a new game (ruleset, players, seats, options), this browser's games, a record to replay.
 import { h, app, api, toast, status, swatch, copy, label, setSeatColors } from "./ui.js";
 import { remembered, remember, forget, absolute } from "./store.js";
+import { paceFields, paceShort } from "./pace.js";
 
 export async function lobby() {
   status("");
@@ -81,12 +82,14 @@ function newGameForm(data) {
   const optsBox = h("div", { id: "options", class: "options" });
   const seatsBox = h("table", { class: "seats", id: "seats" });
   const result = h("div", { id: "created" });
+  const pace = paceFields(data);
   const form = h("form", { id: "create" },
     h("div", { class: "row2" },
       h("div", {}, h("label", { for: "ruleset", text: "Game" }), rsSel),
       h("div", {}, h("label", { for: "players", text: "Players" }), playersSel)),
     h("p", { class: "help" }, summary, " ", howtoLink, " · ", rulesLink),
     h("fieldset", {}, h("legend", { text: "Seats" }), seatsBox),
+    pace.box,
     h("p", {}, h("button", { type: "submit", class: "primary", id: "create-btn", text: "Create the game" })),
     result,
     h("details", { class: "opts", open: true }, h("summary", { text: "Options" }), optsBox));
@@ -113,6 +116,7 @@ function newGameForm(data) {
       optsBox.append(h("div", { class: "opt" }, h("label", { for: id, text: label(o.name), title: o.name }), input,
         h("p", { class: "help", text: `${o.help} (default: ${optionText(o, o.default)})` })));
     }
+    pace.update(r);
     fillSeats();
   }
   function fillSeats() {
@@ -156,7 +160,7 @@ function newGameForm(data) {
     const btn = /** @type {HTMLButtonElement} */ (document.getElementById("create-btn")); btn.disabled = true;
     /** @type {{game: GameInfo, seats: SeatInfo[], spectator: {link: string, token: string}}} */
     let made;
-    try { made = await api("POST", "/api/games", { ruleset: r.id, players: n, options, seats }); }
+    try { made = await api("POST", "/api/games", { ruleset: r.id, players: n, options, seats, pace: pace.value() }); }
     catch (e) { toast(/** @type {Error} */ (e).message); btn.disabled = false; return; }
     btn.disabled = false;
     const g = made.game;
@@ -206,8 +210,10 @@ async function listMine() {
     const e = mine[i];
     if (g.error) { ul.append(h("li", { class: "muted" }, `${e.title || e.id}: ${g.error} `, h("button", { type: "button", onclick: () => { forget(e.id); listMine(); }, text: "forget" }))); return; }
     const state = g.over ? "over" : (g.to_move === e.seat ? "your turn" : `${g.to_move_name} to move`);
+    const paced = paceShort(g, e.seat);
     ul.append(h("li", {}, swatch(e.seat), h("a", { href: `/game/${g.id}#t=${e.token}`, text: `${g.title}` }),
       ` as ${g.you.name}: step ${g.step}, ${state} `,
+      paced ? h("span", { class: "help pace-short", text: `(${paced}) ` }) : null,
       h("button", { type: "button", onclick: () => { forget(e.id); listMine(); }, text: "forget", "aria-label": `forget ${g.title} ${g.id}` })));
   });
   box.replaceChildren(ul);
