@@ -18,12 +18,24 @@ from typing import Any
 from fastapi import FastAPI
 
 from conquest.core.game import Ruleset
+from conquest.web.accounts import Accounts
 from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.limits import CreationLimit, Limits, guarded_protocol
 from conquest.web.live import THINKING_PER_CLIENT, Advancer, Hub
+from conquest.web.lobby import Lobby
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
-from conquest.web.routes import actions, games as game_routes, meta, odds, pages, records, socket
+from conquest.web.routes import (
+    accounts as account_routes,
+    actions,
+    games as game_routes,
+    lobby as lobby_routes,
+    meta,
+    odds,
+    pages,
+    records,
+    socket,
+)
 from conquest.web.seats import DECISION_LIMIT, TURN_LIMIT, SeatKinds
 from conquest.web.storage import Store
 
@@ -116,9 +128,12 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                                   creations=CreationLimit(limits.games_per_client, limits.games_window))
     app.state.games = games
     app.state.store = store
+    app.state.accounts = Accounts(store)  # accounts, sessions and the open lobby (conquest.web.accounts, lobby)
+    app.state.lobby = Lobby(store, games, app.state.accounts, advancer)
+    games.listeners.append(app.state.lobby.ratings.on_write)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, body_timeout=body_timeout)
-    for module in (meta, game_routes, actions, records, odds, socket, pages):
+    for module in (meta, game_routes, actions, records, odds, socket, pages, account_routes, lobby_routes):
         app.include_router(module.router)
     return app
 
