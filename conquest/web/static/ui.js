@@ -73,10 +73,14 @@ export function toast(msg) {
 export function status(msg) { document.getElementById("status").textContent = msg || ""; }
 
 export class Refused extends Error {}
+// the session's CSRF token (accounts.js), sent with every write: the session cookie alone writes nothing
+let csrf = null;
+export function setCsrf(t) { csrf = t || null; }
 export async function api(method, path, body, token) {
   const headers = { "Accept": "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Conquest-Token"] = token;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   let resp;
   try {
     resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
