@@ -206,7 +206,7 @@ class Lobby:
         """Take an open person's seat (``seat``, or the first open one); the game starts when it was the last."""
         t = self.get(tid)
         if t.status != "open":
-            raise WebError(409, "this table's game has already started" if t.status == "started"
+            raise WebError(409, "this table is full: its game has already started" if t.status == "started"
                            else "this table was cancelled")
         if t.seat_of(account.id) is not None:
             raise WebError(409, f"you already sit at this table (seat {t.seat_of(account.id)})")

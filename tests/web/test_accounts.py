@@ -210,7 +210,8 @@ def test_lobby_table_fills_starts_and_is_rated(client: TestClient) -> None:
     cid = second(client)
     csrf_c = register(cid, "Cid")
     r = cid.post(f"/api/lobby/{t['id']}/join", json={}, headers=csrf_c)
-    assert r.status_code == 409 and "already started" in r.json()["error"]
+    assert r.status_code == 409 and r.json()["error"] == "this table is full: its game has already started"
+    assert cid.get("/api/account/games").json()["games"] == []
     # each player's game is listed from the server with the seat link; the spectator can watch
     ga = ann.get("/api/account/games").json()["games"]
     gb = bob.get("/api/account/games").json()["games"]
@@ -302,3 +303,30 @@ def test_bad_tables_are_refused(client: TestClient) -> None:
     r = anon.post("/api/lobby", json={"ruleset": "toy"})
     assert r.status_code == 401
     assert anon.get("/api/lobby/nosuchtable").status_code == 404
+
+
+def test_login_and_registration_refuse_other_sites_forms(client: TestClient) -> None:
+    register(client, "Kim")
+    other = second(client)
+    body = '{"name": "Kim", "password": "correct horse"}'
+    r = other.post("/api/account/login", content=body, headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415 and "JSON" in r.json()["error"]
+    r = other.post("/api/account/login", content=body,
+                   headers={"Content-Type": "application/json", "Origin": "https://evil.example"})
+    assert r.status_code == 403 and "another site" in r.json()["error"]
+    r = other.post("/api/account/register", content='{"name": "Lee", "password": "correct horse"}',
+                   headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    assert other.get("/api/account").json()["account"] is None
+    assert other.app.state.accounts.by_name("Lee") is None  # type: ignore[attr-defined]
+    # the page's own origin is accepted
+    r = other.post("/api/account/login", content=body,
+                   headers={"Content-Type": "application/json", "Origin": "http://testserver"})
+    assert r.status_code == 200
+
+
+def test_secure_cookie_over_https(make_client: Any) -> None:
+    c = make_client()
+    https = TestClient(c.app, base_url="https://testserver", raise_server_exceptions=False)
+    r = https.post("/api/account/register", json={"name": "Max", "password": "correct horse"})
+    assert r.status_code == 201 and "Secure" in r.headers["set-cookie"]

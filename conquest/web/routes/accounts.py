@@ -58,6 +58,22 @@ async def csrf_session(request: Request, session: Annotated[Session, Depends(log
     return session
 
 
+async def same_site_json(request: Request) -> None:
+    """Login and registration are not authenticated by a cookie, so they carry no CSRF token: they are guarded
+    against another site's form (which would log a visitor into the attacker's account) by asking for a JSON
+    body (a form cannot send ``application/json`` to another site without CORS, which this server never allows)
+    and, when the browser names the page's origin, that origin being this server's."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError(415, "send the body as JSON (Content-Type: application/json)")
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        from urllib.parse import urlsplit
+        if urlsplit(origin).netloc.lower() != (request.headers.get("host") or "").lower():
+            raise WebError(403, "a request from another site's page is refused")
+
+
+SameSiteJSON = Depends(same_site_json)
 LoggedIn = Annotated[Session, Depends(logged_in)]
 Writer = Annotated[Session, Depends(csrf_session)]
 
@@ -86,16 +102,23 @@ class ClaimIn(BaseModel):
     token: str = Field(max_length=128)
 
 
+def secure_cookies(request: Request) -> bool:
+    """Secure cookies when the request came over https (as uvicorn saw it: behind a proxy on this host, from its
+    X-Forwarded-Proto), or always with CONQUEST_SECURE_COOKIES=1."""
+    import os
+    return request.url.scheme == "https" or os.environ.get("CONQUEST_SECURE_COOKIES") == "1"
+
+
 def _set_cookie(request: Request, response: Response, value: str) -> None:
     response.set_cookie(SESSION_COOKIE, value, max_age=SESSION_DAYS * 86400, path="/", httponly=True,
-                        samesite="lax", secure=request.url.scheme == "https")
+                        samesite="lax", secure=secure_cookies(request))
 
 
 def _me(account: Account, csrf: str) -> dict[str, Any]:
     return {"account": {"name": account.name, "email": account.email}, "csrf": csrf}
 
 
-@router.post("/register", status_code=201)
+@router.post("/register", status_code=201, dependencies=[SameSiteJSON])
 def register(body: Annotated[RegisterIn, Depends(json_body(RegisterIn))], request: Request, response: Response,
              accounts: Accts) -> dict[str, Any]:
     account = accounts.register(body.name, body.password, body.email, client_of(request))
@@ -104,7 +127,7 @@ def register(body: Annotated[RegisterIn, Depends(json_body(RegisterIn))], reques
     return _me(account, session.csrf)
 
 
-@router.post("/login")
+@router.post("/login", dependencies=[SameSiteJSON])
 def login(body: Annotated[LoginIn, Depends(json_body(LoginIn))], request: Request, response: Response,
           accounts: Accts) -> dict[str, Any]:
     account = accounts.login(body.name, body.password, client_of(request))
@@ -116,8 +139,7 @@ def login(body: Annotated[LoginIn, Depends(json_body(LoginIn))], request: Reques
 @router.post("/logout")
 def logout(_session: Writer, request: Request, response: Response, accounts: Accts) -> dict[str, Any]:
     accounts.close_session(request.cookies.get(SESSION_COOKIE, ""))
-    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
-                           secure=request.url.scheme == "https")
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=secure_cookies(request))
     return {"account": None}
 
 
