@@ -206,8 +206,8 @@ class Lobby:
         """Take an open person's seat (``seat``, or the first open one); the game starts when it was the last."""
         t = self.get(tid)
         if t.status != "open":
-            raise WebError(409, "this table is full: its game has already started" if t.status == "started"
-                           else "this table was cancelled")
+            raise WebError(409, "this table was cancelled" if t.status == "cancelled"
+                           else "this table is full: its game has already started")
         if t.seat_of(account.id) is not None:
             raise WebError(409, f"you already sit at this table (seat {t.seat_of(account.id)})")
         free = t.open_seats()
@@ -220,16 +220,32 @@ class Lobby:
         elif seat not in free:
             raise WebError(409, f"seat {seat} is not open (taken, or a computer's)")
         with self.store.engine.begin() as conn:
+            # the table's row locked first (PostgreSQL; SQLite has one writer at a time): a start waits for this
+            # join, then reads the seats with it
+            status = conn.execute(select(tables_table.c.status).where(tables_table.c.id == tid)
+                                  .with_for_update()).scalar()
+            if status != "open":
+                raise WebError(409, "this table is full: its game has already started")
+            # and the seat taken only while the table is open, in one statement (SQLite's driver begins the
+            # transaction at the first write, so the read above does not hold the table back there)
+            still_open = select(tables_table.c.id).where(tables_table.c.id == tid,
+                                                         tables_table.c.status == "open").exists()
             got = conn.execute(update(table_seats_table).where(
                 table_seats_table.c.table_id == tid, table_seats_table.c.seat == seat,
-                table_seats_table.c.account_id.is_(None), table_seats_table.c.kind == HUMAN)
+                table_seats_table.c.account_id.is_(None), table_seats_table.c.kind == HUMAN, still_open)
                 .values(account_id=account.id)).rowcount
-            still_open = conn.execute(select(tables_table.c.status).where(tables_table.c.id == tid)).scalar()
-            if got != 1 or still_open != "open":
-                raise WebError(409, "someone took this seat first: choose another")
+        if got != 1:
+            if self.get(tid).status != "open":
+                raise WebError(409, "this table is full: its game has already started")
+            raise WebError(409, "someone took this seat first: choose another")
         t = self.get(tid)
         if not t.open_seats():
-            return self.start(t, None)
+            try:
+                return self.start(t, None)
+            except WebError as e:
+                if e.status != 409:  # 409: another join started it (with this seat taken)
+                    raise
+                return self.get(tid)
         return t
 
     def leave(self, account: Account, tid: str) -> TableRow:
@@ -255,14 +271,19 @@ class Lobby:
         if account.id != t.creator:
             raise WebError(403, "only the table's creator can start its game")
         if t.status != "open":
-            raise WebError(409, "this table's game has already started" if t.status == "started"
-                           else "this table was cancelled")
+            raise WebError(409, "this table was cancelled" if t.status == "cancelled"
+                           else "this table's game has already started")
         if level not in self.advancer.seats.levels:
             raise WebError(422, f"level: one of {', '.join(self.advancer.seats.levels)}")
         return self.start(t, level)
 
     def start(self, t: TableRow, level: str | None) -> TableRow:
         """Create the table's game (open seats played by ``level``) and give each person's seat to its account."""
+        with self.store.engine.begin() as conn:  # claim the start: one request starts a table
+            if conn.execute(update(tables_table).where(tables_table.c.id == t.id, tables_table.c.status == "open")
+                            .values(status="starting")).rowcount != 1:
+                raise WebError(409, "this table's game has already started")
+        t = self.get(t.id)  # the seats as they are now: a join that was under way has finished
         names = self.accounts.names([s.account_id for s in t.seats if s.account_id])
         levels = self.advancer.seats.describe()["levels"]
         seats: list[tuple[str, str]] = []
@@ -272,10 +293,6 @@ class Lobby:
             else:
                 kind = s.kind if s.kind != HUMAN else (level or "normal")
                 seats.append((kind, f"Computer {s.seat + 1} ({levels.get(kind, {}).get('label', kind)})"))
-        with self.store.engine.begin() as conn:  # claim the start: one request starts a table
-            if conn.execute(update(tables_table).where(tables_table.c.id == t.id, tables_table.c.status == "open")
-                            .values(status="starting")).rowcount != 1:
-                raise WebError(409, "this table's game has already started")
         try:
             row = self.games.create(t.ruleset, t.players, t.options, seats, None)
         except BaseException:
@@ -286,6 +303,9 @@ class Lobby:
             if s.kind == HUMAN and s.account_id is not None:
                 self.accounts.claim(Account(s.account_id, "", None), row.id, s.seat)
         with self.store.engine.begin() as conn:
+            conn.execute(update(table_seats_table).where(  # the open seats are now computers of the level
+                table_seats_table.c.table_id == t.id, table_seats_table.c.kind == HUMAN,
+                table_seats_table.c.account_id.is_(None)).values(kind=level or "normal"))
             conn.execute(update(tables_table).where(tables_table.c.id == t.id)
                          .values(status="started", game_id=row.id, started_at=_now()))
         self.advancer.schedule(row.id)

@@ -264,6 +264,7 @@ def test_creator_starts_with_computers_and_the_lobby_sorts_by_rating(client: Tes
     gid = r.json()["game"]
     seats = client.get(f"/api/games/{gid}", headers=tok(r.json()["play"].split("#t=")[1])).json()["game"]["seats"]
     assert [s["kind"] for s in seats] == ["human", "easy", "easy"] and seats[0]["name"] == "Dee"
+    assert [s["kind"] for s in r.json()["seats"]] == ["human", "easy", "easy"]  # the lobby shows the computers
     # sorting: a table whose player is rated higher comes first with sort=rating
     from sqlalchemy import insert
 
@@ -330,3 +331,90 @@ def test_secure_cookie_over_https(make_client: Any) -> None:
     https = TestClient(c.app, base_url="https://testserver", raise_server_exceptions=False)
     r = https.post("/api/account/register", json={"name": "Max", "password": "correct horse"})
     assert r.status_code == 201 and "Secure" in r.headers["set-cookie"]
+
+
+def test_two_players_racing_for_the_last_seat(client: TestClient) -> None:
+    import threading
+    csrf = register(client, "Ned")
+    t = _table(client, csrf)
+    racers = []
+    for name in ("Oli", "Pam"):
+        c = second(client)
+        racers.append((c, register(c, name)))
+    answers: list[int] = []
+    go = threading.Barrier(2)
+
+    def join(c: TestClient, h: dict[str, str]) -> None:
+        go.wait()
+        answers.append(c.post(f"/api/lobby/{t['id']}/join", json={}, headers=h).status_code)
+
+    threads = [threading.Thread(target=join, args=r) for r in racers]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(answers) == [200, 409]
+    table = client.get(f"/api/lobby/{t['id']}").json()
+    assert table["status"] == "started" and table["open_seats"] == 0
+    # one game, and only the winner of the race sits in it
+    held = [len(c.get("/api/account/games").json()["games"]) for c, _h in racers]
+    assert sorted(held) == [0, 1]
+    assert client.get("/api/account/games").json()["games"][0]["id"] == table["game"]
+
+
+def _race_join_and_start(client: TestClient, csrf: dict[str, str], tag: str) -> None:
+    import threading
+    t = _table(client, csrf, players=3, seats=["human", "human", "human"])
+    racers = []
+    for i in range(2):
+        c = second(client)
+        racers.append((c, register(c, f"{tag}x{i}"), f"{tag}x{i}"))
+    go = threading.Barrier(3)
+    answers: dict[str, int] = {}
+
+    def join(c: TestClient, h: dict[str, str], who: str) -> None:
+        go.wait()
+        answers[who] = c.post(f"/api/lobby/{t['id']}/join", json={}, headers=h).status_code
+
+    def start() -> None:
+        go.wait()
+        answers["start"] = client.post(f"/api/lobby/{t['id']}/start", json={"level": "easy"},
+                                       headers=csrf).status_code
+
+    threads = [threading.Thread(target=join, args=r) for r in racers]
+    threads.append(threading.Thread(target=start))
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    table = client.get(f"/api/lobby/{t['id']}").json()
+    assert table["status"] == "started", answers
+    seated = {s["player"] for s in table["seats"] if s["taken"] and s["kind"] == "human"}
+    for who, code in answers.items():
+        if who != "start":
+            assert code in (200, 409), answers
+            assert (code == 200) == (who in seated), (answers, seated)
+    play = table["play"].split("#t=")[1]
+    game = client.get(f"/api/games/{table['game']}", headers=tok(play)).json()["game"]
+    people = {s["name"] for s in game["seats"] if s["kind"] == "human"}
+    assert people == seated | {"Quin"}, (people, seated)
+
+
+def test_joins_racing_with_the_creators_start_lose_no_seat(client: TestClient) -> None:
+    """Two players join a 3-seat table while its creator starts it with computers: every join that was
+    answered 200 has its seat in the game (as a person, not a computer), and the others got 409."""
+    from conquest.web.accounts import SlidingWindow
+    client.app.state.accounts.registrations = SlidingWindow(1000, 3600)  # type: ignore[attr-defined]
+    csrf = register(client, "Quin")
+    for n in range(8):
+        _race_join_and_start(client, csrf, f"R{n}")
+
+
+def test_registrations_are_limited_per_client(client: TestClient) -> None:
+    from conquest.web.accounts import SlidingWindow
+    client.app.state.accounts.registrations = SlidingWindow(2, 3600)  # type: ignore[attr-defined]
+    register(second(client), "Una")
+    register(second(client), "Vic")
+    r = second(client).post("/api/account/register", json={"name": "Wes", "password": "correct horse"})
+    assert r.status_code == 429 and "too many new accounts" in r.json()["error"]
+    assert client.app.state.accounts.by_name("Wes") is None  # type: ignore[attr-defined]
