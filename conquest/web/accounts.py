@@ -205,7 +205,7 @@ class Accounts:
         self.hasher = hasher or PasswordHasher()  # argon2id, RFC 9106 low-memory: t=3, m=64 MiB, p=4
         self.login_limit = login_limit or LoginLimit()
         self.registrations = SlidingWindow(registrations_per_client, registration_window)
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))  # checked for unknown names: the same work
+        self._dummy: str | None = None  # a hash checked for unknown names (the same work): made when first needed
         self._key = self._server_key()
 
     # ---- the signing key -------------------------------------------------------------------------------
@@ -255,7 +255,9 @@ class Accounts:
         self.login_limit.check(key, client)
         with self.store.engine.connect() as conn:
             row = conn.execute(select(accounts_table).where(accounts_table.c.name_key == key)).mappings().first()
-        stored = row["password_hash"] if row is not None else self._dummy
+        if row is None and self._dummy is None:
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        stored: str = row["password_hash"] if row is not None else (self._dummy or "")
         try:
             self.hasher.verify(stored, password)
             ok = row is not None

@@ -92,7 +92,6 @@ class Lobby:
 
     def __init__(self, store: Store, games: Games, accounts: Accounts, advancer: Advancer) -> None:
         self.store, self.games, self.accounts, self.advancer = store, games, accounts, advancer
-        metadata.create_all(store.engine, checkfirst=True)
         self.ratings = Ratings(store, games, accounts)
 
     # ---- reading -----------------------------------------------------------------------------------------
