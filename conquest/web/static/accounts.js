@@ -199,7 +199,7 @@ function newTableForm(box, data, done) {
     for (let i = 0; i < n; i++) {
       seatsBox.append(h("tr", {}, h("td", {}, swatch(i)), h("td", { text: i === 0 ? "you" : `seat ${i + 1}` }),
         h("td", {}, i === 0 ? h("span", { text: "a person (you)" }) : h("select", { id: `t-seat-${i}`, "aria-label": `Seat ${i + 1} is played by` },
-          h("option", { value: "human", text: "a person (open)" }),
+          h("option", { value: "human", text: "a person" }),
           levels.map(([k, v]) => h("option", { value: k, text: `computer: ${v.label || k}` }))))));
     }
   }
