@@ -320,6 +320,11 @@ def test_login_and_registration_refuse_other_sites_forms(client: TestClient) -> 
     assert r.status_code == 415
     assert other.get("/api/account").json()["account"] is None
     assert other.app.state.accounts.by_name("Lee") is None  # type: ignore[attr-defined]
+    # behind a proxy that rewrites Host, the forwarded host is the page's
+    r = other.post("/api/account/login", content=body, headers={
+        "Content-Type": "application/json", "Origin": "https://games.example", "Host": "127.0.0.1:8000",
+        "X-Forwarded-Host": "games.example"})
+    assert r.status_code == 200
     # the page's own origin is accepted
     r = other.post("/api/account/login", content=body,
                    headers={"Content-Type": "application/json", "Origin": "http://testserver"})

@@ -62,14 +62,16 @@ async def same_site_json(request: Request) -> None:
     """Login and registration are not authenticated by a cookie, so they carry no CSRF token: they are guarded
     against another site's form (which would log a visitor into the attacker's account) by asking for a JSON
     body (a form cannot send ``application/json`` to another site without CORS, which this server never allows)
-    and, when the browser names the page's origin, that origin being this server's."""
+    and, when the browser names the page's origin, that origin being this server's (its ``Host``, or the
+    ``X-Forwarded-Host`` of a reverse proxy that rewrites ``Host``)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise WebError(415, "send the body as JSON (Content-Type: application/json)")
     origin = request.headers.get("origin")
     if origin and origin != "null":
         from urllib.parse import urlsplit
-        if urlsplit(origin).netloc.lower() != (request.headers.get("host") or "").lower():
+        hosts = {(request.headers.get(h) or "").split(",")[0].strip().lower() for h in ("host", "x-forwarded-host")}
+        if urlsplit(origin).netloc.lower() not in hosts - {""}:
             raise WebError(403, "a request from another site's page is refused")
 
 
