@@ -17,6 +17,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
+import conquest.web.routes.accounts as account_routes
+import conquest.web.routes.lobby as lobby_routes
 from conquest.core.game import Ruleset
 from conquest.web.accounts import Accounts
 from conquest.web.deps import Services
@@ -25,17 +27,7 @@ from conquest.web.limits import CreationLimit, Limits, guarded_protocol
 from conquest.web.live import THINKING_PER_CLIENT, Advancer, Hub
 from conquest.web.lobby import Lobby
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
-from conquest.web.routes import (
-    accounts as account_routes,
-    actions,
-    games as game_routes,
-    lobby as lobby_routes,
-    meta,
-    odds,
-    pages,
-    records,
-    socket,
-)
+from conquest.web.routes import actions, games as game_routes, meta, odds, pages, records, socket
 from conquest.web.seats import DECISION_LIMIT, TURN_LIMIT, SeatKinds
 from conquest.web.storage import Store
 
@@ -133,8 +125,10 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     games.listeners.append(app.state.lobby.ratings.on_write)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, body_timeout=body_timeout)
-    for module in (meta, game_routes, actions, records, odds, socket, pages, account_routes, lobby_routes):
+    for module in (meta, game_routes, actions, records, odds, socket, pages):
         app.include_router(module.router)
+    app.include_router(account_routes.router)
+    app.include_router(lobby_routes.router)
     return app
 
 
