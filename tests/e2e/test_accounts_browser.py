@@ -67,6 +67,7 @@ def test_two_players_meet_in_the_lobby_and_are_rated(server: Any, people: list[A
     ann, bob, watcher = people
     base = server.url
     register(ann, base, "Ann")
+    ann.wait_for_selector("#newtable-form")
     shoot(ann, screenshots, "tables-empty")
     ann.goto(base + "/account")
     ann.wait_for_selector("#email-form")
@@ -149,3 +150,17 @@ def test_two_players_meet_in_the_lobby_and_are_rated(server: Any, people: list[A
     assert "Toy" in ann.inner_text("#account-games")
     assert "null" not in ann.inner_text("#account-box")
     shoot(ann, screenshots, "your-games")
+
+    # a game made from a link (not the lobby) can be added to the account from its page
+    bob.goto(base + "/")
+    bob.wait_for_selector("#ruleset option[value='toy']", state="attached")
+    bob.select_option("#ruleset", "toy")
+    bob.select_option("#seat-1-kind", "easy")
+    bob.click("#create-btn")
+    bob.wait_for_url("**/game/**")
+    bob.wait_for_selector("#claim-seat")
+    shoot(bob, screenshots, "game-claim")
+    bob.click("#claim-seat")
+    bob.wait_for_selector("#claim-seat", state="detached")
+    bob.goto(base + "/")
+    bob.wait_for_function("() => document.querySelectorAll('#account-games li').length === 2")

@@ -3,7 +3,7 @@
 // and history), and the account's games in the "Your games" card. The session is an HttpOnly cookie the page
 // never reads; its CSRF token (from GET /api/account) goes with every write (ui.js api()).
 import { h, app, api, toast, status, swatch, setCsrf, label, setSeatColors } from "./ui.js";
-import { remembered } from "./store.js";
+import { remembered, hashToken } from "./store.js";
 
 let current = null; // {account, csrf} once known
 export const ready = (async () => {
@@ -250,4 +250,24 @@ export async function playerPage(name) {
         p.history.map(e => h("tr", {}, h("td", { text: (e.at || "").slice(0, 16).replace("T", " ") }), h("td", { text: e.title }),
           h("td", { text: `${e.rank} of ${e.of}` }), h("td", { text: `${e.before} → ${e.after}` }))))
         : h("p", { class: "help", text: "None yet." }))));
+}
+
+// ---- on a game page opened with a seat link: offer to add the seat to the account (once) ----
+export async function offerClaim(gid) {
+  const token = hashToken(); // read before anything else: the game page may tidy the address
+  await ready;
+  const nav = document.getElementById("account");
+  if (!account() || !token || !nav || document.getElementById("claim-seat")) return;
+  let info, mine;
+  try {
+    [info, mine] = await Promise.all([api("POST", "/api/my-games", { games: [{ id: gid, token }] }), api("GET", "/api/account/games")]);
+  } catch (e) { return; }
+  const g = info.games[0];
+  if (!g || g.error || g.you.seat === null || mine.games.some(x => x.id === gid && x.seat === g.you.seat)) return;
+  const btn = h("button", { type: "button", id: "claim-seat", class: "linkish", text: `Add ${g.you.name}'s seat to my games`,
+    onclick: async () => {
+      try { await api("POST", "/api/account/claim", { game: gid, token }); btn.remove(); }
+      catch (e) { toast(e.message); }
+    } });
+  nav.prepend(btn);
 }

@@ -4,13 +4,13 @@
 import { lobby } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
-import { accountPage, tablesPage, playerPage } from "./accounts.js";
+import { accountPage, tablesPage, playerPage, offerClaim } from "./accounts.js";
 
 function route() {
   const p = location.pathname;
   let m;
   if ((m = p.match(/^\/game\/([A-Za-z0-9_-]+)\/replay$/))) return replayPage(m[1]);
-  if ((m = p.match(/^\/game\/([A-Za-z0-9_-]+)$/))) return gamePage(m[1]);
+  if ((m = p.match(/^\/game\/([A-Za-z0-9_-]+)$/))) { offerClaim(m[1]); return gamePage(m[1]); }
   if (p === "/account") return accountPage();
   if (p === "/tables") return tablesPage();
   if ((m = p.match(/^\/player\/([^/]+)$/))) return playerPage(decodeURIComponent(m[1]));
