@@ -19,12 +19,16 @@ from typing import Any
 
 from fastapi import FastAPI
 
+import conquest.web.routes.accounts as account_routes
+import conquest.web.routes.lobby as lobby_routes
 from conquest.core.game import Ruleset
+from conquest.web.accounts import Accounts
 from conquest.web.bus import POLL_SECONDS, make_bus
 from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.limits import CreationLimit, Limits, guarded_protocol
 from conquest.web.live import THINKING_PER_CLIENT, Advancer, Hub
+from conquest.web.lobby import Lobby
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
 from conquest.web.notify import EmailOf, Mailer, SmtpSettings, public_url_problem, seat_notify_email
 from conquest.web.pace import CHECK_SECONDS, Pace
@@ -143,10 +147,15 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     app.state.store = store
     app.state.pace = pace
     app.state.bus = bus
+    app.state.accounts = Accounts(store)  # accounts, sessions and the open lobby (conquest.web.accounts, lobby)
+    app.state.lobby = Lobby(store, games, app.state.accounts, advancer)
+    games.listeners.append(app.state.lobby.ratings.on_write)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, body_timeout=body_timeout)
     for module in (meta, game_routes, actions, records, odds, socket, pace_routes, pages):
         app.include_router(module.router)
+    app.include_router(account_routes.router)
+    app.include_router(lobby_routes.router)
     return app
 
 

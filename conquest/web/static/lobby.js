@@ -3,6 +3,7 @@
 import { h, app, api, toast, status, swatch, copy, label, setSeatColors } from "./ui.js";
 import { remembered, remember, forget, absolute } from "./store.js";
 import { paceFields, paceShort } from "./pace.js";
+import { accountGames } from "./accounts.js";
 
 export async function lobby() {
   status("");
@@ -12,11 +13,13 @@ export async function lobby() {
     h("section", { class: "card lobby-new", "aria-labelledby": "newgame" }, h("h2", { id: "newgame", text: "New game" }),
       h("div", { id: "newform", text: "Loading the rulesets…" })),
     h("section", { class: "card lobby-mine", "aria-labelledby": "mine" }, h("h2", { id: "mine", text: "Your games" }),
+      h("div", { id: "account-box" }),
       h("div", { id: "mylist" }),
       h("h2", { text: "Replay a record" }),
       h("p", { class: "help", text: "A record file (conquest-record/1, from “Download record” or conquest play) is shown step by step." }),
       h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "Record file", onchange: importRecord }))));
   listMine();
+  accountGames(document.getElementById("account-box"));
   /** @type {RulesetsData} */
   let data;
   try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(/** @type {Error} */ (e).message); return; }

@@ -104,6 +104,11 @@ export function toast(msg) {
 export function status(msg) { /** @type {HTMLElement} */ (document.getElementById("status")).textContent = msg || ""; }
 
 export class Refused extends Error {}
+// the session's CSRF token (accounts.js), sent with every write: the session cookie alone writes nothing
+/** @type {string | null} */
+let csrf = null;
+/** @param {string | null | undefined} t */
+export function setCsrf(t) { csrf = t || null; }
 /**
  * A call of the server's API: its JSON answer, or Refused with the server's one-line reason.
  * @param {string} method
@@ -117,6 +122,7 @@ export async function api(method, path, body, token) {
   const headers = { "Accept": "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Conquest-Token"] = token;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   let resp;
   try {
     resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
