@@ -15,6 +15,7 @@ from conquest.core.game import State
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
+from conquest.rulesets.smallworld.variant import figures_of
 
 STAT_KEYS = ("conquests", "conquests_of_enemies", "lost_tribes_conquered", "conversions", "declines",
              "combos_picked", "pick_coins_paid", "reinforcement_rolls")
@@ -113,10 +114,11 @@ class StateBase(State):
 
     def pile_races(self) -> list[int]:
         col = set(self.col_race)
-        return [x for x in range(NR) if self.rstatus[x] == OUT and x not in col]
+        gone = figures_of(self).removed_races
+        return [x for x in range(NR) if self.rstatus[x] == OUT and x not in col and x not in gone]
 
     def pile_powers(self) -> list[int]:
-        used = set(self.col_power) | {p for p in self.rpower if p >= 0}
+        used = set(self.col_power) | {p for p in self.rpower if p >= 0} | figures_of(self).removed_powers
         return [p for p in range(NP) if p not in used]
 
     def immune(self, r: int) -> bool:

@@ -3,10 +3,10 @@ combos, the coins laid on the combos above the chosen one, and the tokens of ban
 
 from __future__ import annotations
 
-import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DRAW_RACE, VISIBLE
 from conquest.rulesets.smallworld.races import RACE_RULES
+from conquest.rulesets.smallworld.variant import figures_of
 
 
 class PickingCombo(StateBase):
@@ -39,7 +39,7 @@ class PickingCombo(StateBase):
         self.rseat[x] = s
         self.rpower[x] = p
         self.rstatus[x] = ACTIVE
-        self.rhand[x] = min(D.BANNER[x] + D.BADGE[p], D.SUPPLY[x])
+        self.rhand[x] = figures_of(self).tokens(x, p)
         self.cur = x
         self.picked = True
         self.readied = True
