@@ -91,6 +91,47 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
         raise typer.Exit(1)
 
 
+def _sweep(plan: Any, sweep: str, games: int, jobs: int, backend: str, scheduler: str | None, out_dir: Path,
+           resume: bool, factor: list[str], as_json: bool) -> None:
+    """``conquest balance --sweep``: every arm checked (and the folder) before any game; one comparison."""
+    from conquest.analysis.balance import check_factors
+    from conquest.analysis.dask_backend import make_backend
+    from conquest.analysis.sweep import arms_of, prepare_sweep, run_sweep
+    arms = arms_of(plan, sweep)
+    for arm in arms:
+        check_factors(arm.plan, factor)
+    make_backend(backend, jobs, scheduler)
+    prepare_sweep(arms, out_dir, resume)
+    bars: dict[str, _BalanceProgress] = {}
+
+    def progress(label: str, done: int, total: int) -> None:
+        if label not in bars:
+            for b in bars.values():
+                b.close()
+            bars[label] = _BalanceProgress(f"{plan.ruleset} {label}")
+        bars[label].update(done, total)
+    try:
+        data = run_sweep(arms, games, out_dir, jobs=jobs, backend_factory=lambda: make_backend(backend, jobs,
+                         scheduler), resume=resume, factors=factor or None, progress=progress)
+    except KeyboardInterrupt:
+        err.print(f"interrupted: the games played are stored in {out_dir}; the same command with --resume "
+                  f"continues", markup=False)
+        raise typer.Exit(130) from None
+    finally:
+        for b in bars.values():
+            b.close()
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{plan.ruleset}: {len(arms)} arms of {games} games on the same seeds", markup=False)
+    for line in data["changed"]:
+        out.print("- " + line, markup=False)
+    out.print(f"report: {out_dir / 'report.html'}", markup=False)
+    if any(a["errors"] for a in data["arms"]):
+        err.print("some games ended in an error: see the arms' reports", markup=False)
+        raise typer.Exit(1)
+
+
 class _BalanceProgress:
     """A progress bar with an ETA on a terminal; otherwise one line per 10% of the games."""
 
