@@ -27,11 +27,11 @@ from typing import Any
 
 from conquest.analysis.balance import RunResult, make_out, prepare_out, run
 from conquest.analysis.plan import GAMES_FILE, SUMMARY_FILE, Plan, _write_text
+from conquest.analysis.sweep_report import SWEEP_FORMAT, compare, write_sweep_report
 from conquest.core.errors import ConquestError
 from conquest.core.registry import get_ruleset
 from conquest.core.variants import VARIANT_OPTION, merged, set_path, split_variant, variant_of
 
-SWEEP_FORMAT = "conquest-sweep/1"
 ARMS_DIR = "arms"
 BASELINE = "baseline"
 MAX_ARMS = 12
@@ -167,7 +167,6 @@ def run_sweep(arms: Sequence[Arm], games: int, out: Path, jobs: int = 1,
               factors: Sequence[str] | None = None,
               progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
     """Play every arm (a balance run each, into ``out/arms/``), then write the comparison; its summary."""
-    from conquest.analysis.sweep_report import compare, write_sweep_report
     prepare_sweep(arms, out, resume)
     make_out(out)
     results: list[tuple[Arm, RunResult]] = []

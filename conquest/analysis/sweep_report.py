@@ -25,6 +25,7 @@ from conquest.analysis.plan import ALPHA, wilson, z_for
 from conquest.analysis.report import _png, _r, _table, ruleset_factors
 from conquest.core.variants import variant_of
 
+SWEEP_FORMAT = "conquest-sweep/1"
 MIN_APPEARANCES = 20
 """A faction chosen in play is tested only when it appeared at least this often in both arms (fewer say little,
 and would only make the correction stricter for the rest)."""
@@ -113,7 +114,6 @@ def _arm_figures(arm: Arm, res: RunResult) -> dict[str, Any]:
 
 
 def compare(results: Sequence[tuple[Arm, RunResult]], games: int) -> dict[str, Any]:
-    from conquest.analysis.sweep import SWEEP_FORMAT
     base_arm, base_res = next((a, r) for a, r in results if a.baseline)
     plan = base_arm.plan
     n = plan.players

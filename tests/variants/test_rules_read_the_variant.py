@@ -96,6 +96,9 @@ def test_smallworld_starting_coins() -> None:
     rs = get_ruleset("smallworld")
     assert rs.new_game(3, {"variant": {"starting_coins": 8}}, 0).coins == [8, 8, 8]
     assert rs.new_game(3, {}, 0).coins == [5, 5, 5]
+    handicap = rs.new_game(3, {"variant": {"seat_coins": [0, 2, 4]}}, 0)
+    assert handicap.coins == [5, 7, 9]
+    assert rs.state_from_json(handicap.to_json()) == handicap
 
 
 def test_smallworld_column_option_cannot_name_a_removed_race() -> None:

@@ -329,7 +329,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} used")
     # coins within what the turns so far can have paid: every coin comes from the start or from scoring
     # (at most a few per region and a power's flat bonus a turn); the column's coins are seats' coins set down
-    most = figures_for(_vtext(options)).starting_coins * players + max(s.turn, 1) * players * (10 * n + 20)
+    most = sum(fig.coins_at_start(t) for t in range(players)) + max(s.turn, 1) * players * (10 * n + 20)
     if sum(s.coins) + sum(s.col_coins) > most:
         raise StateFormatError("seats", f"{sum(s.coins) + sum(s.col_coins)} coins by turn {s.turn} (with those on "
                                         f"the column): more than play can have paid ({most})")

@@ -75,7 +75,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.turn = 0
         s.seat = 0
         s.phase = DRAW_RACE
-        s.coins = [figures_of(s).starting_coins] * players
+        s.coins = [figures_of(s).coins_at_start(t) for t in range(players)]
         s.coins_floor = s.coins[:]
         s.rseat = [-1] * NR
         s.rpower = [-1] * NR

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -46,6 +46,9 @@ class SmallWorldVariant(VariantModel):
     """Races left in the box (never drawn)."""
     removed_powers: list[PowerId] | None = None
     starting_coins: int | None = Field(default=None, ge=0, le=1000)
+    seat_coins: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(default=None, min_length=1, max_length=5)
+    """Extra coins per seat at the start, first seat first (a handicap against the first seat's advantage); seats
+    beyond the list get none."""
 
     @model_validator(mode="after")
     def _playable(self) -> SmallWorldVariant:
@@ -71,6 +74,11 @@ class Figures:
     removed_races: frozenset[int]
     removed_powers: frozenset[int]
     starting_coins: int
+    seat_coins: tuple[int, ...] = ()
+
+    def coins_at_start(self, seat: int) -> int:
+        """The coins ``seat`` starts with: the starting coins and the seat's extra."""
+        return self.starting_coins + (self.seat_coins[seat] if seat < len(self.seat_coins) else 0)
 
     def tokens(self, race: int, power: int) -> int:
         """The tokens a combo gives: banner plus badge, within the race's supply."""
@@ -85,7 +93,8 @@ def build(variant: dict[str, Any]) -> Figures:
     badge = tuple(int(powers[p]["badge"]) if p in powers else D.BADGE[i] for i, p in enumerate(D.POWER_IDS))
     return Figures(banner, supply, badge, frozenset(D.RACE_INDEX[r] for r in variant.get("removed_races") or ()),
                    frozenset(D.POWER_INDEX[p] for p in variant.get("removed_powers") or ()),
-                   int(variant.get("starting_coins", D.SETUP["starting_coins"])))
+                   int(variant.get("starting_coins", D.SETUP["starting_coins"])),
+                   tuple(int(c) for c in variant.get("seat_coins") or ()))
 
 
 PUBLISHED = build({})
