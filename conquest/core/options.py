@@ -82,6 +82,8 @@ class Option:
             d["minimum"] = self.minimum
         if self.maximum is not None:
             d["maximum"] = self.maximum
+        if self.check is not None:
+            d["document"] = True  # a document (a variant): the lobby offers a text area and a file
         return d
 
 

@@ -128,10 +128,13 @@ def _parse_text(text: str) -> Any:
 
 def variant_option(ruleset: Ruleset) -> tuple[Option, ...]:
     """The ``variant`` option for a ruleset's ``options()`` (nothing when it declares no variant schema)."""
-    if ruleset.variant_schema() is None:
+    schema = ruleset.variant_schema()
+    if schema is None:
         return ()
-    return (Option(VARIANT_OPTION, "", "a variant of the rules' data (docs/balance.md, 'Variant files'): its "
-                   "canonical JSON text, made by --variant FILE.yaml; empty: the rules as published",
+    fields = ", ".join(f for f in schema.model_fields if f not in ("name", "description"))
+    return (Option(VARIANT_OPTION, "", f"a variant of the game's data, as YAML or JSON (docs/balance.md, 'Variant "
+                   f"files'; on the command line --variant FILE.yaml): name, description and {fields}; empty: "
+                   f"the rules as published",
                    check=lambda v: normalize_variant(ruleset, v)),)
 
 

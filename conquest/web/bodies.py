@@ -19,6 +19,7 @@ import anyio.to_thread
 from fastapi import Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from conquest.core.variants import VARIANT_OPTION
 from conquest.web.games import MAX_RECORD_ACTIONS, WebError
 
 INT64 = 2 ** 63
@@ -41,8 +42,22 @@ def _option_value(v: Any) -> Any:
     raise ValueError("an option's value must be true/false, a number or text")
 
 
-OptionValue = Annotated[Any, AfterValidator(_option_value)]
-Options = Annotated[dict[str, OptionValue], Field(max_length=64)]
+def _options(d: dict[str, Any]) -> dict[str, Any]:
+    """Each option's value (``_option_value``); a game's variant (``core.variants``) is a document: its text
+    may be up to ``MAX_WEB_VARIANT`` characters."""
+    for k, v in d.items():
+        if k == VARIANT_OPTION and isinstance(v, str) and len(v) <= MAX_WEB_VARIANT:
+            continue
+        try:
+            _option_value(v)
+        except ValueError as e:
+            raise ValueError(f"option {k[:40]}: {e}") from None
+    return d
+
+
+MAX_WEB_VARIANT = 20_000
+"""The longest variant text the lobby may send (a whole chart set is a few thousand characters)."""
+Options = Annotated[dict[str, Any], Field(max_length=64), AfterValidator(_options)]
 Int64 = Annotated[int, Field(ge=-INT64, lt=INT64)]
 
 

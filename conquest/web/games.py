@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conquest.core.errors import ConquestError, IllegalAction
+from conquest.core.variants import variant_label
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
 from conquest.core.jsondoc import _MISSING, flatten as _flatten, hidden_part  # noqa: F401 - tests read them here
 from conquest.core.records import RECORD_FORMAT, Record
@@ -689,7 +690,8 @@ class Games:
         row, state = live.row, live.state
         return {
             "id": row.id, "ruleset": row.ruleset, "title": live.ruleset.title, "players": row.players,
-            "options": row.options, "seed": row.seed, "seed_chosen": row.seed_chosen,
+            "options": row.options, "variant": variant_label(row.options), "seed": row.seed,
+            "seed_chosen": row.seed_chosen,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in row.seats],
             "step": live.next_step, "revision": live.revision,
             "to_move": state.to_move if state.to_move is None or state.to_move >= 0 else "chance",
