@@ -205,10 +205,11 @@ def changed_words(arms: Sequence[dict[str, Any]], tests: Sequence[dict[str, Any]
             parts.append(f"{t['measure']} {t['level']} {_pct(t['base'])} → {_pct(t['value'])} (p={t['p']:g})")
         factions = [t for t in mine if t["measure"] not in ("length", "seat") and t["p"] is not None]
         if factions and not moved:
-            big = max(factions, key=lambda t: abs(t["diff"] or 0))
-            parts.append(f"no faction moved beyond noise (the largest change: {big['measure']} {big['level']} "
+            big = min(factions, key=lambda t: t["p"])
+            parts.append(f"no faction moved beyond noise (the strongest sign: {big['measure']} {big['level']} "
                          f"{_pct(big['base'])} → {_pct(big['value'])}, p={big['p']:g})")
-        gone = [t for t in mine if t["p"] is None and "one of the two" in t["test"]]
+        gone = [t for t in mine if t["p"] is None and "one of the two" in t["test"]
+                and max(t.get("appearances") or [0]) >= MIN_APPEARANCES]
         if gone:
             parts.append("played in only one of the two: " + ", ".join(f"{t['measure']} {t['level']}"
                                                                         for t in gone[:6]))
@@ -319,7 +320,15 @@ def render_sweep_html(summary: dict[str, Any]) -> str:
         parts.append(f"<h2>By {html.escape(factor)}</h2><p>{html.escape(arms[0]['factors'][factor]['how'])}</p>")
         if factor in plots:
             parts.append(f'<img alt="win rate by {html.escape(factor)}" src="{plots[factor]}">')
-    parts.append("<h2>Every comparison with the baseline</h2>")
+    notable = [t for t in summary["tests"] if t["p"] is not None and t["p"] < ALPHA]
+    parts.append("<h2>Changes with p below 0.05</h2><p>" + html.escape(
+        f"{len(notable)} of {corr['tests']} tests; those marked 'beyond noise' pass the corrected threshold "
+        f"{corr['threshold']:g}, the others are what 1 in 20 tests shows by chance.") + "</p>")
+    parts.append(_table(["arm", "measure", "level", "baseline", "arm", "difference", "test", "p", "beyond noise"],
+                        [[t["arm"], t["measure"], t["level"], _fmt(t["base"], t["measure"]),
+                          _fmt(t["value"], t["measure"]), _fmt(t["diff"], t["measure"]), t["test"], f"{t['p']:g}",
+                          "yes" if t["beyond_noise"] else ""] for t in notable]))
+    parts.append(f"<details><summary>Every comparison with the baseline ({len(summary['tests'])})</summary>")
     parts.append(_table(["arm", "measure", "level", "baseline", "arm", "difference", "test", "pairs / discordant",
                          "p", "beyond noise"],
                         [[t["arm"], t["measure"], t["level"], _fmt(t["base"], t["measure"]),
@@ -328,7 +337,7 @@ def render_sweep_html(summary: dict[str, Any]) -> str:
                            else f"appearances {t['appearances'][0]} / {t['appearances'][1]}"
                            if t.get("appearances") else ""),
                           "-" if t["p"] is None else f"{t['p']:g}", "yes" if t["beyond_noise"] else ""]
-                         for t in summary["tests"]]))
+                         for t in summary["tests"]]) + "</details>")
     keys = sorted({k for a in arms for k in a["stats"]})
     if keys:
         parts.append("<h2>Game figures (mean per game)</h2>")

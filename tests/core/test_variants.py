@@ -135,3 +135,20 @@ def test_cli_simulate_plays_the_variant(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     plain = cli("simulate", "kingdom", "--games", "2", "--seats", "greedy", "-o", "rounds=1", "--json")
     assert json.loads(r.stdout)["mean_scores"] != json.loads(plain.stdout)["mean_scores"]
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_the_example_variant_files_are_valid(path: Path) -> None:
+    ruleset = path.name.split("-")[0]
+    rs = get_ruleset(ruleset)
+    if path.name.endswith("-sweep.yaml"):
+        from conquest.analysis.balance import Plan
+        from conquest.analysis.sweep import arms_of
+        assert len(arms_of(Plan.make(ruleset, ["greedy"], 3), str(path))) >= 2
+        return
+    text, opts = read_variant_file(rs, path)
+    state = rs.new_game(None, {**opts, "variant": text})
+    assert variant_label(state.options) == json.loads(text)["name"]

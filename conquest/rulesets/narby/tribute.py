@@ -12,7 +12,7 @@ from typing import Any
 from conquest.rulesets.narby.base import CITY, COPPER, GOLD, RUIN, TOWN, key_order
 from conquest.rulesets.narby.end import end_of_round
 from conquest.rulesets.narby.places import soul_mine_bonus
-from conquest.rulesets.narby.state import NarbyData, count, remove_claim
+from conquest.rulesets.narby.state import NarbyData, count, remove_claim, tribute_band
 from conquest.rulesets.narby.variant import tables_of
 
 
@@ -84,6 +84,7 @@ def collect_tribute(s: NarbyData, seat: int, die: int, ev: dict[str, Any]) -> No
             coins += adjrow["ruin"] if near else row["ruin"]
     s.coins[seat] += coins
     count(s, "tribute_coins", coins)
+    count(s, tribute_band(roll))
     if row["lose_claim"]:
         mine = losable_claims(s, seat)
         if len(mine) == 1:

@@ -18,10 +18,13 @@ from conquest.rulesets.smallworld.data import Board
 from conquest.rulesets.smallworld.variant import figures_of
 
 STAT_KEYS = ("conquests", "conquests_of_enemies", "lost_tribes_conquered", "conversions", "declines",
-             "combos_picked", "pick_coins_paid", "reinforcement_rolls")
+             "combos_picked", "pick_coins_paid", "reinforcement_rolls", "coins_regions", "coins_race", "coins_power",
+             "coins_column")
 """The running counts a finished game reports (``SmallWorldRuleset.game_stats``, docs/rules/smallworld.md):
 regions conquered (of them from another seat's race, of them from a Lost Tribe), Sorcerers' conversions, races
-put into decline, combos picked and the coins laid on the column to pick them, reinforcement die rolls."""
+put into decline, combos picked and the coins laid on the column to pick them, reinforcement die rolls, and the
+victory coins scored by source: regions occupied, race bonuses, the active power's bonus, and the coins taken
+from the column with a combo."""
 
 
 class StateBase(State):

@@ -33,6 +33,7 @@ class PickingCombo(StateBase):
         for k in range(i):
             self.col_coins[k] += 1
         self.coins[s] += self.col_coins[i]
+        self.count("coins_column", self.col_coins[i])
         x = self.col_race.pop(i)
         p = self.col_power.pop(i)
         self.col_coins.pop(i)
