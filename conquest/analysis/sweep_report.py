@@ -106,7 +106,7 @@ def _arm_figures(arm: Arm, res: RunResult) -> dict[str, Any]:
             "first_seat": ({"win_rate": seat0["win_rate"], "ci95": seat0["ci95"], "games": seat0["games"]}
                            if seat0 else None),
             "factors": {f: {"parity": d["parity"], "how": d["how"],
-                            "levels": [{k: x[k] for k in ("level", "games", "wins", "win_rate", "ci95")}
+                            "levels": [{k: x[k] for k in ("level", "games", "wins", "win_rate", "ci95", "flag")}
                                        for x in d["levels"]]}
                         for f, d in s["factors"].items()},
             "stats": {k: v.get("mean") for k, v in s["stats"].items() if "mean" in v},
@@ -214,6 +214,12 @@ def changed_words(arms: Sequence[dict[str, Any]], tests: Sequence[dict[str, Any]
             parts.append("played in only one of the two: " + ", ".join(f"{t['measure']} {t['level']}"
                                                                         for t in gone[:6]))
         out.append(f"{arm['label']} against {baseline}: " + "; ".join(parts) + ".")
+    flagged = [{(f, x["level"], x["flag"]) for f, d in a["factors"].items() if f != "agent" for x in d["levels"]
+                if x.get("flag")} for a in arms]
+    everywhere = sorted(set.intersection(*flagged)) if flagged else []
+    if everywhere:
+        out.append("Away from parity in every arm (each arm's balance report, Bonferroni-corrected): "
+                   + ", ".join(f"{f} {lv} ({fl})" for f, lv, fl in everywhere) + ".")
     return out
 
 

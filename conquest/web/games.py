@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conquest.core.errors import ConquestError, IllegalAction
-from conquest.core.variants import variant_label
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
 from conquest.core.jsondoc import _MISSING, flatten as _flatten, hidden_part  # noqa: F401 - tests read them here
 from conquest.core.records import RECORD_FORMAT, Record
+from conquest.core.variants import variant_label
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 from conquest.web.visibility import (  # noqa: F401 - read from here by the CLI and tests
     MAX_ALTERNATIVES,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright")
-from tests.e2e.test_browser import click_once, wait_my_turn_or_end  # noqa: E402
+from tests.e2e.test_browser import click_once, wait_my_turn_or_end
 
 VARIANT = "name: golden mines\npoints: {gold: 6, material: 3}\ncastle_icon: 2\n"
 SIZES = {"wide": (1400, 900), "phone": (390, 844)}

@@ -24,8 +24,8 @@ STAT_KEYS = ("claims", "claims_taken", "places_claimed", "places_destroyed", "se
 """The running counts a finished game reports (``NarbyRuleset.game_stats``, docs/rules/narby.md §5 ``stats``):
 claim rings put down (of them taken from another dragon, of them on a place of power), places of power and
 settlements destroyed, settlements left in ruins, attacks, steals and destroys rolled (an action a card or a
-power prevented is not), bonus cards played, powers of places used, coins won at tribute, and tribute rolls by band of the modified roll
-(the published Tribute Chart's rows: ``tribute_band``)."""
+power prevented is not), bonus cards played, powers of places used, coins won at tribute, and tribute rolls by
+band of the modified roll (the published Tribute Chart's rows: ``tribute_band``)."""
 
 
 def tribute_band(roll: int) -> str:
