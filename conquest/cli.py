@@ -281,6 +281,9 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
     rng = random.Random(f"{seed}:{len(record.actions)}") if resume is not None else random.Random(seed)
     out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_names)),
               markup=False)
+    from conquest.core.variants import variant_label
+    if variant_label(state.options):
+        out.print(f"variant: {variant_label(state.options)}", markup=False)
     if resume is not None:
         out.print(f"resumed after step {len(record.actions)}", markup=False)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
