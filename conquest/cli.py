@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from conquest import cli_analysis, cli_dev
-from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
+from conquest.cli_common import PLAYERS_HELP, VARIANT_HELP, _seats, err, fail, out, variant_options
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE
 from conquest.core.notation import is_digits
@@ -216,6 +216,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
          seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
                                                                  "random); the same seed replays the same game"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
+         variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP),
          save: Path | None = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
                                                                   "to date while you play and on Ctrl+C"),
          start_state: Path | None = typer.Option(None, "--state", help="start from this position "
@@ -234,7 +235,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
     if seed is not None:
         check_seed(seed)
     if resume is not None:
-        if start_state is not None or option or players is not None:
+        if start_state is not None or option or players is not None or variant is not None:
             fail("--resume continues a recorded game: its ruleset, players, options and start come from the "
                  "record (leave out --state, --option and --players)")
         record = Record.load(resume)
@@ -260,7 +261,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
         if ruleset is None:
             fail("which ruleset? (see `conquest rulesets`), or --resume RECORD")
         rs = get_ruleset(str(ruleset))
-        opts = parse_option_pairs(option)
+        opts = variant_options(rs.id, variant, option)
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         state = rs.new_game(players, opts, seed)
@@ -280,6 +281,9 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
     rng = random.Random(f"{seed}:{len(record.actions)}") if resume is not None else random.Random(seed)
     out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_names)),
               markup=False)
+    from conquest.core.variants import variant_label
+    if variant_label(state.options):
+        out.print(f"variant: {variant_label(state.options)}", markup=False)
     if resume is not None:
         out.print(f"resumed after step {len(record.actions)}", markup=False)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
@@ -410,6 +414,7 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              seed: int = typer.Option(0, "--seed", help="seed of the first game; game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),
              option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+             variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP),
              records: Path | None = typer.Option(None, "--records", help="save every game record in this "
                                                                             "folder (made if missing)"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
@@ -425,7 +430,7 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     from conquest.core.registry import get_ruleset
     check_games(games)
     check_seed(seed, games)
-    opts = parse_option_pairs(option)
+    opts = variant_options(ruleset, variant, option)
     rs = get_ruleset(ruleset)
     probe = rs.new_game(players, opts, seed)  # bad ruleset, players or options: fail before the bar
     for s in seat_list(_seats(seats), probe.players, rs.min_players, rs.max_players):
@@ -761,7 +766,8 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
           db: str | None = typer.Option(None, "--db", help="database URL for the web app"),
           web: bool = typer.Option(True, "--web/--no-web", help="also serve the web app"),
           seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
-                                                                  "terminal game (default: random)")) -> None:
+                                                                  "terminal game (default: random)"),
+          variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP)) -> None:
     """What `make run` does: serve the web app in the background and play a game in this terminal.
 
     When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
@@ -773,6 +779,7 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
     if seed is not None:
         check_seed(seed)
     ruleset = get_ruleset(ruleset).id if ruleset else default_ruleset_id()
+    variant_options(ruleset, variant, [])  # a bad variant file: one line, before the web app starts
     server = None
     thread = None
     if web:
@@ -792,8 +799,8 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
         out.print(f"The web app is at http://{shown}:{port}/ — open it in a browser, or play here.", markup=False)
     code = 0
     try:
-        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None, start_state=None,
-             resume=None)
+        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], variant=variant, save=None,
+             start_state=None, resume=None)
     except typer.Exit as e:
         code = e.exit_code or 0
     if server is not None and thread is not None:

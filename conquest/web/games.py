@@ -32,6 +32,7 @@ from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
 from conquest.core.jsondoc import _MISSING, flatten as _flatten, hidden_part  # noqa: F401 - tests read them here
 from conquest.core.records import RECORD_FORMAT, Record
+from conquest.core.variants import variant_label
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 from conquest.web.visibility import (  # noqa: F401 - read from here by the CLI and tests
     MAX_ALTERNATIVES,
@@ -693,7 +694,8 @@ class Games:
             extra.update(f(live))
         return {
             "id": row.id, "ruleset": row.ruleset, "title": live.ruleset.title, "players": row.players,
-            "options": row.options, "seed": row.seed, "seed_chosen": row.seed_chosen,
+            "options": row.options, "variant": variant_label(row.options), "seed": row.seed,
+            "seed_chosen": row.seed_chosen,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in row.seats],
             "step": live.next_step, "revision": live.revision,
             "to_move": state.to_move if state.to_move is None or state.to_move >= 0 else "chance",

@@ -21,6 +21,7 @@ from conquest.rulesets.nerath.base import add
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, REALMS, TYPE_INDEX, R, T
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
+from conquest.rulesets.nerath.variant import cards_out_of
 
 
 def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str, str]]:
@@ -41,8 +42,10 @@ def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str
 def setup_decks(state: NerathData) -> None:
     if state.options.get("events") != "decks":
         return
+    out = cards_out_of(state)
     for cid, c in event_cards().items():
-        state.decks[REALMS.index(c["realm"])].append(cid)
+        if cid not in out:
+            state.decks[REALMS.index(c["realm"])].append(cid)
     for d in state.decks:
         d.sort()
 

@@ -10,7 +10,6 @@ from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPE
 from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
-    ALL_COSTS,
     BUYABLE,
     C1,
     C2,
@@ -31,6 +30,7 @@ from conquest.rulesets.nerath.state import (
     SPACE,
     NerathData,
 )
+from conquest.rulesets.nerath.variant import prices_of
 
 
 def start_reinforce(st: NerathData) -> None:
@@ -105,7 +105,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
         {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS}
     sea_spots = [q for q in SEAS if ship_ok.get(q)]
     for p in BUYABLE:
-        if ALL_COSTS[p] > gold:
+        if prices_of(st)[p] > gold:
             continue
         if p == "castle":
             for s in LANDS:
@@ -158,7 +158,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
 def buy(st: NerathData, action: tuple) -> None:
     r = st.realm
     p = action[1]
-    st.gold[r] -= ALL_COSTS[p]
+    st.gold[r] -= prices_of(st)[p]
     if len(action) == 4:
         sid = action[3]
         sh = st.ships[sid]
@@ -192,8 +192,8 @@ def buy_refusal(st: NerathData, action: tuple) -> str:
     ``reinforce_actions``, one at a time)."""
     r = st.realm
     p = action[1]
-    if ALL_COSTS[p] > st.gold[r]:
-        return f"a {p} costs {ALL_COSTS[p]} gold and your realm has {st.gold[r]}"
+    if prices_of(st)[p] > st.gold[r]:
+        return f"a {p} costs {prices_of(st)[p]} gold and your realm has {st.gold[r]}"
     if len(action) == 4:
         return _aboard_refusal(st, p, action[3])
     if action[2] not in IX:

@@ -55,6 +55,7 @@ from conquest.rulesets.smallworld.schema import SmallWorldBody
 from conquest.rulesets.smallworld.scoring import Scoring
 from conquest.rulesets.smallworld.serial import body_json, from_body
 from conquest.rulesets.smallworld.turn import TurnTrack
+from conquest.rulesets.smallworld.variant import figures_of
 
 
 class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declining, Scoring, Explaining):
@@ -74,7 +75,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.turn = 0
         s.seat = 0
         s.phase = DRAW_RACE
-        s.coins = [int(D.SETUP["starting_coins"])] * players
+        s.coins = [figures_of(s).coins_at_start(t) for t in range(players)]
         s.coins_floor = s.coins[:]
         s.rseat = [-1] * NR
         s.rpower = [-1] * NR

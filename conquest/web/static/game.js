@@ -238,6 +238,7 @@ function renderGame(afterMove) {
   const head = h("div", { class: "card" },
     h("div", { class: "turn" + (mine ? " mine" : "") + (/ is thinking…$/.test(turnText(d)) ? " thinking" : ""), id: "turn", tabindex: "-1",
       "aria-live": "polite", text: turnText(d) }),
+    g.variant && !g.over ? h("p", { class: "help variant-tag", id: "variant", text: `Variant: ${g.variant}` }) : null,
     resultTable(g),
     paceLine(d),
     LOG.news(d.log, d.you.seat),

@@ -71,6 +71,21 @@ function kindHelp(data, kind) {
 /** An option's value as the form shows it ("yes", "no", "until below"). @param {RulesetOption} _o the option @param {unknown} c */
 function optionText(_o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
 
+// An option whose value is a document (a variant of the game's data): a text area for YAML or JSON, and a file.
+function documentOption(o, id) {
+  const area = h("textarea", { id, "data-opt": o.name, "data-type": "document", rows: 7, spellcheck: "false",
+    autocapitalize: "off", placeholder: "name: my variant\n# the fields below, in YAML or JSON" });
+  const file = h("input", { type: "file", id: id + "-file", accept: ".yaml,.yml,.json,text/yaml,application/json" });
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    if (f) area.value = await f.text();
+  });
+  return [h("summary", { text: "Advanced: a variant of the rules' data" }),
+    h("div", { class: "opt doc-opt" }, h("label", { for: id, text: label(o.name), title: o.name }), area,
+      h("p", { class: "help" }, h("label", { for: id + "-file", text: "Load a variant file: " }), file),
+      h("p", { class: "help", text: o.help }))];
+}
+
 /** @param {RulesetsData} data */
 function newGameForm(data) {
   const box = /** @type {HTMLElement} */ (document.getElementById("newform"));
@@ -83,6 +98,7 @@ function newGameForm(data) {
   const rulesLink = h("a", { id: "rs-rules", target: "_blank", rel: "noopener", text: "Rules readings" });
   const playersSel = h("select", { id: "players", name: "players" });
   const optsBox = h("div", { id: "options", class: "options" });
+  const advBox = h("details", { class: "opts", id: "advanced" });
   const seatsBox = h("table", { class: "seats", id: "seats" });
   const result = h("div", { id: "created" });
   const pace = paceFields(data);
@@ -95,7 +111,8 @@ function newGameForm(data) {
     pace.box,
     h("p", {}, h("button", { type: "submit", class: "primary", id: "create-btn", text: "Create the game" })),
     result,
-    h("details", { class: "opts", open: true }, h("summary", { text: "Options" }), optsBox));
+    h("details", { class: "opts", open: true }, h("summary", { text: "Options" }), optsBox),
+    advBox);
   box.replaceChildren(form);
 
   const current = () => /** @type {RulesetInfo} */ (rulesets.find(r => r.id === rsSel.value));
@@ -108,8 +125,10 @@ function newGameForm(data) {
     howtoLink.setAttribute("href", `/howto/${r.id}`);
     optsBox.replaceChildren();
     if (!r.options.length) optsBox.append(h("p", { class: "help", text: "This game has no options." }));
+    advBox.replaceChildren(); advBox.hidden = true; advBox.open = false;
     for (const o of r.options) {
       const id = "opt-" + o.name;
+      if (o.document) { advBox.hidden = false; advBox.append(...documentOption(o, id)); continue; }
       let input;
       if (o.type === "bool") input = h("input", { type: "checkbox", id, "data-opt": o.name, "data-type": "bool", checked: !!o.default });
       else if (o.choices) input = h("select", { id, "data-opt": o.name, "data-type": o.type },
@@ -147,7 +166,7 @@ function newGameForm(data) {
     const r = current(); const n = Number(playersSel.value);
     /** @type {Record<string, unknown>} */
     const options = {};
-    for (const el of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (optsBox.querySelectorAll("[data-opt]"))) {
+    for (const el of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>} */ (form.querySelectorAll("[data-opt]"))) {
       const t = el.dataset.type;
       options[el.dataset.opt || ""] = t === "bool" ? /** @type {HTMLInputElement} */ (el).checked : t === "int" ? Number(el.value) : el.value;
     }
@@ -215,6 +234,7 @@ async function listMine() {
     const state = g.over ? "over" : (g.to_move === e.seat ? "your turn" : `${g.to_move_name} to move`);
     const paced = paceShort(g, e.seat);
     ul.append(h("li", {}, swatch(e.seat), h("a", { href: `/game/${g.id}#t=${e.token}`, text: `${g.title}` }),
+      g.variant ? h("span", { class: "variant-tag", title: "played with a variant of the rules' data", text: ` (variant: ${g.variant})` }) : null,
       ` as ${g.you.name}: step ${g.step}, ${state} `,
       paced ? h("span", { class: "help pace-short", text: `(${paced}) ` }) : null,
       h("button", { type: "button", onclick: () => { forget(e.id); listMine(); }, text: "forget", "aria-label": `forget ${g.title} ${g.id}` })));

@@ -325,6 +325,7 @@ export function resultScreen(d, token) {
   const last = (d.log || []).slice(-3);
   dlg.replaceChildren(...[  // DOM's replaceChildren writes a null as the text "null": the parts left out are dropped
     h("h2", { id: "result-title", text: `${g.title}: the game is over. ${head}` }),
+    g.variant ? h("p", { class: "variant-tag", id: "result-variant", text: `Played with a variant of the rules' data: ${g.variant}` }) : null,
     h("table", { class: "result" },
       h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Result" })),
       seats.map(x => h("tr", { class: result && result[x.seat] > 0 ? "winner" : "" }, h("td", {}, swatch(x.seat), x.name),

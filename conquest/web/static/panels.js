@@ -121,6 +121,7 @@ export function viewPanel(data, open) {
 export function resultTable(g) {
   if (!g.over) return null;
   return h("table", { class: "result" },
+    g.variant ? h("caption", { class: "variant-tag", text: `Played with a variant: ${g.variant}` }) : null,
     h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Result" })),
     g.seats.map(x => h("tr", {}, h("td", {}, swatch(x.seat), x.name),
       h("td", { text: g.scores ? g.scores[x.seat] : "" }),
