@@ -14,7 +14,7 @@ from rich.table import Table
 from conquest import cli_analysis, cli_dev
 from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
 from conquest.core.errors import ConquestError
-from conquest.core.game import CHANCE
+from conquest.core.game import CHANCE, Action, State
 from conquest.core.notation import is_digits
 from conquest.core.options import parse_option_pairs
 
@@ -182,11 +182,11 @@ def _seat_agents(seat_names: list[str]) -> dict[int, Any]:
     return {i: get_agent(s) for i, s in enumerate(seat_names) if s != HUMAN}
 
 
-def _told(state: Any, action: Any, people: list[int]) -> str:
+def _told(state: State, action: Action, people: list[int]) -> str:
     """An action of the dice or of the computer as the people at this terminal may read it: the notation, or
     "(hidden)" when it names what one of their seats cannot see (a card drawn into another hand, a face-down
     tile). The same rule as the web app's log."""
-    from conquest.web.games import action_visibility, hidden_parts
+    from conquest.web.visibility import action_visibility, hidden_parts
     after = state.apply_unchecked(action)
     hidden_from, _ = action_visibility(state, action, after, hidden_parts(state), hidden_parts(after))
     if any(s in hidden_from for s in people):
