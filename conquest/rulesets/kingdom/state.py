@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Self
 
 from conquest.core.game import CHANCE, State
+from conquest.core.kinds import Action
 from conquest.rulesets.kingdom.base import INCOME, OVER
 from conquest.rulesets.kingdom.board import Board
 
@@ -37,7 +38,7 @@ class KingdomData(State):
     move_sources: tuple[int, ...]
     tasks: tuple[tuple[str, int, int], ...]
     points: list[int]
-    _legal: tuple[tuple, ...] | None
+    _legal: tuple[Action, ...] | None
 
     def clone(self) -> Self:
         s = object.__new__(self.__class__)
@@ -71,7 +72,8 @@ class KingdomData(State):
         return self.current
 
     def companion(self) -> bool:
-        return self.options["mode"] == "companion"
+        mode: str = self.options["mode"]
+        return mode == "companion"
 
     # ------------------------------------------------------------------ CONQUEST BOARD ANATOMY
     def controller(self, t: int) -> int:
