@@ -228,7 +228,7 @@ class NarbyEncoding(Encoding):
         x = hand[seat]
         own_changed = x != w.own
         if own_changed:
-            w.own_i = _swap(v, w.own_i, self._hand_at.get(x, -1))  # type: ignore[arg-type]
+            w.own_i = _swap(v, w.own_i, self._hand_at.get(x, -1))
             w.own = x
         # another seat's card: only whether it holds one. With two seats the count of empty hands and the
         # observer's own card tell it; with more, each hand is looked at
