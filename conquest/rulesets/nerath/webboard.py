@@ -357,4 +357,5 @@ def board_map_json() -> dict[str, Any]:
             if parts:
                 r["parts"] = parts  # drawn with the polygon (Eastern Reach's hex beside Anvil Hills)
         _MAP_CACHE.update(m)
-    return json_copy(_MAP_CACHE)  # a copy: a caller who edits it never edits the cache
+    out: dict[str, Any] = json_copy(_MAP_CACHE)
+    return out  # a copy: a caller who edits it never edits the cache
