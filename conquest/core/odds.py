@@ -333,6 +333,8 @@ def _solve_attrition_float(tables: list[Any], var: list[int], hits_d: list[list[
     sweep goes cell by cell; what flows to the rows below is added for the whole row at once, as a matrix
     product (``Q.T @ P``: the defender's move distributions at each state, weighted by the attacker-side
     ones). ``P`` is built with one ``bincount`` over the defender's moves (``TG``/``WT``)."""
+    # Long because: the numeric sweep of the grid, row by row and cell by cell; its arrays and index tables are
+    # locals of one loop nest that every odds request runs.
     V = len(tables)
     KA, KD = len(tables[0]) - 1, len(hits_d) - 1
     ND = KD + 1

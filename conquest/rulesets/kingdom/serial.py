@@ -63,6 +63,8 @@ def body_json(s: KingdomData) -> dict[str, Any]:
 
 
 def from_body(cls: type[S], data: dict[str, Any], players: int, options: dict[str, Any]) -> S:
+    # Long because: it reads and checks every field of the state's JSON document, one after the other; the state's
+    # declaration (issue 29) derives this reader instead.
     b = load_board(options["board"])
     s = cls.__new__(cls)
     s.board = b

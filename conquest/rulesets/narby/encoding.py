@@ -147,6 +147,9 @@ class NarbyEncoding(Encoding):
 
         The only part ``view(seat)`` hides is the card in another seat's hand: of ``state.hand[s]`` for
         ``s != seat`` this reads only whether it is None, as the view's "hidden" tells."""
+        # Long because: one pass over the state that compares each part with the values it was last written from and
+        # rewrites only the numbers that changed; it runs at every step of the RL environments, with the seat's
+        # array and its kept values in locals of one frame.
         w = self._seen[seat]
         v = w.v
         self._board(w, state)

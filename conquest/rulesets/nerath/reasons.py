@@ -16,6 +16,8 @@ from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, STEP_TITLES
 
 
 def illegal_reason(st: NerathData, action: Any) -> str:
+    # Long because: one refusal per rule, phase by phase in the order of a turn; each branch names the rule it
+    # checks.
     if st.to_move is None:
         return "the game is over"
     verb = action[0] if isinstance(action, tuple) and action else "?"

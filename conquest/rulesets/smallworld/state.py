@@ -199,6 +199,8 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
 
     # ---- transitions ------------------------------------------------------------------------------
     def _apply(self, a: ActionArgs) -> None:
+        # Long because: one branch per action verb (conquer, the reinforcement die, redeploy, decline, pick a combo,
+        # the powers' actions), each the few lines of its rule, in the order of a turn.
         kind = a[0]
         if kind in REGION_ACTIONS:
             a = (kind, RIDX[a[1]]) + a[2:]
