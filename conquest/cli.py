@@ -224,12 +224,9 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
                                                "(saved by --save or downloaded from the web app); it is saved "
                                                "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
-    from conquest.agents import decide, seat_list
+    from conquest.agents import decide
     from conquest.analysis.limits import check_seed
     from conquest.analysis.runner import sample_chance
-    from conquest.core.jsondoc import read_json_file
-    from conquest.core.records import Record
-    from conquest.core.registry import get_ruleset
 
     if seed is not None:
         check_seed(seed)
@@ -237,46 +234,17 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
         if start_state is not None or option or players is not None:
             fail("--resume continues a recorded game: its ruleset, players, options and start come from the "
                  "record (leave out --state, --option and --players)")
-        record = Record.load(resume)
-        rs = get_ruleset(record.ruleset)
-        if ruleset is not None and ruleset != rs.id:
-            fail(f"{resume} is a {rs.id} game, not {ruleset}")
-        from conquest.core.records import replay as run_replay
-        try:
-            state = run_replay(record, verify=False)
-        except ConquestError as e:
-            fail(f"{resume}: {e}")
-        if seed is None:
-            seed = record.seed
-        import conquest.agents  # noqa: F401  (registers the built-in agents)
-        from conquest.agents import AGENTS, HUMAN
-        # the web app's records name people by their names: those seats are people here too
-        seat_names = (_seats(seats) if seats else
-                      [s if s in AGENTS else HUMAN for s in record.seats])
-        seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
-        record.seats = seat_names
-        save = save or resume
+        game = _resumed_game(resume, ruleset, seats, seed, save)
     else:
         if ruleset is None:
             fail("which ruleset? (see `conquest rulesets`), or --resume RECORD")
-        rs = get_ruleset(str(ruleset))
-        opts = parse_option_pairs(option)
-        if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
-        state = rs.new_game(players, opts, seed)
-        start_doc = None
-        if start_state is not None:
-            start_doc = read_json_file(start_state, "state")
-            state = rs.state_from_json(start_doc)
-        seat_names = (_seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1))
-        seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
-        record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
-                        options=dict(state.options), seats=seat_names, seed=seed, start=start_doc)
+        game = _new_game(str(ruleset), players, option, seed, start_state, seats, save)
+    rs, record, seat_names, names = game.rs, game.record, game.record.seats, game.names
     agents = _seat_agents(seat_names)
     people = [s for s in range(len(seat_names)) if s not in agents]
-    if save is not None:
-        _check_writable(save)
-    names = rs.seat_names(state.players, state.options)
+    if game.save is not None:
+        _check_writable(game.save)
+    seed = game.seed
     rng = random.Random(f"{seed}:{len(record.actions)}") if resume is not None else random.Random(seed)
     out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_names)),
               markup=False)
@@ -284,34 +252,14 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
         out.print(f"resumed after step {len(record.actions)}", markup=False)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
               "last action, 'help' lists commands, 'quit' ends.", markup=False)
-    history: list[tuple[Any, int | None]] = []  # (state before, seat) of each step, for undo
-
-    def write_record() -> None:
-        res = state.result()
-        record.result = list(res) if res is not None else None
-        record.scores = list(state.scores())
-        if save:
-            try:
-                record.save(save)
-            except OSError as e:
-                fail(f"cannot write {save}: {e.strerror}")
-
-    def finish(note: str | None = None) -> None:
-        if note:
-            out.print(note, markup=False)
-        write_record()
-        if save:
-            out.print(f"record saved to {save}" + ("" if state.to_move is None else
-                                                   f" (continue with: conquest play --resume {save})"),
-                      markup=False)
-
-    if save:
-        write_record()  # a path that cannot be written fails now, not after the game
+    history: list[tuple[State, int | None]] = []  # (state before, seat) of each step, for undo
+    if game.save:
+        game.write_record()  # a path that cannot be written fails now, not after the game
     shown_for: int | None = None
     try:
-        while state.to_move is not None:
-            seat = state.to_move
-            a: Any
+        while (seat := game.state.to_move) is not None:
+            state = game.state
+            a: Action | None
             if seat == CHANCE:
                 a = sample_chance(state, rng)
                 out.print(f"  chance: {_told(state, a, people)}", markup=False)
@@ -319,77 +267,162 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
                 a = decide(agents[seat], state, rng)
                 out.print(f"  {names[seat]} ({seat_names[seat]}): {_told(state, a, people)}", markup=False)
             else:
-                if save:
-                    write_record()
+                if game.save:
+                    game.write_record()
                 if shown_for != id(state):
                     out.print("", markup=False)
                     out.print(_board(rs.render_text(state, seat)))
                     shown_for = id(state)
-                legal = list(state.legal_actions())
-                menu = _Menu(rs, state, legal)
-                out.print(f"\n{names[seat]} to move. Legal actions:", markup=False)
-                menu.show()
-                a = None
-                while a is None:
-                    line = _prompt(f"{names[seat]}> ")
-                    if line is None:
-                        finish("input ended before the game did")
-                        raise typer.Exit(1)
-                    if not line:
-                        continue
-                    if line in ("quit", "exit"):
-                        finish("game abandoned")
-                        raise typer.Exit(0)
-                    if line == "board":
-                        out.print(_board(rs.render_text(state, seat)))
-                        continue
-                    if line == "help":
-                        out.print("commands: an action in notation, the number of a listed action, the first "
-                                  "word of actions to list them, more (the next page), list (every action), "
-                                  "board, undo, quit", markup=False)
-                        continue
-                    if line == "more":
-                        menu.more()
-                        continue
-                    if line == "list":
-                        menu.list_some(list(range(len(legal))))
-                        continue
-                    if line == "undo":
-                        # only your own steps since the last die roll or other seat's action can be taken back
-                        if history and history[-1][1] == seat:
-                            state = history.pop()[0]
-                            record.actions.pop()
-                            out.print("  taken back", markup=False)
-                            break
-                        out.print("  nothing of yours to take back (a die roll or another seat acted since)",
-                                  markup=False)
-                        continue
-                    group = menu.group(line)
-                    if group is not None:
-                        menu.list_some(group)
-                        continue
-                    try:
-                        if is_digits(line):
-                            k = int(line)
-                            if not 1 <= k <= len(legal):
-                                raise ConquestError(f"choose a number from 1 to {len(legal)}")
-                            a = legal[k - 1]
-                        else:
-                            a = state.check(line)
-                    except ConquestError as e:
-                        out.print(f"  refused: {e}", markup=False)
-                        a = None
+                a = _human_turn(game, seat, history)
             if a is None:  # undo
                 shown_for = None
                 continue
             record.actions.append(rs.format_action(a))
             history.append((state, seat))
-            state = state.apply(a)
+            game.state = state.apply(a)
     except KeyboardInterrupt:
-        finish("\ninterrupted")
+        game.finish("\ninterrupted")
         raise typer.Exit(130) from None
+    _game_over(game)
+
+
+class _Game:
+    """A terminal game under way: its ruleset, record, position, seat names and seed (of the dice and the agents),
+    and where its record is saved."""
+
+    def __init__(self, rs: Any, record: Any, state: State, seed: int, save: Path | None) -> None:
+        self.rs, self.record, self.state, self.seed, self.save = rs, record, state, seed, save
+        self.names: list[str] = rs.seat_names(state.players, state.options)
+
+    def write_record(self) -> None:
+        res = self.state.result()
+        self.record.result = list(res) if res is not None else None
+        self.record.scores = list(self.state.scores())
+        if self.save:
+            try:
+                self.record.save(self.save)
+            except OSError as e:
+                fail(f"cannot write {self.save}: {e.strerror}")
+
+    def finish(self, note: str | None = None) -> None:
+        if note:
+            out.print(note, markup=False)
+        self.write_record()
+        if self.save:
+            out.print(f"record saved to {self.save}" + ("" if self.state.to_move is None else
+                                                        f" (continue with: conquest play --resume {self.save})"),
+                      markup=False)
+
+
+def _resumed_game(resume: Path, ruleset: str | None, seats: str | None, seed: int | None,
+                  save: Path | None) -> _Game:
+    """The game of the record ``resume``, replayed to its last step; saved back there unless ``save``."""
+    import conquest.agents  # noqa: F401  (registers the built-in agents)
+    from conquest.agents import AGENTS, HUMAN, seat_list
+    from conquest.core.records import Record, replay as run_replay
+    from conquest.core.registry import get_ruleset
+
+    record = Record.load(resume)
+    rs = get_ruleset(record.ruleset)
+    if ruleset is not None and ruleset != rs.id:
+        fail(f"{resume} is a {rs.id} game, not {ruleset}")
+    try:
+        state = run_replay(record, verify=False)
+    except ConquestError as e:
+        fail(f"{resume}: {e}")
+    # the web app's records name people by their names: those seats are people here too
+    seat_names = (_seats(seats) if seats else
+                  [s if s in AGENTS else HUMAN for s in record.seats])
+    record.seats = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
+    return _Game(rs, record, state, record.seed if seed is None else seed, save or resume)
+
+
+def _new_game(ruleset: str, players: int | None, option: list[str], seed: int | None, start_state: Path | None,
+              seats: str | None, save: Path | None) -> _Game:
+    """A new game of ``ruleset`` (from the position ``start_state`` if given), with its empty record."""
+    from conquest.agents import seat_list
+    from conquest.core.jsondoc import read_json_file
+    from conquest.core.records import Record
+    from conquest.core.registry import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    opts = parse_option_pairs(option)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    state = rs.new_game(players, opts, seed)
+    start_doc = None
+    if start_state is not None:
+        start_doc = read_json_file(start_state, "state")
+        state = rs.state_from_json(start_doc)
+    seat_names = (_seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1))
+    seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
+    record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
+                    options=dict(state.options), seats=seat_names, seed=seed, start=start_doc)
+    return _Game(rs, record, state, seed, save)
+
+
+def _human_turn(game: _Game, seat: int, history: list[tuple[State, int | None]]) -> Action | None:
+    """Ask the person at ``seat`` until they give a legal action (returned) or take back their last step
+    (``None``: the game's position and record are put back). Ends the game on 'quit' or the end of input."""
+    rs, state, names = game.rs, game.state, game.names
+    legal = list(state.legal_actions())
+    menu = _Menu(rs, state, legal)
+    out.print(f"\n{names[seat]} to move. Legal actions:", markup=False)
+    menu.show()
+    while True:
+        line = _prompt(f"{names[seat]}> ")
+        if line is None:
+            game.finish("input ended before the game did")
+            raise typer.Exit(1)
+        if not line:
+            continue
+        if line in ("quit", "exit"):
+            game.finish("game abandoned")
+            raise typer.Exit(0)
+        if line == "board":
+            out.print(_board(rs.render_text(state, seat)))
+            continue
+        if line == "help":
+            out.print("commands: an action in notation, the number of a listed action, the first "
+                      "word of actions to list them, more (the next page), list (every action), "
+                      "board, undo, quit", markup=False)
+            continue
+        if line == "more":
+            menu.more()
+            continue
+        if line == "list":
+            menu.list_some(list(range(len(legal))))
+            continue
+        if line == "undo":
+            # only your own steps since the last die roll or other seat's action can be taken back
+            if history and history[-1][1] == seat:
+                game.state = history.pop()[0]
+                game.record.actions.pop()
+                out.print("  taken back", markup=False)
+                return None
+            out.print("  nothing of yours to take back (a die roll or another seat acted since)",
+                      markup=False)
+            continue
+        group = menu.group(line)
+        if group is not None:
+            menu.list_some(group)
+            continue
+        try:
+            if is_digits(line):
+                k = int(line)
+                if not 1 <= k <= len(legal):
+                    raise ConquestError(f"choose a number from 1 to {len(legal)}")
+                return legal[k - 1]
+            return state.check(line)
+        except ConquestError as e:
+            out.print(f"  refused: {e}", markup=False)
+
+
+def _game_over(game: _Game) -> None:
+    """The final board, the scores and the winners; the record written a last time."""
+    state, names = game.state, game.names
     out.print("", markup=False)
-    out.print(_board(rs.render_text(state, None)))
+    out.print(_board(game.rs.render_text(state, None)))
     res = state.result() or ()
     scores = state.scores()
     best = max(res) if res else 0
@@ -397,7 +430,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
     out.print("Game over: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(state.players))
               + (f" — {winners[0]} wins" if len(winners) == 1 else " — shared: " + ", ".join(winners)),
               markup=False)
-    finish()
+    game.finish()
 
 
 @app.command()
