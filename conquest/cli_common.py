@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 from rich.console import Console
 
@@ -20,3 +22,16 @@ def _seats(text: str) -> list[str]:
     """Comma-separated agent specs (``ismcts:time=1.0,greedy``); see ``conquest.agents.specs``."""
     from conquest.agents import split_seats
     return split_seats(text)
+
+
+def _board(text: str) -> Any:
+    """A ruleset's text board for printing: boards written in Rich console markup (closing tags ``[/...]``)
+    are rendered (colours in a terminal, plain text when piped); others are printed as they are."""
+    from rich.errors import MarkupError
+    from rich.text import Text
+    if "[/" in text:
+        try:
+            return Text.from_markup(text)
+        except MarkupError:
+            pass
+    return Text(text)
