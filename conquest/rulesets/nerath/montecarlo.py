@@ -267,6 +267,10 @@ class _Defence:
 def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
     """``n`` battles played by the ruleset's own rules (see the module's docstring). Against facedown Guardians,
     each battle's tiles are drawn at random among the deals the calculator averages."""
+    # Long because: battles played step by step through the rules' own transitions, with the two questions asked of
+    # a position (the hits still pending, dice that cannot hit) as closures over the battle's sides; it reads the
+    # battle in progress by its dict keys, which the state declaration (issue 29) turns into a typed record, and is
+    # split best with that change.
     if n < 1:
         raise OddsError("--monte-carlo N: N must be at least 1")
     if isinstance(battle, HiddenGuardians):
