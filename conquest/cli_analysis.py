@@ -37,9 +37,10 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                              "default: all)"),
             as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
-    from conquest.analysis.balance import Plan, check_factors, make_out, prepare_out, run
+    from conquest.analysis.balance import check_factors, make_out, prepare_out, run
     from conquest.analysis.dask_backend import make_backend
     from conquest.analysis.limits import MAX_JOBS, check_games, check_seed
+    from conquest.analysis.plan import Plan
     check_games(games)
     check_seed(seed, games)
     if not 1 <= jobs <= MAX_JOBS:
@@ -58,7 +59,7 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                      progress=report.update)
     except KeyboardInterrupt:
         report.close()
-        from conquest.analysis.balance import read_games
+        from conquest.analysis.plan import read_games
         err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
                   f"with --resume continues", markup=False)
         raise typer.Exit(130) from None

@@ -36,3 +36,16 @@ def variant_options(ruleset: str, variant: Path | None, option: list[str]) -> di
     from conquest.core.variants import with_variant
     opts: dict[str, Any] = dict(parse_option_pairs(option))
     return with_variant(get_ruleset(ruleset), variant, opts) if variant is not None else opts
+
+
+def _board(text: str) -> Any:
+    """A ruleset's text board for printing: boards written in Rich console markup (closing tags ``[/...]``)
+    are rendered (colours in a terminal, plain text when piped); others are printed as they are."""
+    from rich.errors import MarkupError
+    from rich.text import Text
+    if "[/" in text:
+        try:
+            return Text.from_markup(text)
+        except MarkupError:
+            pass
+    return Text(text)

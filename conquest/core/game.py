@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
-from conquest.core.kinds import CHANCE, Action
+from conquest.core.kinds import CHANCE as CHANCE, Action as Action  # re-exported: the contract's names
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
 from conquest.core.schema import check_nesting, validate_document

@@ -32,8 +32,8 @@ def production(s: KingdomData, seat: int) -> dict[str, int]:
 def production_points(s: KingdomData, seat: int) -> int:
     """Standalone stand-in: what one Production phase is worth to ``seat`` (see economy.yaml)."""
     eco = economy_of(s)
-    pts = eco["points"]
-    total = eco["castle_icon"] * len(s.board.castle_icons[seat])
+    pts: dict[str, int] = eco["points"]
+    total: int = eco["castle_icon"] * len(s.board.castle_icons[seat])
     kinds = s.board.loc_kind
     for i, o in enumerate(s.loc):
         if o == seat:

@@ -40,6 +40,8 @@ def action_choices(s: NarbyData, seat: int) -> tuple[list[Any], list[Any], list[
     ``moves``; ``last`` the abandons and the claims of blank squares (which earn nothing at tribute). The
     flags say whether an attack / steal / destroy has a target in reach (for the cards and powers that add
     to one)."""
+    # Long because: it is the rulebook's Actions table, one block per row (Move, Claim, Claim Settlement, Attack,
+    # Steal, Destroy, Abandon) with the cards and powers that change it.
     a = s.dpos[seat]
     acts = s.acts
     occ = s.occ

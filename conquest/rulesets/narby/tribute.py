@@ -128,5 +128,6 @@ def treasure_token(s: NarbyData, action: Any) -> bool:
     seat = ev["seat"]
     s.tok_sum[seat] += action[1]
     s.tok_n[seat] += 1
-    ev["left"] -= 1
-    return ev["left"] <= 0
+    left: int = ev["left"] - 1
+    ev["left"] = left
+    return left <= 0

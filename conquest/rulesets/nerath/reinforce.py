@@ -5,6 +5,7 @@ placement limits, new Castles, Warships and cargo), then "Moving New Pieces".
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, TYPE_INDEX, T
 from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
@@ -93,10 +94,10 @@ def sea_castle(st: NerathData, q: int, r: int, held: int = -1) -> int:
     return best
 
 
-def reinforce_actions(st: NerathData) -> list[tuple]:
+def reinforce_actions(st: NerathData) -> list[Action]:
     r = st.realm
     gold = st.gold[r]
-    acts: list[tuple] = []
+    acts: list[Action] = []
     castles = castles_held(st, r)
     fallback = no_castle(st, r)
     land_spots = fallback_spaces(st, r) if fallback else \
@@ -155,7 +156,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
     return acts
 
 
-def buy(st: NerathData, action: tuple) -> None:
+def buy(st: NerathData, action: ActionArgs) -> None:
     r = st.realm
     p = action[1]
     st.gold[r] -= prices_of(st)[p]
@@ -187,7 +188,7 @@ def buy(st: NerathData, action: tuple) -> None:
     st.movable[s * T + t] = st.movable.get(s * T + t, 0) + 1
 
 
-def buy_refusal(st: NerathData, action: tuple) -> str:
+def buy_refusal(st: NerathData, action: ActionArgs) -> str:
     """Why ``buy`` is refused, naming the rule of "Placing New Pieces" it breaks (the same tests as
     ``reinforce_actions``, one at a time)."""
     r = st.realm

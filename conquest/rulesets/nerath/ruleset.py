@@ -415,8 +415,8 @@ class NerathRuleset(Ruleset):
         """The action in the game's words, with names and never a space id: "Move 2 Footsoldiers from Blackmere
         to Gallows Reach", "Play Dark Rites: all pieces hit on 5+; before a battle of yours"."""
         from conquest.core.narration import counted
+        from conquest.rulesets.nerath.cardtext import card_text
         from conquest.rulesets.nerath.narrate import PHASES, piece_name, space_name
-        from conquest.rulesets.nerath.webboard import card_text
         verb = action[0]
 
         def n_of(n: int, piece: str) -> str:

@@ -33,7 +33,7 @@ def coin_estimate(state: State, t: int) -> int:
     """The public estimate of seat ``t``'s coins (see the module's text)."""
     rrace, rseat = state.rrace, state.rseat  # type: ignore[attr-defined]
     regions = sum(1 for y in rrace if y >= 0 and rseat[y] == t)
-    scored = state.turn + (1 if t < state.seat else 0)  # type: ignore[attr-defined]
+    scored: int = state.turn + (1 if t < state.seat else 0)  # type: ignore[attr-defined]
     return figures_of(state).coins_at_start(t) + scored * regions
 
 

@@ -9,6 +9,7 @@ import conquest.rulesets.smallworld.data as D
 from conquest.core.encoding import Encoding
 from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State, TestSettings
+from conquest.core.kinds import Action
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
 from conquest.core.variants import VariantModel, variant_option
@@ -165,7 +166,7 @@ class SmallWorldRuleset(Ruleset):
             names = self.seat_names(int(before["players"]), before["options"])
         return narrate(before, action, after, seat, names)
 
-    def parse_action(self, text: str) -> tuple:
+    def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
             raise NotationError(f"an action must be text, got {type(text).__name__}")
         parts = text.strip().split()
@@ -206,10 +207,10 @@ class SmallWorldRuleset(Ruleset):
         raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
 
     @guarded_format("smallworld")
-    def format_action(self, action: Any) -> str:
+    def format_action(self, action: Action) -> str:
         k = action[0]
         if len(action) == 1:
-            return k
+            return str(k)
         if k == "redeploy":
             return f"redeploy {action[1]} {action[2]}"
         return f"{k} {action[1]}"

@@ -134,6 +134,8 @@ def _vtext(options: dict[str, Any]) -> str:
 
 
 def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, Any]) -> S:
+    # Long because: it reads and checks every field of the state's JSON document, one after the other; the state's
+    # declaration (issue 29) derives this reader instead.
     m = d.get("map")
     if not isinstance(m, dict):
         raise StateFormatError("map", "expected {id, seed}")
