@@ -72,6 +72,7 @@ function kindHelp(data, kind) {
 function optionText(_o, c) { return typeof c === "boolean" ? (c ? "yes" : "no") : String(c).replace(/_/g, " "); }
 
 // An option whose value is a document (a variant of the game's data): a text area for YAML or JSON, and a file.
+/** @param {RulesetOption} o @param {string} id @returns {HTMLElement[]} */
 function documentOption(o, id) {
   const area = h("textarea", { id, "data-opt": o.name, "data-type": "document", rows: 7, spellcheck: "false",
     autocapitalize: "off", placeholder: "name: my variant\n# the fields below, in YAML or JSON" });

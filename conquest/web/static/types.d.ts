@@ -31,7 +31,26 @@ interface GameInfo {
   /** by seat: 1 a win, a share of a win, 0 a loss */
   result?: number[] | null;
   created_at?: string;
+  /** the variant file's name when the game is played with one (null: the rules' own data) */
+  variant?: string | null;
+  /** the game's pace (GET /api/games/{id}, the lobby's lists) */
+  pace?: Pace | null;
 }
+
+/** A game's pace: live, or turn-based with a deadline for each turn and what happens at it. */
+interface Pace {
+  mode: "live" | "turn" | string;
+  deadline_seconds?: number;
+  /** "computer" (a level plays the turn) or "drop" */
+  at_deadline?: string;
+  level?: string | null;
+  /** the seat whose turn is under way, its deadline (ISO 8601, UTC) and the turns that reached it */
+  turn_seat?: SeatIndex | null;
+  deadline_at?: string | null;
+  missed?: number;
+}
+/** The pace the new-game form sends. */
+interface PaceChoice { mode: string; deadline_seconds?: number; at_deadline?: string; level?: string }
 
 interface LegalAction {
   text: string;
@@ -257,6 +276,8 @@ interface Live {
   again?: boolean;
   note?: string;
   pieces?: { from: string; n: Record<string, number> } | null;
+  /** the "tell me when it is my turn" box, kept across renders */
+  notify?: HTMLElement | null;
 }
 
 /** An action-list entry: actions that differ only in a count share one (actions.js entries). */
@@ -341,6 +362,8 @@ interface RulesetOption {
   choices?: (string | number | boolean)[];
   minimum?: number;
   maximum?: number;
+  /** a document option (a variant of the game's data, YAML or JSON) */
+  document?: boolean;
 }
 interface RulesetInfo {
   id: string;
@@ -352,6 +375,8 @@ interface RulesetInfo {
   options: RulesetOption[];
   /** players (as a string) -> the seats' default names */
   seat_names?: Record<string, string[]>;
+  /** whether its rules let a player leave (a seat dropped at a deadline) */
+  can_drop_seat?: boolean;
 }
 /** A computer seat kind: a level, a named agent or a policy. */
 interface SeatKindInfo { kind?: string; id?: string; spec?: string; label?: string; name?: string; help?: string }
