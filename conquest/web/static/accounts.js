@@ -2,34 +2,42 @@
 // register), /tables (public tables: set one up, join, start, watch; sortable by rating), /player/NAME (ratings
 // and history), and the account's games in the "Your games" card. The session is an HttpOnly cookie the page
 // never reads; its CSRF token (from GET /api/account) goes with every write (ui.js api()).
+// @ts-check
 import { h, app, api, toast, status, swatch, setCsrf, label, setSeatColors } from "./ui.js";
 import { remembered, hashToken } from "./store.js";
 
+/** @type {AccountState | null} */
 let current = null; // {account, csrf} once known
+/** @type {Promise<AccountState>} */
 export const ready = (async () => {
-  try { current = await api("GET", "/api/account"); } catch (e) { current = { account: null, csrf: null }; }
-  setCsrf(current.csrf);
+  /** @type {AccountState} */
+  let got;
+  try { got = await api("GET", "/api/account"); } catch (e) { got = { account: null, csrf: null }; }
+  current = got;
+  setCsrf(got.csrf);
   header();
-  return current;
+  return got;
 })();
+/** The logged-in account, or null. @returns {AccountInfo | null} */
 export function account() { return current && current.account; }
 
 function header() {
   const box = document.getElementById("account");
   if (!box) return;
   const who = account();
-  box.replaceChildren(...[h("a", { href: "/tables", id: "tables-link", text: "Open tables" }),
+  box.replaceChildren(.../** @type {HTMLElement[]} */ ([h("a", { href: "/tables", id: "tables-link", text: "Open tables" }),
     who ? h("a", { href: `/player/${encodeURIComponent(who.name)}`, id: "me-link", text: who.name }) : null,
     who ? h("button", { type: "button", id: "logout", class: "linkish", text: "Log out", onclick: logout })
-      : h("a", { href: "/account", id: "login-link", text: "Log in" })].filter(Boolean));
+      : h("a", { href: "/account", id: "login-link", text: "Log in" })].filter(Boolean)));
 }
 
 async function logout() {
-  try { await api("POST", "/api/account/logout"); } catch (e) { toast(e.message); return; }
+  try { await api("POST", "/api/account/logout"); } catch (e) { toast(/** @type {Error} */ (e).message); return; }
   current = { account: null, csrf: null }; setCsrf(null); header();
   location.assign("/");
 }
 
+/** @param {AccountState} data */
 function signedIn(data) {
   current = data; setCsrf(data.csrf); header();
 }
@@ -40,7 +48,7 @@ export async function accountPage() {
   document.title = "Conquest: log in";
   await ready;
   if (account()) {
-    const who = account();
+    const who = /** @type {AccountInfo} */ (account());
     const email = h("input", { type: "email", id: "email", value: who.email || "", maxlength: 254, autocomplete: "email" });
     app.replaceChildren(h("section", { class: "card narrow" }, h("h2", { text: `Logged in as ${who.name}` }),
       h("p", {}, h("a", { href: `/player/${encodeURIComponent(who.name)}`, text: "Your ratings and history" }), " · ",
@@ -48,26 +56,29 @@ export async function accountPage() {
       h("form", { id: "email-form", onsubmit: async ev => {
         ev.preventDefault();
         try { signedIn(await api("POST", "/api/account/email", { email: email.value })); toast("Saved"); }
-        catch (e) { toast(e.message); }
+        catch (e) { toast(/** @type {Error} */ (e).message); }
       } }, h("label", { for: "email", text: "E-mail (optional: for turn notifications)" }), email, " ",
         h("button", { type: "submit", text: "Save" }))));
     return;
   }
+  /** @param {string} id @param {string} title @param {Kid[]} fields @param {string} button @param {string} path */
   const form = (id, title, fields, button, path) => {
     const f = h("form", { id, class: "card account-form" }, h("h2", { text: title }), fields,
       h("p", {}, h("button", { type: "submit", class: "primary", id: `${id}-btn`, text: button })),
       h("p", { class: "help", id: `${id}-error`, role: "alert" }));
     f.addEventListener("submit", async ev => {
       ev.preventDefault();
+      /** @type {Record<string, string>} */
       const body = {};
-      for (const el of f.querySelectorAll("input[name]")) if (el.value || el.name !== "email") body[el.name] = el.value;
+      for (const el of /** @type {NodeListOf<HTMLInputElement>} */ (f.querySelectorAll("input[name]"))) if (el.value || el.name !== "email") body[el.name] = el.value;
       try { signedIn(await api("POST", path, body)); }
-      catch (e) { document.getElementById(`${id}-error`).textContent = e.message; return; }
+      catch (e) { /** @type {HTMLElement} */ (document.getElementById(`${id}-error`)).textContent = /** @type {Error} */ (e).message; return; }
       const back = new URLSearchParams(location.search).get("next");
       location.assign(back && back.startsWith("/") && !back.startsWith("//") ? back : "/tables");
     });
     return f;
   };
+  /** @param {string} form @param {string} name @param {string} text @param {string} type @param {Attrs} extra @returns {Kid[]} */
   const field = (form, name, text, type, extra) => [h("label", { for: `${form}-${name}`, text }),
     h("input", { id: `${form}-${name}`, name, type, required: name !== "email", ...extra })];
   app.replaceChildren(h("div", { class: "cols" },
@@ -81,15 +92,18 @@ export async function accountPage() {
 }
 
 // ---- the account's games, in the lobby's "Your games" card ----
+/** The account's games, in the lobby's "Your games" card. @param {HTMLElement | null} box */
 export async function accountGames(box) {
   await ready;
   if (!account() || !box) return;
+  /** @type {{ games: AccountGame[] }} */
   let data;
-  try { data = await api("GET", "/api/account/games"); } catch (e) { box.textContent = e.message; return; }
+  try { data = await api("GET", "/api/account/games"); } catch (e) { box.textContent = /** @type {Error} */ (e).message; return; }
   const mine = remembered().filter(e => e.seat !== null && e.seat !== undefined);
   const known = new Set(data.games.map(g => `${g.id}:${g.seat}`));
   const unclaimed = mine.filter(e => !known.has(`${e.id}:${e.seat}`));
-  box.replaceChildren(...[h("h3", { text: `${account().name}'s games (on any device)` }),
+  const me = /** @type {AccountInfo} */ (account());
+  box.replaceChildren(.../** @type {HTMLElement[]} */ ([h("h3", { text: `${me.name}'s games (on any device)` }),
     data.games.length ? h("ul", { class: "links", id: "account-games" }, data.games.map(g => h("li", {}, swatch(g.seat),
       h("a", { href: g.link, text: g.title }), ` as ${g.name}: step ${g.step}, `,
       g.over ? "over" : (g.your_turn ? h("strong", { text: "your turn" }) : `${g.to_move_name || g.to_move} to move`))))
@@ -101,7 +115,7 @@ export async function accountGames(box) {
         if (failed) toast(`${failed} could not be added (claimed by another account, or gone)`);
         accountGames(box);
       } }) : null,
-    remembered().length ? h("h3", { text: "In this browser" }) : null].filter(Boolean));
+    remembered().length ? h("h3", { text: "In this browser" }) : null].filter(Boolean)));
 }
 
 // ---- /tables: the open lobby ----
@@ -127,17 +141,21 @@ export async function tablesPage() {
       " to set up a table or sit at one. Anyone can watch the games in play."));
     return;
   }
+  /** @type {RulesetsData} */
   let data;
-  try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(e.message); return; }
+  try { data = await api("GET", "/api/rulesets"); } catch (e) { toast(/** @type {Error} */ (e).message); return; }
   newTableForm(newBox, data, () => showTables(list, sort));
 }
 
+/** @param {HTMLElement} list @param {string} sort */
 async function showTables(list, sort) {
+  /** @type {{ tables: LobbyTable[] }} */
   let data;
-  try { data = await api("GET", `/api/lobby?sort=${sort}`); } catch (e) { list.textContent = e.message; return; }
+  try { data = await api("GET", `/api/lobby?sort=${sort}`); } catch (e) { list.textContent = /** @type {Error} */ (e).message; return; }
   if (!data.tables.length) { list.replaceChildren(h("p", { class: "help", text: "No public table yet: set one up." })); return; }
+  /** @param {string} path @param {unknown} body */
   const act = async (path, body) => {
-    try { await api("POST", path, body); } catch (e) { toast(e.message); }
+    try { await api("POST", path, body); } catch (e) { toast(/** @type {Error} */ (e).message); }
     showTables(list, sort);
   };
   list.replaceChildren(h("ul", { class: "tables" }, data.tables.map(t => {
@@ -146,6 +164,7 @@ async function showTables(list, sort) {
       s.kind === "human" ? (s.player ? h("a", { href: `/player/${encodeURIComponent(s.player)}`, text: s.player }) : h("em", { text: "open seat" }))
         : s.player,
       s.rating !== null && s.rating !== undefined ? h("span", { class: "muted", text: ` (${s.rating})` }) : null)));
+    /** @type {HTMLElement[]} */
     const buttons = [];
     if (t.status === "open") {
       if (account() && you.seat === null) buttons.push(h("button", { type: "button", class: "primary", "data-join": t.id, text: "Join", onclick: () => act(`/api/lobby/${t.id}/join`, {}) }));
@@ -170,6 +189,7 @@ async function showTables(list, sort) {
   })));
 }
 
+/** @param {HTMLElement} box @param {RulesetsData} data @param {() => void} done */
 function newTableForm(box, data, done) {
   const rulesets = data.rulesets;
   const levels = Object.entries(data.levels || {});
@@ -178,7 +198,7 @@ function newTableForm(box, data, done) {
   const seatsBox = h("table", { class: "seats", id: "t-seats" });
   const optsBox = h("div", { class: "options", id: "t-options" });
   const rated = h("input", { type: "checkbox", id: "t-rated", checked: true });
-  const current = () => rulesets.find(r => r.id === rsSel.value);
+  const current = () => /** @type {RulesetInfo} */ (rulesets.find(r => r.id === rsSel.value));
   function fill() {
     const r = current();
     playersSel.replaceChildren();
@@ -188,7 +208,7 @@ function newTableForm(box, data, done) {
       const id = "t-opt-" + o.name;
       const input = o.type === "bool" ? h("input", { type: "checkbox", id, "data-opt": o.name, "data-type": "bool", checked: !!o.default })
         : o.choices ? h("select", { id, "data-opt": o.name, "data-type": o.type }, o.choices.map(c => h("option", { value: c, text: String(c), selected: c === o.default })))
-          : h("input", { type: o.type === "int" ? "number" : "text", id, "data-opt": o.name, "data-type": o.type, value: o.default, min: o.minimum, max: o.maximum });
+          : h("input", { type: o.type === "int" ? "number" : "text", id, "data-opt": o.name, "data-type": o.type, value: String(o.default), min: o.minimum, max: o.maximum });
       optsBox.append(h("div", { class: "opt" }, h("label", { for: id, text: label(o.name) }), input));
     }
     seats();
@@ -215,15 +235,17 @@ function newTableForm(box, data, done) {
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const r = current(); const n = Number(playersSel.value);
+    /** @type {Record<string, unknown>} */
     const options = {};
     for (const el of optsBox.querySelectorAll("[data-opt]")) {
+      if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement)) continue;
       const t = el.dataset.type;
-      options[el.dataset.opt] = t === "bool" ? el.checked : t === "int" ? Number(el.value) : el.value;
+      options[String(el.dataset.opt)] = t === "bool" ? el instanceof HTMLInputElement && el.checked : t === "int" ? Number(el.value) : el.value;
     }
     const kinds = ["human"];
-    for (let i = 1; i < n; i++) kinds.push(document.getElementById(`t-seat-${i}`).value);
+    for (let i = 1; i < n; i++) kinds.push(/** @type {HTMLSelectElement} */ (document.getElementById(`t-seat-${i}`)).value);
     try { await api("POST", "/api/lobby", { ruleset: r.id, players: n, options, seats: kinds, rated: rated.checked, public: true }); }
-    catch (e) { toast(e.message); return; }
+    catch (e) { toast(/** @type {Error} */ (e).message); return; }
     done();
   });
   box.replaceChildren(form);
@@ -231,12 +253,14 @@ function newTableForm(box, data, done) {
 }
 
 // ---- /player/NAME ----
+/** /player/NAME: a player's ratings and rated games. @param {string} name */
 export async function playerPage(name) {
   status(""); setSeatColors(null);
   document.title = `Conquest: ${name}`;
+  /** @type {PlayerData} */
   let p;
   try { p = await api("GET", `/api/players/${encodeURIComponent(name)}`); }
-  catch (e) { app.replaceChildren(h("section", { class: "card" }, h("h2", { text: "No such player" }), h("p", { text: e.message }))); return; }
+  catch (e) { app.replaceChildren(h("section", { class: "card" }, h("h2", { text: "No such player" }), h("p", { text: /** @type {Error} */ (e).message }))); return; }
   app.replaceChildren(h("div", { class: "cols" },
     h("section", { class: "card player-ratings", "aria-labelledby": "p-h" }, h("h2", { id: "p-h", text: p.name }),
       h("h3", { text: "Ratings" }),
@@ -253,12 +277,16 @@ export async function playerPage(name) {
 }
 
 // ---- on a game page opened with a seat link: offer to add the seat to the account (once) ----
+/** On a game page opened with a seat link: offer to add the seat to the account (once). @param {string} gid */
 export async function offerClaim(gid) {
   const token = hashToken(); // read before anything else: the game page may tidy the address
   await ready;
   const nav = document.getElementById("account");
   if (!account() || !token || !nav || document.getElementById("claim-seat")) return;
-  let info, mine;
+  /** @type {{ games: (GameInfo & { error?: string, you: { seat: SeatIndex | null, name: string } })[] }} */
+  let info;
+  /** @type {{ games: AccountGame[] }} */
+  let mine;
   try {
     [info, mine] = await Promise.all([api("POST", "/api/my-games", { games: [{ id: gid, token }] }), api("GET", "/api/account/games")]);
   } catch (e) { return; }
@@ -267,7 +295,7 @@ export async function offerClaim(gid) {
   const btn = h("button", { type: "button", id: "claim-seat", class: "linkish", text: `Add ${g.you.name}'s seat to my games`,
     onclick: async () => {
       try { await api("POST", "/api/account/claim", { game: gid, token }); btn.remove(); }
-      catch (e) { toast(e.message); }
+      catch (e) { toast(/** @type {Error} */ (e).message); }
     } });
   nav.prepend(btn);
 }

@@ -415,3 +415,29 @@ interface CalcBody {
   defender_cards?: string[];
   ally_cards?: string[];
 }
+
+/** GET /api/account: the logged-in account (null: none) and the session's CSRF token. */
+interface AccountInfo { name: string; email?: string | null }
+interface AccountState { account: AccountInfo | null; csrf: string | null }
+/** GET /api/account/games: the account's seats. */
+interface AccountGame {
+  id: string; seat: SeatIndex; name: string; title: string; link: string; step: number; over: boolean;
+  your_turn?: boolean; to_move?: SeatIndex | "chance" | null; to_move_name?: string | null;
+}
+/** A seat of a public table (GET /api/lobby). */
+interface LobbySeat { seat: SeatIndex; kind: string; player: string | null; rating: number | null }
+/** A public table (GET /api/lobby). */
+interface LobbyTable {
+  id: string; title: string; ruleset: string; players: number; status: string; open_seats: number; rated: boolean;
+  rating: number | null; creator: string; options?: Record<string, unknown>; seats: LobbySeat[];
+  you?: { seat?: SeatIndex | null; creator?: boolean };
+  play?: string | null; watch?: string | null;
+  /** the pace its game is played at (absent: live) */
+  pace?: Pace | null;
+}
+/** GET /api/players/{name} */
+interface PlayerData {
+  name: string;
+  ratings: { title: string; rating: number; games: number; mu: number; sigma: number }[];
+  history: { at?: string | null; title: string; rank: number; of: number; before: number; after: number }[];
+}
