@@ -289,6 +289,16 @@ class Accounts:
                                 .where(accounts_table.c.id.in_(set(ids)))).all()
         return {r[0]: r[1] for r in rows}
 
+    def seat_email(self, gid: str, seat: int) -> str | None:
+        """The e-mail address of the account that holds seat ``seat`` of game ``gid`` (a lobby table's seat, or
+        one claimed from its link); None when no account holds it or the account gave no address."""
+        with self.store.engine.connect() as conn:
+            found = conn.execute(
+                select(accounts_table.c.email)
+                .join(account_seats_table, account_seats_table.c.account_id == accounts_table.c.id)
+                .where(account_seats_table.c.game_id == gid, account_seats_table.c.seat == seat)).scalar()
+        return str(found) if found else None
+
     def set_email(self, account: Account, email: str | None) -> Account:
         email = check_email(email)
         with self.store.engine.begin() as conn:

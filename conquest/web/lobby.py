@@ -19,39 +19,17 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String, Table, insert, select, update
+from sqlalchemy import insert, select, update
 
 from conquest.web.accounts import Account, Accounts
 from conquest.web.games import Games, WebError
 from conquest.web.live import Advancer
+from conquest.web.lobby_tables import HUMAN, table_seats_table, tables_table
+from conquest.web.pace import LIVE, Pace, PaceSettings
 from conquest.web.ratings import Ratings
-from conquest.web.storage import Store, metadata
+from conquest.web.storage import Store
 
-HUMAN = "human"
 MAX_OPEN_PER_ACCOUNT = 10  # open tables one account may have created at once
-
-tables_table = Table(
-    "lobby_tables", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("ruleset", String(64), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("options", JSON, nullable=False),
-    Column("creator", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    Column("public", Boolean, nullable=False),
-    Column("rated", Boolean, nullable=False),
-    Column("status", String(16), nullable=False, index=True),  # open | started | cancelled
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="SET NULL"), nullable=True, index=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("started_at", DateTime(timezone=True), nullable=True),
-)
-
-table_seats_table = Table(
-    "lobby_seats", metadata,
-    Column("table_id", String(32), ForeignKey("lobby_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(32), nullable=False),  # human | a level
-    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),
-)
 
 
 def _now() -> dt.datetime:
@@ -78,6 +56,7 @@ class TableRow:
     game_id: str | None
     created_at: dt.datetime
     started_at: dt.datetime | None
+    pace: dict[str, Any] | None = None
     seats: list[SeatInfo] = field(default_factory=list)
 
     def open_seats(self) -> list[int]:
@@ -90,8 +69,10 @@ class TableRow:
 class Lobby:
     """Tables of the open lobby (see the module's docstring) and the ratings of their games."""
 
-    def __init__(self, store: Store, games: Games, accounts: Accounts, advancer: Advancer) -> None:
+    def __init__(self, store: Store, games: Games, accounts: Accounts, advancer: Advancer,
+                 pace: Pace | None = None) -> None:
         self.store, self.games, self.accounts, self.advancer = store, games, accounts, advancer
+        self.pace = pace  # the games' paces: a table's game starts with the table's
         self.ratings = Ratings(store, games, accounts)
 
     # ---- reading -----------------------------------------------------------------------------------------
@@ -149,7 +130,7 @@ class Lobby:
             "players": t.players, "options": t.options, "public": t.public, "rated": t.rated, "status": t.status,
             "creator": names.get(t.creator), "seats": seats, "open_seats": len(t.open_seats()),
             "rating": round(sum(rated) / len(rated), 2) if rated else None,
-            "created_at": t.created_at.isoformat(), "game": t.game_id}
+            "created_at": t.created_at.isoformat(), "game": t.game_id, "pace": t.pace or LIVE.to_json()}
         if t.status == "started" and t.game_id:
             game = self.store.get_game(t.game_id)
             if game is not None:
@@ -166,9 +147,10 @@ class Lobby:
 
     # ---- writing -----------------------------------------------------------------------------------------
     def create(self, creator: Account, ruleset: str, players: int | None, options: dict[str, Any],
-               seats: list[str], public: bool, rated: bool) -> TableRow:
+               seats: list[str], public: bool, rated: bool, pace: PaceSettings = LIVE) -> TableRow:
         """A new table; ``seats``: each seat's kind (``human`` or a level); the creator sits at the first person's
-        seat. The settings are checked by starting a game with them (422 naming what is wrong)."""
+        seat; ``pace``: its game's (``conquest.web.pace.choose`` checked it). The settings are checked by starting a
+        game with them (422 naming what is wrong)."""
         rs = self.games.ruleset(ruleset)
         n = players if players is not None else (len(seats) or rs.default_players())
         if not seats:
@@ -195,7 +177,8 @@ class Lobby:
         with self.store.engine.begin() as conn:
             conn.execute(insert(tables_table).values(
                 id=tid, ruleset=rs.id, players=n, options=dict(options), creator=creator.id, public=public,
-                rated=rated, status="open", game_id=None, created_at=_now(), started_at=None))
+                rated=rated, status="open", game_id=None, created_at=_now(), started_at=None,
+                pace=pace.to_json() if pace.mode == "turn" else None))
             conn.execute(insert(table_seats_table), [
                 dict(table_id=tid, seat=i, kind=k, account_id=creator.id if i == first else None)
                 for i, k in enumerate(seats)])
@@ -301,6 +284,8 @@ class Lobby:
         for s in t.seats:
             if s.kind == HUMAN and s.account_id is not None:
                 self.accounts.claim(Account(s.account_id, "", None), row.id, s.seat)
+        if self.pace is not None:  # after the seats are claimed: the first turn's mail goes to the account
+            self.pace.save(row.id, PaceSettings(**t.pace) if t.pace else LIVE)
         with self.store.engine.begin() as conn:
             conn.execute(update(table_seats_table).where(  # the open seats are now computers of the level
                 table_seats_table.c.table_id == t.id, table_seats_table.c.kind == HUMAN,

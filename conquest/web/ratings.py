@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from conquest.web.accounts import Accounts
 from conquest.web.games import Games, WebError
+from conquest.web.lobby_tables import HUMAN, table_seats_table, tables_table
 from conquest.web.storage import Store, games_table, metadata
 
 log = logging.getLogger("conquest.web")
@@ -96,7 +97,6 @@ class Ratings:
 
     def settle_pending(self) -> None:
         """Rate the finished rated games no process has rated yet."""
-        from conquest.web.lobby import tables_table
         with self.store.engine.connect() as conn:
             gids = [g for (g,) in conn.execute(
                 select(tables_table.c.game_id)
@@ -113,7 +113,6 @@ class Ratings:
 
     def settle(self, gid: str) -> bool:
         """Rate the finished game ``gid`` if it is rated and not rated yet; True when this call rated it."""
-        from conquest.web.lobby import HUMAN, table_seats_table, tables_table
         with self.store.engine.connect() as conn:
             table = conn.execute(select(tables_table.c.id, tables_table.c.rated).where(
                 tables_table.c.game_id == gid)).first()

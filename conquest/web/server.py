@@ -34,7 +34,7 @@ from conquest.web.notify import EmailOf, Mailer, SmtpSettings, public_url_proble
 from conquest.web.pace import CHECK_SECONDS, Pace
 from conquest.web.routes import actions, games as game_routes, meta, odds, pace as pace_routes, pages, records, socket
 from conquest.web.seats import DECISION_LIMIT, TURN_LIMIT, SeatKinds
-from conquest.web.storage import Store
+from conquest.web.storage import GameRow, Store
 
 log = logging.getLogger("conquest.web")
 
@@ -99,7 +99,9 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     advancer = Advancer(games, think_limit, agent_delay, hub.publish, seats=seats, per_client=thinking_per_client)
     games.listeners.append(lambda gid, rev: hub.publish(gid, rev))
     games.on_server_turn = advancer.schedule
-    pace = _pace(store, games, seats, smtp, public_url, email_of, clock, deadline_check_seconds)
+    accounts = Accounts(store)  # accounts, sessions and the open lobby (conquest.web.accounts, lobby)
+    pace = _pace(store, games, seats, smtp, public_url, email_of or account_or_seat_email(accounts, store), clock,
+                 deadline_check_seconds)
     games.listeners.append(pace.track)
     games.summary_extras.append(pace.info)
     bus = make_bus(store, hub, bus_poll_seconds)
@@ -147,8 +149,8 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     app.state.store = store
     app.state.pace = pace
     app.state.bus = bus
-    app.state.accounts = Accounts(store)  # accounts, sessions and the open lobby (conquest.web.accounts, lobby)
-    app.state.lobby = Lobby(store, games, app.state.accounts, advancer)
+    app.state.accounts = accounts
+    app.state.lobby = Lobby(store, games, app.state.accounts, advancer, pace)
     games.listeners.append(app.state.lobby.ratings.on_write)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, body_timeout=body_timeout)
@@ -157,6 +159,16 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     app.include_router(account_routes.router)
     app.include_router(lobby_routes.router)
     return app
+
+
+def account_or_seat_email(accounts: Accounts, store: Store) -> EmailOf:
+    """The default ``EmailOf``: the address of the account that holds or claimed the seat, else the one the
+    seat's player set with the seat token (``seat_notify_email``), else None."""
+    by_token = seat_notify_email(store)
+
+    def email_of(game: GameRow, seat: int) -> str | None:
+        return accounts.seat_email(game.id, seat) or by_token(game, seat)
+    return email_of
 
 
 def _pace(store: Store, games: Games, seats: SeatKinds, smtp: SmtpSettings | dict[str, Any] | None,

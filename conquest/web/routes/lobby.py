@@ -10,8 +10,9 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from conquest.web.bodies import STRICT, Options, json_body
+from conquest.web.bodies import STRICT, Options, PaceIn, json_body
 from conquest.web.lobby import Lobby
+from conquest.web.pace import LIVE, choose
 from conquest.web.routes.accounts import MaybeSession, Writer
 
 router = APIRouter(prefix="/api")
@@ -33,6 +34,7 @@ class TableIn(BaseModel):
     seats: list[Annotated[str, Field(max_length=32)]] = Field(default_factory=list, max_length=16)
     public: bool = True
     rated: bool = True
+    pace: PaceIn | None = None
 
 
 class JoinIn(BaseModel):
@@ -65,8 +67,11 @@ def list_tables(lobby: Lob, session: MaybeSession,
 @router.post("/lobby", status_code=201)
 def create_table(session: Writer, body: Annotated[TableIn, Depends(json_body(TableIn))], lobby: Lob
                  ) -> dict[str, Any]:
+    p = body.pace
+    pace = (choose(p.mode, p.deadline_seconds, p.at_deadline, p.level, lobby.games.ruleset(body.ruleset),
+                   lobby.advancer.seats) if p is not None else LIVE)
     t = lobby.create(session.account, body.ruleset, body.players, body.options, list(body.seats), body.public,
-                     body.rated)
+                     body.rated, pace)
     return lobby.describe(t, session.account)
 
 

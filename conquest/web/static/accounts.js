@@ -5,6 +5,7 @@
 // @ts-check
 import { h, app, api, toast, status, swatch, setCsrf, label, setSeatColors } from "./ui.js";
 import { remembered, hashToken } from "./store.js";
+import { paceFields, duration } from "./pace.js";
 
 /** @type {AccountState | null} */
 let current = null; // {account, csrf} once known
@@ -183,7 +184,8 @@ async function showTables(list, sort) {
     return h("li", { class: "table card", "data-table": t.id },
       h("div", { class: "table-head" }, h("strong", { text: t.title }), ` · ${t.players} players · `,
         t.status === "open" ? `${t.open_seats} open seat${t.open_seats === 1 ? "" : "s"}` : "in play",
-        ` · ${t.rated ? "rated" : "not rated"}`, t.rating !== null ? ` · rating ${t.rating}` : "",
+        ` · ${t.rated ? "rated" : "not rated"}`,
+        h("span", { class: "table-pace", text: t.pace && t.pace.mode === "turn" ? ` · turn-based, ${duration(t.pace.deadline_seconds || 0)} a turn` : " · live" }), t.rating !== null ? ` · rating ${t.rating}` : "",
         h("span", { class: "muted", text: ` · by ${t.creator}` })),
       opts ? h("p", { class: "help", text: opts }) : null, seats, h("div", { class: "bar" }, buttons));
   })));
@@ -198,6 +200,7 @@ function newTableForm(box, data, done) {
   const seatsBox = h("table", { class: "seats", id: "t-seats" });
   const optsBox = h("div", { class: "options", id: "t-options" });
   const rated = h("input", { type: "checkbox", id: "t-rated", checked: true });
+  const pace = paceFields(data);
   const current = () => /** @type {RulesetInfo} */ (rulesets.find(r => r.id === rsSel.value));
   function fill() {
     const r = current();
@@ -212,6 +215,7 @@ function newTableForm(box, data, done) {
       optsBox.append(h("div", { class: "opt" }, h("label", { for: id, text: label(o.name) }), input));
     }
     seats();
+    pace.update(r);
   }
   function seats() {
     const n = Number(playersSel.value);
@@ -230,6 +234,7 @@ function newTableForm(box, data, done) {
       h("div", {}, h("label", { for: "t-players", text: "Players" }), playersSel)),
     h("fieldset", {}, h("legend", { text: "Seats" }), seatsBox),
     h("p", {}, h("label", { class: "inline", for: "t-rated" }, rated, " rated (the result moves the players' ratings)")),
+    pace.box,
     h("details", { class: "opts" }, h("summary", { text: "Options" }), optsBox),
     h("p", {}, h("button", { type: "submit", class: "primary", id: "t-create", text: "Open the table" })));
   form.addEventListener("submit", async ev => {
@@ -244,7 +249,7 @@ function newTableForm(box, data, done) {
     }
     const kinds = ["human"];
     for (let i = 1; i < n; i++) kinds.push(/** @type {HTMLSelectElement} */ (document.getElementById(`t-seat-${i}`)).value);
-    try { await api("POST", "/api/lobby", { ruleset: r.id, players: n, options, seats: kinds, rated: rated.checked, public: true }); }
+    try { await api("POST", "/api/lobby", { ruleset: r.id, players: n, options, seats: kinds, rated: rated.checked, public: true, pace: pace.value() }); }
     catch (e) { toast(/** @type {Error} */ (e).message); return; }
     done();
   });
