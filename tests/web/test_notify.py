@@ -230,3 +230,53 @@ def test_serve_refuses_bad_mail_settings_before_serving(args: list[str], env: di
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], r.stderr
     assert "served at" not in r.stdout and "secret" not in r.stderr
+
+
+def test_a_lobby_tables_turns_are_mailed_to_the_players_accounts(mailing: TestClient,
+                                                                 inbox: tuple[Inbox, int]) -> None:
+    """Issue 32: "email_of(game, seat)" answers with the e-mail of the account that holds the seat; a lobby table
+    is set up turn-based, says so in the lobby, and its game is played at that pace."""
+    from tests.web.test_accounts import register, second
+    box = inbox[0]
+    ann, bob = mailing, second(mailing)
+    csrf_a = register(ann, "Ann", email="ann@example.org")
+    csrf_b = register(bob, "Bob", email="bob@example.net")
+    pace = {"mode": "turn", "deadline_seconds": 7200, "at_deadline": "computer", "level": "easy"}
+    r = ann.post("/api/lobby", json={"ruleset": "toy", "options": {"rounds": 2}, "pace": pace}, headers=csrf_a)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    listed = second(mailing).get("/api/lobby").json()["tables"]
+    assert listed[0]["pace"] == {"mode": "turn", "deadline_seconds": 7200, "at_deadline": "computer",
+                                 "level": "easy"}
+    assert box.mails == []  # no game yet
+    r = bob.post(f"/api/lobby/{tid}/join", json={}, headers=csrf_b)
+    assert r.status_code == 200 and r.json()["status"] == "started", r.text
+    gid = r.json()["game"]
+    links = {g["seat"]: g["link"] for g in ann.get("/api/account/games").json()["games"]}
+    links |= {g["seat"]: g["link"] for g in bob.get("/api/account/games").json()["games"]}
+    game = ann.get(f"/api/games/{gid}", headers=tok(links[0].split("#t=")[1])).json()["game"]
+    assert game["pace"]["mode"] == "turn" and game["pace"]["deadline_seconds"] == 7200
+    wait_for(lambda: len(box.to("ann@example.org")) == 1)  # Ann's first turn, at her account's address
+    assert f"{PUBLIC}{links[0]}" in body(box.to("ann@example.org")[0])
+    play(mailing, gid, links[0].split("#t=")[1], "end")  # Bob's turn begins: his account is told
+    wait_for(lambda: len(box.to("bob@example.net")) == 1)
+    assert f"{PUBLIC}{links[1]}" in body(box.to("bob@example.net")[0])
+    # a seat's own address (set with its token) is used when its account gave none
+    r = bob.post("/api/account/email", json={"email": None}, headers=csrf_b)
+    assert r.status_code == 200, r.text
+    assert set_email(mailing, gid, links[1].split("#t=")[1], "bob-seat@example.net").status_code == 200
+    play(mailing, gid, links[1].split("#t=")[1], "end")
+    play(mailing, gid, links[0].split("#t=")[1], "end")
+    wait_for(lambda: len(box.to("bob-seat@example.net")) == 1)
+    assert len(box.to("bob@example.net")) == 1
+
+
+def test_a_lobby_table_with_a_bad_pace_is_refused(mailing: TestClient) -> None:
+    from tests.web.test_accounts import register
+    csrf = register(mailing, "Ann")
+    for pace, words in [({"mode": "turn", "deadline_seconds": 10}, "greater than or equal"),
+                        ({"mode": "turn", "level": "grandmaster"}, "pace.level"),
+                        ({"mode": "live", "deadline_seconds": 3600}, "a live game has no deadline")]:
+        r = mailing.post("/api/lobby", json={"ruleset": "toy", "pace": pace}, headers=csrf)
+        assert r.status_code == 422 and words in r.json()["error"], (pace, r.text)
+    assert mailing.get("/api/lobby").json()["tables"] == []
