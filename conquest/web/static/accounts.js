@@ -180,7 +180,7 @@ async function showTables(list, sort) {
       if (t.play) buttons.push(h("a", { href: t.play, class: "button primary", "data-play": t.id, text: "Play" }));
       if (t.watch) buttons.push(h("a", { href: t.watch, class: "button", "data-watch": t.id, text: "Watch" }));
     }
-    const opts = Object.entries(t.options || {}).map(([k, v]) => `${label(k)}: ${v}`).join(", ");
+    const opts = Object.entries(t.options || {}).filter(([, v]) => v !== "" && v !== null).map(([k, v]) => `${label(k)}: ${v}`).join(", ");
     return h("li", { class: "table card", "data-table": t.id },
       h("div", { class: "table-head" }, h("strong", { text: t.title }), ` · ${t.players} players · `,
         t.status === "open" ? `${t.open_seats} open seat${t.open_seats === 1 ? "" : "s"}` : "in play",
