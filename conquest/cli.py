@@ -13,7 +13,7 @@ from rich.table import Table
 
 from conquest import cli_analysis, cli_dev
 from conquest.cli_common import PLAYERS_HELP, VARIANT_HELP, _board, _seats, err, fail, out, variant_options
-from conquest.cli_play import _game_over, _human_turn, _new_game, _resumed_game, _seat_agents, _told
+from conquest.cli_play import _game_over, _greet, _human_turn, _new_game, _resumed_game, _seat_agents, _told
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, Action, State
 from conquest.core.options import parse_option_pairs
@@ -152,13 +152,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
         _check_writable(game.save)
     seed = game.seed
     rng = random.Random(f"{seed}:{len(record.actions)}") if resume is not None else random.Random(seed)
-    out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_names)),
-              markup=False)
-    from conquest.core.variants import variant_label
-    if variant_label(game.state.options):
-        out.print(f"variant: {variant_label(game.state.options)}", markup=False)
-    if resume is not None:
-        out.print(f"resumed after step {len(record.actions)}", markup=False)
+    _greet(game, resume is not None)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
               "last action, 'help' lists commands, 'quit' ends.", markup=False)
     history: list[tuple[State, int | None]] = []  # (state before, seat) of each step, for undo

@@ -174,6 +174,18 @@ def _new_game(ruleset: str, players: int | None, option: list[str], seed: int | 
     return _Game(rs, record, state, seed, save)
 
 
+def _greet(game: _Game, resumed: bool) -> None:
+    """The game's first lines: its title, seed and seats, its variant (if any), the step a resumed game is at."""
+    from conquest.core.variants import variant_label
+    names, seats = game.names, game.record.seats
+    out.print(f"{game.rs.title} — seed {game.seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seats)),
+              markup=False)
+    if variant_label(game.state.options):
+        out.print(f"variant: {variant_label(game.state.options)}", markup=False)
+    if resumed:
+        out.print(f"resumed after step {len(game.record.actions)}", markup=False)
+
+
 def _human_turn(game: _Game, seat: int, history: list[tuple[State, int | None]]) -> Action | None:
     """Ask the person at ``seat`` until they give a legal action (returned) or take back their last step
     (``None``: the game's position and record are put back). Ends the game on 'quit' or the end of input."""

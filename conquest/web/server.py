@@ -14,7 +14,7 @@ import logging
 import os
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
@@ -23,7 +23,7 @@ import conquest.web.routes.accounts as account_routes
 import conquest.web.routes.lobby as lobby_routes
 from conquest.core.game import Ruleset
 from conquest.web.accounts import Accounts
-from conquest.web.bus import POLL_SECONDS, make_bus
+from conquest.web.bus import POLL_SECONDS, Bus, make_bus
 from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.limits import CreationLimit, Limits, guarded_protocol
@@ -84,7 +84,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     memory (default ``Limits()``; its connection limits are uvicorn's part: ``uvicorn_options``).
     Turn-based play (``conquest.web.pace``, ``conquest.web.notify``): ``smtp`` (default: ``CONQUEST_SMTP_*``
     from the environment; none, no mail) and ``public_url`` (default ``CONQUEST_PUBLIC_URL``) for the turn
-    mails, ``email_of`` the address of a game's seat (default: the one its player set with the seat token),
+    mails, ``email_of`` the address of a game's seat (default: its account's, else the one set with the seat token),
     ``clock`` (UTC, no zone) and ``deadline_check_seconds`` for the deadlines. ``bus_poll_seconds``: how often
     a process on SQLite looks for other processes' moves (``conquest.web.bus``)."""
     if rulesets is None:
@@ -106,6 +106,31 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     games.summary_extras.append(pace.info)
     bus = make_bus(store, hub, bus_poll_seconds)
     games.listeners.append(bus.announce)
+
+    lifespan = _lifespan(store, advancer, hub, pace, bus, request_threads, sweep_seconds)
+    app = FastAPI(title="Conquest", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.services = Services(store=store, games=games, advancer=advancer, hub=hub,
+                                  creations=CreationLimit(limits.games_per_client, limits.games_window))
+    app.state.games = games
+    app.state.store = store
+    app.state.pace = pace
+    app.state.bus = bus
+    app.state.accounts = accounts
+    app.state.lobby = Lobby(store, games, app.state.accounts, advancer, pace)
+    games.listeners.append(app.state.lobby.ratings.on_write)
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit, body_timeout=body_timeout)
+    for module in (meta, game_routes, actions, records, odds, socket, pace_routes, pages):
+        app.include_router(module.router)
+    app.include_router(account_routes.router)
+    app.include_router(lobby_routes.router)
+    return app
+
+
+def _lifespan(store: Store, advancer: Advancer, hub: Hub, pace: Pace, bus: Bus, request_threads: int,
+              sweep_seconds: float) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's start and stop: the games left to advance, the sweep for games another process left, the
+    deadlines, the bus; everything stopped and closed at the end."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -141,24 +166,7 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
             advancer.stop()
             hub.loop = None
             store.close()
-
-    app = FastAPI(title="Conquest", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.services = Services(store=store, games=games, advancer=advancer, hub=hub,
-                                  creations=CreationLimit(limits.games_per_client, limits.games_window))
-    app.state.games = games
-    app.state.store = store
-    app.state.pace = pace
-    app.state.bus = bus
-    app.state.accounts = accounts
-    app.state.lobby = Lobby(store, games, app.state.accounts, advancer, pace)
-    games.listeners.append(app.state.lobby.ratings.on_write)
-    install_error_handlers(app)
-    app.add_middleware(BodyLimit, body_timeout=body_timeout)
-    for module in (meta, game_routes, actions, records, odds, socket, pace_routes, pages):
-        app.include_router(module.router)
-    app.include_router(account_routes.router)
-    app.include_router(lobby_routes.router)
-    return app
+    return lifespan
 
 
 def account_or_seat_email(accounts: Accounts, store: Store) -> EmailOf:
