@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -20,8 +21,9 @@ import httpx
 import pytest
 
 from conquest.web.notify import SmtpSettings
-from tests.web.conftest import wait_for, with_toys
+from tests.web.conftest import PG, wait_for, with_toys
 from tests.web.liveserver import LiveServer, free_port
+from tests.web.test_bus import Process
 
 aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
 
@@ -65,15 +67,47 @@ def inbox() -> Iterator[Inbox]:
     ctl.stop()
 
 
-@pytest.fixture(scope="module")
-def mail_server(tmp_path_factory: Any, inbox: Inbox) -> Iterator[LiveServer]:
-    db = str(tmp_path_factory.mktemp("turns") / "games.sqlite3")
-    smtp = SmtpSettings(host="127.0.0.1", port=inbox.port, sender="conquest@example.org",  # type: ignore[attr-defined]
-                        starttls=False)
-    with LiveServer(db, rulesets=with_toys, agent_delay=0.0, think_limit=3.0, smtp=smtp,
-                    public_url="http://127.0.0.1") as srv:
-        srv.app.state.pace.public_url = srv.url  # the port is known now
-        yield srv
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("pg-two-processes", marks=pytest.mark.skipif(
+    not PG, reason="CONQUEST_TEST_PG is not set (scripts/pg-for-tests.sh)"))])
+def servers(request: Any, tmp_path_factory: Any, inbox: Inbox) -> Iterator[tuple[str, str]]:
+    """The addresses the players use: one server on SQLite (twice the same), or two uvicorn processes on one
+    PostgreSQL (the mails' links and Ann go to the first; Bob and the watcher to the second)."""
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("turns") / "games.sqlite3")
+        smtp = SmtpSettings(host="127.0.0.1", port=inbox.port, sender="conquest@example.org",  # type: ignore[attr-defined]
+                            starttls=False)
+        with LiveServer(db, rulesets=with_toys, agent_delay=0.0, think_limit=3.0, smtp=smtp,
+                        public_url="http://127.0.0.1") as srv:
+            srv.app.state.pace.public_url = srv.url  # the port is known now
+            yield srv.url, srv.url
+        return
+    from conquest.web.storage import Store, metadata
+    store = Store(str(PG))
+    metadata.drop_all(store.engine)
+    store.close()
+    Store(str(PG)).close()  # the tables made once, before the processes start
+    port = free_port()
+    mail = {"CONQUEST_SMTP_HOST": "127.0.0.1", "CONQUEST_SMTP_PORT": str(inbox.port),  # type: ignore[attr-defined]
+            "CONQUEST_SMTP_FROM": "conquest@example.org", "CONQUEST_SMTP_STARTTLS": "0",
+            "CONQUEST_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    saved = {k: os.environ.get(k) for k in mail}
+    os.environ.update(mail)
+    try:
+        a = Process(str(PG), port=port)
+        b = Process(str(PG))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    try:
+        a.wait()
+        b.wait()
+        yield a.url, b.url
+    finally:
+        a.stop()
+        b.stop()
 
 
 def new_page(browser: Any, errors: list[str], size: str = "wide") -> tuple[Any, Any]:
@@ -110,9 +144,12 @@ def play_turn_on_page(page: Any) -> None:
     raise AssertionError("the turn did not end")
 
 
-def test_two_players_play_a_turn_based_small_world_table_by_mail(browser: Any, mail_server: LiveServer,
+def test_two_players_play_a_turn_based_small_world_table_by_mail(browser: Any, servers: tuple[str, str],
                                                                  inbox: Inbox, screenshots: Path) -> None:
-    base, errors = mail_server.url, []
+    base, other = servers
+    errors: list[str] = []
+    with inbox.lock:
+        inbox.mails.clear()
     api = httpx.Client(base_url=base, timeout=20)
     ctx_a, ann = new_page(browser, errors)
     ctx_b, bob = new_page(browser, errors)
@@ -126,7 +163,7 @@ def test_two_players_play_a_turn_based_small_world_table_by_mail(browser: Any, m
     ann.wait_for_selector("li.table [data-start]")
     assert "turn-based, 24 hours a turn" in ann.inner_text("li.table")
 
-    register(bob, base, "Bob", ADDRESS[1])
+    register(bob, other, "Bob", ADDRESS[1])
     bob.wait_for_selector("li.table [data-join]")
     assert "Ann" in bob.inner_text("li.table") and "turn-based" in bob.inner_text("li.table")
     for size, viewport in SIZES.items():
@@ -136,7 +173,7 @@ def test_two_players_play_a_turn_based_small_world_table_by_mail(browser: Any, m
     bob.set_viewport_size(SIZES["wide"])
     bob.click("li.table [data-join]")
     bob.wait_for_selector("li.table a[data-play]")
-    watcher.goto(base + "/tables")
+    watcher.goto(other + "/tables")
     watcher.click("li.table a[data-watch]")
     watcher.wait_for_selector("#turn")
     # both close their browsers: the mails bring them back

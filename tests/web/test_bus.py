@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 class Process:
     """``uvicorn --factory tests.web.bus_app:app`` on 127.0.0.1 and a free port."""
 
-    def __init__(self, db: str) -> None:
-        self.port = free_port()
+    def __init__(self, db: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "CONQUEST_DB": db, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "tests.web.bus_app:app",
