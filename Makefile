@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-stamp
 RLSTAMP := $(VENV)/.rl-stamp
 OSSTAMP := $(VENV)/.openspiel-stamp
 
-.PHONY: run test play bench check browser clean
+.PHONY: run test play bench check browser js clean
 
 $(STAMP): pyproject.toml
 	@echo "== making the virtualenv $(VENV) and installing conquest with its test extras (a few minutes the first time)"
@@ -42,6 +42,19 @@ browser:
 	  (apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1) \
 	  && echo "installed chromium for the browser tests" || echo "chromium not installed: browser tests will be skipped"; }
 
+# The web page's JavaScript (conquest/web/static): its type check (TypeScript's tsc over the JSDoc types, strict:
+# tsconfig.json) and its unit tests under Node (tests/js), when node and npm are installed; skipped otherwise.
+# TypeScript is pinned in package.json and package-lock.json; `npm ci` installs it into node_modules once.
+js:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  if [ ! -f node_modules/.ci-stamp ] || [ package-lock.json -nt node_modules/.ci-stamp ]; then \
+	    echo "== installing the JavaScript checks' tools (npm ci: TypeScript, as package-lock.json pins it)"; \
+	    npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null && touch node_modules/.ci-stamp || exit 1; \
+	  fi; \
+	  echo "== JavaScript: type check (tsc)"; npm run --silent typecheck || exit 1; \
+	  echo "== JavaScript: unit tests (node --test tests/js)"; npm run --silent test || exit 1; \
+	else echo "== JavaScript checks skipped: node and npm are not installed"; fi
+
 # The web app's tests also run on PostgreSQL: CONQUEST_TEST_PG if set, else a private throwaway cluster that
 # scripts/pg-for-tests.sh starts on its own port of 127.0.0.1 and deletes afterwards (installing Debian's
 # postgresql first as root when it is missing); without PostgreSQL, on SQLite only.
@@ -50,17 +63,19 @@ test: $(STAMP) $(RLSTAMP) $(OSSTAMP) browser
 	$(BIN)/ruff check conquest tests benchmarks examples
 	@echo "== type check (mypy)"
 	$(BIN)/mypy
+	@$(MAKE) --no-print-directory js
 	@echo "== tests (pytest: several minutes; the browser tests drive chromium)"
 	sh scripts/pg-for-tests.sh $(BIN)/python -m pytest
 	@echo "== rule scenarios"
 	$(BIN)/conquest check tests/scenarios
 
-# The quick checks: lint, types and the rule scenarios (no pytest).
+# The quick checks: lint, types (Python and JavaScript), the JavaScript unit tests and the rule scenarios (no pytest).
 check: $(STAMP)
 	@echo "== lint (ruff)"
 	$(BIN)/ruff check conquest tests benchmarks examples
 	@echo "== type check (mypy)"
 	$(BIN)/mypy
+	@$(MAKE) --no-print-directory js
 	@echo "== rule scenarios"
 	$(BIN)/conquest check -v tests/scenarios
 
@@ -70,4 +85,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/agent_latency.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info node_modules

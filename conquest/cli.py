@@ -12,20 +12,16 @@ import typer
 from rich.table import Table
 
 from conquest import cli_analysis, cli_dev
-from conquest.cli_common import PLAYERS_HELP, _seats, err, fail, out
+from conquest.cli_common import PLAYERS_HELP, VARIANT_HELP, _board, _seats, err, fail, out, variant_options
+from conquest.cli_play import _game_over, _greet, _human_turn, _new_game, _resumed_game, _seat_agents, _told
 from conquest.core.errors import ConquestError
-from conquest.core.game import CHANCE
-from conquest.core.notation import is_digits
+from conquest.core.game import CHANCE, Action, State
 from conquest.core.options import parse_option_pairs
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Conquest: territory-conquest board games played exactly by their rules. "
                        "Seats are numbered from 1 everywhere on the command line (Player 1, Player 2, ...).")
-MENU_WHOLE = 24
-"""Up to this many legal actions are listed whole; more are shown grouped by their first word."""
-PAGE = 20
-"""Actions per page of a listed group ('more' shows the next page)."""
 
 
 def _version(value: bool) -> None:
@@ -103,97 +99,6 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _prompt(text: str) -> str | None:
-    out.print(text, end="", markup=False)
-    line = sys.stdin.readline()
-    if line == "":
-        return None
-    return line.strip()
-
-
-def _board(text: str) -> Any:
-    """A ruleset's text board for printing: boards written in Rich console markup (closing tags ``[/...]``)
-    are rendered (colours in a terminal, plain text when piped); others are printed as they are."""
-    from rich.errors import MarkupError
-    from rich.text import Text
-    if "[/" in text:
-        try:
-            return Text.from_markup(text)
-        except MarkupError:
-            pass
-    return Text(text)
-
-
-class _Menu:
-    """The legal actions for a person: listed whole when few; otherwise grouped by the first word of their
-    notation with counts, a group listed a page at a time. Numbers always index the whole legal list."""
-
-    def __init__(self, rs: Any, state: Any, legal: list[Any]) -> None:
-        self.rs, self.state, self.legal = rs, state, legal
-        self.texts = [rs.format_action(a) for a in legal]
-        self.groups: dict[str, list[int]] = {}
-        for i, t in enumerate(self.texts):
-            self.groups.setdefault(t.split()[0] if t.split() else t, []).append(i)
-        self.pending: list[int] = []
-
-    def line(self, i: int) -> str:
-        text = self.texts[i]
-        desc = self.rs.describe_action(self.state, self.legal[i])
-        if not desc or desc == text:
-            return f"  {i + 1:>3}. {text}"
-        if text in desc:
-            return f"  {i + 1:>3}. {desc}"
-        return f"  {i + 1:>3}. {text:<24} {desc}"
-
-    def show(self) -> None:
-        if len(self.legal) <= MENU_WHOLE:
-            for i in range(len(self.legal)):
-                out.print(self.line(i), markup=False)
-            return
-        counts = ", ".join(f"{w} ({len(ix)})" for w, ix in self.groups.items())
-        out.print(f"  {len(self.legal)} legal actions: {counts}", markup=False)
-        out.print("  Type a word above to list those actions ('more' pages on), 'list' for all of them, or "
-                  "type an action.", markup=False)
-
-    def list_some(self, indices: list[int]) -> None:
-        self.pending = list(indices)
-        self.more()
-
-    def more(self) -> None:
-        if not self.pending:
-            out.print("  nothing more to list", markup=False)
-            return
-        page, self.pending = self.pending[:PAGE], self.pending[PAGE:]
-        for i in page:
-            out.print(self.line(i), markup=False)
-        if self.pending:
-            out.print(f"  ... {len(self.pending)} more: type 'more'", markup=False)
-
-    def group(self, word: str) -> list[int] | None:
-        """The actions of a group typed alone, unless that word is itself the one action of its group."""
-        ix = self.groups.get(word.lower())
-        if ix is None or (len(ix) == 1 and self.texts[ix[0]] == word.lower()):
-            return None
-        return ix
-
-
-def _seat_agents(seat_names: list[str]) -> dict[int, Any]:
-    from conquest.agents import HUMAN, get_agent
-    return {i: get_agent(s) for i, s in enumerate(seat_names) if s != HUMAN}
-
-
-def _told(state: Any, action: Any, people: list[int]) -> str:
-    """An action of the dice or of the computer as the people at this terminal may read it: the notation, or
-    "(hidden)" when it names what one of their seats cannot see (a card drawn into another hand, a face-down
-    tile). The same rule as the web app's log."""
-    from conquest.web.games import action_visibility, hidden_parts
-    after = state.apply_unchecked(action)
-    hidden_from, _ = action_visibility(state, action, after, hidden_parts(state), hidden_parts(after))
-    if any(s in hidden_from for s in people):
-        return "(hidden)"
-    return state.ruleset.format_action(action)
-
-
 def _check_writable(path: Path) -> None:
     """Fail now, before any game is played, when a record cannot be written at ``path``."""
     if path.is_dir():
@@ -216,6 +121,7 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
          seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents (default: "
                                                                  "random); the same seed replays the same game"),
          option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value (repeatable)"),
+         variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP),
          save: Path | None = typer.Option(None, "--save", help="write the game record (JSON) here; kept up "
                                                                   "to date while you play and on Ctrl+C"),
          start_state: Path | None = typer.Option(None, "--state", help="start from this position "
@@ -224,94 +130,39 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
                                                "(saved by --save or downloaded from the web app); it is saved "
                                                "back there unless --save says otherwise")) -> None:
     """Play in the terminal: the board as text, the legal actions numbered; type notation or a number."""
-    from conquest.agents import decide, seat_list
+    from conquest.agents import decide
     from conquest.analysis.limits import check_seed
     from conquest.analysis.runner import sample_chance
-    from conquest.core.jsondoc import read_json_file
-    from conquest.core.records import Record
-    from conquest.core.registry import get_ruleset
 
     if seed is not None:
         check_seed(seed)
     if resume is not None:
-        if start_state is not None or option or players is not None:
+        if start_state is not None or option or players is not None or variant is not None:
             fail("--resume continues a recorded game: its ruleset, players, options and start come from the "
                  "record (leave out --state, --option and --players)")
-        record = Record.load(resume)
-        rs = get_ruleset(record.ruleset)
-        if ruleset is not None and ruleset != rs.id:
-            fail(f"{resume} is a {rs.id} game, not {ruleset}")
-        from conquest.core.records import replay as run_replay
-        try:
-            state = run_replay(record, verify=False)
-        except ConquestError as e:
-            fail(f"{resume}: {e}")
-        if seed is None:
-            seed = record.seed
-        import conquest.agents  # noqa: F401  (registers the built-in agents)
-        from conquest.agents import AGENTS, HUMAN
-        # the web app's records name people by their names: those seats are people here too
-        seat_names = (_seats(seats) if seats else
-                      [s if s in AGENTS else HUMAN for s in record.seats])
-        seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
-        record.seats = seat_names
-        save = save or resume
+        game = _resumed_game(resume, ruleset, seats, seed, save)
     else:
         if ruleset is None:
             fail("which ruleset? (see `conquest rulesets`), or --resume RECORD")
-        rs = get_ruleset(str(ruleset))
-        opts = parse_option_pairs(option)
-        if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
-        state = rs.new_game(players, opts, seed)
-        start_doc = None
-        if start_state is not None:
-            start_doc = read_json_file(start_state, "state")
-            state = rs.state_from_json(start_doc)
-        seat_names = (_seats(seats) if seats else ["human"] + ["greedy"] * (state.players - 1))
-        seat_names = seat_list(seat_names, state.players, rs.min_players, rs.max_players)
-        record = Record(ruleset=rs.id, rules_version=rs.rules_version, players=state.players,
-                        options=dict(state.options), seats=seat_names, seed=seed, start=start_doc)
+        game = _new_game(str(ruleset), players, option, seed, start_state, seats, save, variant)
+    rs, record, seat_names, names = game.rs, game.record, game.record.seats, game.names
     agents = _seat_agents(seat_names)
     people = [s for s in range(len(seat_names)) if s not in agents]
-    if save is not None:
-        _check_writable(save)
-    names = rs.seat_names(state.players, state.options)
+    if game.save is not None:
+        _check_writable(game.save)
+    seed = game.seed
     rng = random.Random(f"{seed}:{len(record.actions)}") if resume is not None else random.Random(seed)
-    out.print(f"{rs.title} — seed {seed} — " + ", ".join(f"{names[i]}: {s}" for i, s in enumerate(seat_names)),
-              markup=False)
-    if resume is not None:
-        out.print(f"resumed after step {len(record.actions)}", markup=False)
+    _greet(game, resume is not None)
     out.print("Type an action in notation or its number; 'board' shows the board, 'undo' takes back your "
               "last action, 'help' lists commands, 'quit' ends.", markup=False)
-    history: list[tuple[Any, int | None]] = []  # (state before, seat) of each step, for undo
-
-    def write_record() -> None:
-        res = state.result()
-        record.result = list(res) if res is not None else None
-        record.scores = list(state.scores())
-        if save:
-            try:
-                record.save(save)
-            except OSError as e:
-                fail(f"cannot write {save}: {e.strerror}")
-
-    def finish(note: str | None = None) -> None:
-        if note:
-            out.print(note, markup=False)
-        write_record()
-        if save:
-            out.print(f"record saved to {save}" + ("" if state.to_move is None else
-                                                   f" (continue with: conquest play --resume {save})"),
-                      markup=False)
-
-    if save:
-        write_record()  # a path that cannot be written fails now, not after the game
+    history: list[tuple[State, int | None]] = []  # (state before, seat) of each step, for undo
+    if game.save:
+        game.write_record()  # a path that cannot be written fails now, not after the game
     shown_for: int | None = None
     try:
-        while state.to_move is not None:
-            seat = state.to_move
-            a: Any
+        while (seat := game.state.to_move) is not None:
+            state = game.state
+            a: Action | None
             if seat == CHANCE:
                 a = sample_chance(state, rng)
                 out.print(f"  chance: {_told(state, a, people)}", markup=False)
@@ -319,85 +170,23 @@ def play(ruleset: str | None = typer.Argument(None, help="ruleset id (see `conqu
                 a = decide(agents[seat], state, rng)
                 out.print(f"  {names[seat]} ({seat_names[seat]}): {_told(state, a, people)}", markup=False)
             else:
-                if save:
-                    write_record()
+                if game.save:
+                    game.write_record()
                 if shown_for != id(state):
                     out.print("", markup=False)
                     out.print(_board(rs.render_text(state, seat)))
                     shown_for = id(state)
-                legal = list(state.legal_actions())
-                menu = _Menu(rs, state, legal)
-                out.print(f"\n{names[seat]} to move. Legal actions:", markup=False)
-                menu.show()
-                a = None
-                while a is None:
-                    line = _prompt(f"{names[seat]}> ")
-                    if line is None:
-                        finish("input ended before the game did")
-                        raise typer.Exit(1)
-                    if not line:
-                        continue
-                    if line in ("quit", "exit"):
-                        finish("game abandoned")
-                        raise typer.Exit(0)
-                    if line == "board":
-                        out.print(_board(rs.render_text(state, seat)))
-                        continue
-                    if line == "help":
-                        out.print("commands: an action in notation, the number of a listed action, the first "
-                                  "word of actions to list them, more (the next page), list (every action), "
-                                  "board, undo, quit", markup=False)
-                        continue
-                    if line == "more":
-                        menu.more()
-                        continue
-                    if line == "list":
-                        menu.list_some(list(range(len(legal))))
-                        continue
-                    if line == "undo":
-                        # only your own steps since the last die roll or other seat's action can be taken back
-                        if history and history[-1][1] == seat:
-                            state = history.pop()[0]
-                            record.actions.pop()
-                            out.print("  taken back", markup=False)
-                            break
-                        out.print("  nothing of yours to take back (a die roll or another seat acted since)",
-                                  markup=False)
-                        continue
-                    group = menu.group(line)
-                    if group is not None:
-                        menu.list_some(group)
-                        continue
-                    try:
-                        if is_digits(line):
-                            k = int(line)
-                            if not 1 <= k <= len(legal):
-                                raise ConquestError(f"choose a number from 1 to {len(legal)}")
-                            a = legal[k - 1]
-                        else:
-                            a = state.check(line)
-                    except ConquestError as e:
-                        out.print(f"  refused: {e}", markup=False)
-                        a = None
+                a = _human_turn(game, seat, history)
             if a is None:  # undo
                 shown_for = None
                 continue
             record.actions.append(rs.format_action(a))
             history.append((state, seat))
-            state = state.apply(a)
+            game.state = state.apply(a)
     except KeyboardInterrupt:
-        finish("\ninterrupted")
+        game.finish("\ninterrupted")
         raise typer.Exit(130) from None
-    out.print("", markup=False)
-    out.print(_board(rs.render_text(state, None)))
-    res = state.result() or ()
-    scores = state.scores()
-    best = max(res) if res else 0
-    winners = [names[i] for i, r in enumerate(res) if r == best]
-    out.print("Game over: " + ", ".join(f"{names[i]} {scores[i]:g}" for i in range(state.players))
-              + (f" — {winners[0]} wins" if len(winners) == 1 else " — shared: " + ", ".join(winners)),
-              markup=False)
-    finish()
+    _game_over(game)
 
 
 @app.command()
@@ -410,6 +199,7 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
              seed: int = typer.Option(0, "--seed", help="seed of the first game; game i uses seed+i"),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="parallel processes"),
              option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+             variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP),
              records: Path | None = typer.Option(None, "--records", help="save every game record in this "
                                                                             "folder (made if missing)"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
@@ -425,7 +215,7 @@ def simulate(ruleset: str = typer.Argument(..., help="ruleset id"),
     from conquest.core.registry import get_ruleset
     check_games(games)
     check_seed(seed, games)
-    opts = parse_option_pairs(option)
+    opts = variant_options(ruleset, variant, option)
     rs = get_ruleset(ruleset)
     probe = rs.new_game(players, opts, seed)  # bad ruleset, players or options: fail before the bar
     for s in seat_list(_seats(seats), probe.players, rs.min_players, rs.max_players):
@@ -610,7 +400,19 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
                                              help="seconds a computer seat may think per whole turn, at most"),
           thinking_games: int = typer.Option(2, "--thinking-games",
                                              help="games of one client (IP address) whose computer seats may "
-                                                  "think at once")) -> None:
+                                                  "think at once"),
+          smtp_host: str | None = typer.Option(None, "--smtp-host",
+                                               help="SMTP server for the turn mails (default: CONQUEST_SMTP_HOST; "
+                                                    "none: no mail)"),
+          smtp_port: int = typer.Option(587, "--smtp-port", help="its port"),
+          smtp_from: str = typer.Option("conquest@localhost", "--smtp-from", help="the sender of the turn mails"),
+          smtp_starttls: bool = typer.Option(True, "--smtp-starttls/--no-smtp-starttls",
+                                             help="upgrade the SMTP connection with STARTTLS"),
+          smtp_user: str | None = typer.Option(None, "--smtp-user",
+                                               help="SMTP login (its password from CONQUEST_SMTP_PASSWORD)"),
+          public_url: str | None = typer.Option(None, "--public-url",
+                                                help="the address players reach this server at, for the links in "
+                                                     "mails (default: CONQUEST_PUBLIC_URL)")) -> None:
     """Serve the web app: play in the browser."""
     try:
         from conquest.web.seats import SeatKinds
@@ -627,6 +429,9 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
                                    "policies": str(policies) if policies is not None else None,
                                    "think_limit": decision_seconds, "turn_limit": turn_seconds,
                                    "thinking_per_client": thinking_games}
+    problem = _mail_problem(app_options, smtp_host, smtp_port, smtp_from, smtp_starttls, smtp_user, public_url)
+    if problem:
+        fail(problem)
     try:  # the seat kinds checked before anything is served (a bad spec or policy is one line)
         offered = SeatKinds(app_options["agents"], app_options["policies"], decision_seconds, turn_seconds)
     except ConquestError as e:
@@ -637,6 +442,34 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="address to liste
     if problem:
         fail(f"cannot serve on {host}:{port}: {problem}")
     run_server(host, port, _database(db), app_options=app_options)
+
+
+def _mail_problem(app_options: dict[str, Any], host: str | None, port: int, sender: str, starttls: bool,
+                  user: str | None, public_url: str | None) -> str | None:
+    """The turn mails' settings (``conquest.web.notify``) put in ``app_options``; what is wrong with them (one line)."""
+    import os
+
+    from conquest.web.notify import SmtpSettings, public_url_problem
+    try:
+        smtp = (SmtpSettings(host=host, port=port, sender=sender, starttls=starttls, user=user,
+                             password=os.environ.get("CONQUEST_SMTP_PASSWORD") or None) if host
+                else SmtpSettings.from_env(os.environ))
+    except ValueError as e:
+        return str(e)
+    url = public_url or os.environ.get("CONQUEST_PUBLIC_URL") or None
+    if smtp is not None:
+        bad = smtp.problem()
+        if bad:
+            return bad
+        if url is None:
+            return "turn mails need the server's public address for their links: --public-url https://HOST"
+        app_options["smtp"] = smtp.public()  # the password is read from the environment by each process
+    if url is not None:
+        bad = public_url_problem(url)
+        if bad:
+            return bad
+        app_options["public_url"] = url
+    return None
 
 
 policy_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -718,7 +551,8 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
           db: str | None = typer.Option(None, "--db", help="database URL for the web app"),
           web: bool = typer.Option(True, "--web/--no-web", help="also serve the web app"),
           seed: int | None = typer.Option(None, "--seed", help="seed for the dice and the agents of the "
-                                                                  "terminal game (default: random)")) -> None:
+                                                                  "terminal game (default: random)"),
+          variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP)) -> None:
     """What `make run` does: serve the web app in the background and play a game in this terminal.
 
     When the terminal game ends and this is an interactive terminal, the web app keeps running until Ctrl+C;
@@ -730,6 +564,7 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
     if seed is not None:
         check_seed(seed)
     ruleset = get_ruleset(ruleset).id if ruleset else default_ruleset_id()
+    variant_options(ruleset, variant, [])  # a bad variant file: one line, before the web app starts
     server = None
     thread = None
     if web:
@@ -749,8 +584,8 @@ def start(ruleset: str | None = typer.Argument(None, help="ruleset of the termin
         out.print(f"The web app is at http://{shown}:{port}/ — open it in a browser, or play here.", markup=False)
     code = 0
     try:
-        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], save=None, start_state=None,
-             resume=None)
+        play(ruleset=ruleset, players=None, seats=seats, seed=seed, option=[], variant=variant, save=None,
+             start_state=None, resume=None)
     except typer.Exit as e:
         code = e.exit_code or 0
     if server is not None and thread is not None:

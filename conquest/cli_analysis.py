@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from typer.core import TyperCommand
 
-from conquest.cli_common import _seats, err, fail, out
+from conquest.cli_common import VARIANT_HELP, _seats, err, fail, out, variant_options
 from conquest.core.options import parse_option_pairs
 
 
@@ -21,6 +21,10 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                                                   "seat, or one per seat (rotated over the seats)"),
             players: int | None = typer.Option(None, "--players", "-p"),
             option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+            variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP),
+            sweep: str | None = typer.Option(None, "--sweep", help="what if? NAME=V1,V2,... (an option or a "
+                                             "variant field) or FILE.yaml (named variants): the same seeds under "
+                                             "each, one comparison report"),
             seed: int = typer.Option(0, "--seed"),
             jobs: int = typer.Option(1, "--jobs", "-j", help="local processes, or LocalCluster workers"),
             backend: str = typer.Option("local", "--backend", help="local or dask"),
@@ -33,14 +37,18 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                                              "default: all)"),
             as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object")) -> None:
     """Is it fair? Many games with seats rotated; win rates per seat and faction with intervals."""
-    from conquest.analysis.balance import Plan, check_factors, make_out, prepare_out, run
+    from conquest.analysis.balance import check_factors, make_out, prepare_out, run
     from conquest.analysis.dask_backend import make_backend
     from conquest.analysis.limits import MAX_JOBS, check_games, check_seed
+    from conquest.analysis.plan import Plan
     check_games(games)
     check_seed(seed, games)
     if not 1 <= jobs <= MAX_JOBS:
         fail(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs}")
-    plan = Plan.make(ruleset, _seats(agents), players, parse_option_pairs(option), seed)
+    plan = Plan.make(ruleset, _seats(agents), players, variant_options(ruleset, variant, option), seed)
+    if sweep is not None:
+        _sweep(plan, sweep, games, jobs, backend, scheduler, out_dir, resume, factor, as_json)
+        return
     check_factors(plan, factor)
     engine = make_backend(backend, jobs, scheduler)   # the name checked; a Dask cluster is reached only later
     prepare_out(plan, out_dir, resume)  # the folder: refused now, before any game, when it cannot take the run
@@ -51,7 +59,7 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
                      progress=report.update)
     except KeyboardInterrupt:
         report.close()
-        from conquest.analysis.balance import read_games
+        from conquest.analysis.plan import read_games
         err.print(f"interrupted: {len(read_games(out_dir)[1])} games are stored in {out_dir}; the same command "
                   f"with --resume continues", markup=False)
         raise typer.Exit(130) from None
@@ -81,6 +89,47 @@ def balance(ruleset: str = typer.Argument(..., help="ruleset id"),
     if data["errors"]:
         for e in data["error_samples"]:
             err.print(f"error in {e}", markup=False)
+        raise typer.Exit(1)
+
+
+def _sweep(plan: Any, sweep: str, games: int, jobs: int, backend: str, scheduler: str | None, out_dir: Path,
+           resume: bool, factor: list[str], as_json: bool) -> None:
+    """``conquest balance --sweep``: every arm checked (and the folder) before any game; one comparison."""
+    from conquest.analysis.balance import check_factors
+    from conquest.analysis.dask_backend import make_backend
+    from conquest.analysis.sweep import arms_of, prepare_sweep, run_sweep
+    arms = arms_of(plan, sweep)
+    for arm in arms:
+        check_factors(arm.plan, factor)
+    make_backend(backend, jobs, scheduler)
+    prepare_sweep(arms, out_dir, resume)
+    bars: dict[str, _BalanceProgress] = {}
+
+    def progress(label: str, done: int, total: int) -> None:
+        if label not in bars:
+            for b in bars.values():
+                b.close()
+            bars[label] = _BalanceProgress(f"{plan.ruleset} {label}")
+        bars[label].update(done, total)
+    try:
+        data = run_sweep(arms, games, out_dir, jobs=jobs, backend_factory=lambda: make_backend(backend, jobs,
+                         scheduler), resume=resume, factors=factor or None, progress=progress)
+    except KeyboardInterrupt:
+        err.print(f"interrupted: the games played are stored in {out_dir}; the same command with --resume "
+                  f"continues", markup=False)
+        raise typer.Exit(130) from None
+    finally:
+        for b in bars.values():
+            b.close()
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{plan.ruleset}: {len(arms)} arms of {games} games on the same seeds", markup=False)
+    for line in data["changed"]:
+        out.print("- " + line, markup=False)
+    out.print(f"report: {out_dir / 'report.html'}", markup=False)
+    if any(a["errors"] for a in data["arms"]):
+        err.print("some games ended in an error: see the arms' reports", markup=False)
         raise typer.Exit(1)
 
 
@@ -137,6 +186,7 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
                jobs: int = typer.Option(1, "--jobs", "-j", help="parallel processes"),
                seed: int = typer.Option(0, "--seed", help="game i uses seed+i"),
                option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
+               variant: Path | None = typer.Option(None, "--variant", help=VARIANT_HELP),
                as_json: bool = typer.Option(False, "--json", help="print the results as one JSON object")) -> None:
     """Every pairing of agents (more than two seats: each against copies of the other), with scores, Wilson
     95% intervals, the seat advantage and openskill ratings (see conquest/analysis/tournament.py)."""
@@ -153,8 +203,8 @@ def tournament(ruleset: str = typer.Argument(..., help="ruleset id"),
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as prog:
         task = prog.add_task(f"{ruleset} tournament", total=None)
-        data = run(ruleset, specs, games, players=players, options=parse_option_pairs(option), seed=seed,
-                   jobs=jobs, progress=lambda: prog.advance(task))
+        data = run(ruleset, specs, games, players=players, options=variant_options(ruleset, variant, option),
+                   seed=seed, jobs=jobs, progress=lambda: prog.advance(task))
     if as_json:
         print(json.dumps(data))
     else:

@@ -288,7 +288,7 @@ class ISMCTSAgent(Agent):
                 return a, ch, True
         c = self.c
         order = node.order
-        best_a: Action = None
+        best_a: Action | None = None
         best_ch: _Node | None = None
         best_u = -math.inf
         for a, ch in present:
@@ -297,7 +297,7 @@ class ISMCTSAgent(Agent):
                 u += order.get(a, 0.0) / (1 + ch.visits)  # progressive bias from the one-ply order
             if u > best_u:
                 best_a, best_ch, best_u = a, ch, u
-        assert best_ch is not None
+        assert best_a is not None and best_ch is not None
         return best_a, best_ch, False
 
     @staticmethod

@@ -7,8 +7,10 @@ counts once. Every game is fixed by its spec, so the rows do not depend on the b
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -73,8 +75,11 @@ class DaskBackend:
         try:
             n = max(1, len(client.scheduler_info().get("workers", {})) or self.workers)
             parts = batches(specs, n)
+            # the key names the options too: a sweep's arms play the same seeds under other options
+            opts = zlib.crc32(json.dumps(specs[0].options, sort_keys=True).encode()) if specs else 0
             futures = [client.submit(play_batch, b, pure=False, retries=self.retries,
-                                     key=f"conquest-balance-{b[0].ruleset}-{b[0].seed}-{b[0].index}-{os.getpid()}")
+                                     key=f"conquest-balance-{b[0].ruleset}-{opts:08x}-{b[0].seed}-{b[0].index}-"
+                                         f"{os.getpid()}")
                        for b in parts]
             try:
                 for f in dask_completed(futures):

@@ -215,7 +215,7 @@ def odd_actions(state: State, rng: random.Random, count: int) -> list[Any]:
         if r < 0.3:
             out.append(rng.choice(NON_ACTIONS))
             continue
-        a = list(rng.choice(legal))
+        a: list[Any] = list(rng.choice(legal))  # made into a value of any shape, on purpose
         if r < 0.5 and len(a) > 1:
             a.pop(rng.randrange(1, len(a)))
         elif r < 0.7:

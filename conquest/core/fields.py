@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 from pydantic import Field, create_model
 
@@ -56,6 +56,16 @@ _COPY = {
     RESET: "None",
 }
 
+_S = TypeVar("_S")
+
+
+class CloneMethod(Protocol):
+    """The type of a generated ``clone`` put in a class body: read from a state, it is a method returning a
+    state of that same class (at run time a plain function, which binds the same way)."""
+
+    def __get__(self, obj: _S, owner: Any) -> Callable[[], _S]: ...
+
+
 class Slots:
     """The attributes of a state class, each with its copy policy, in one declaration:
     ``FIELDS = Slots(board=SHARE, armies=LIST, ...)``, then ``__slots__ = FIELDS.names`` and
@@ -67,7 +77,7 @@ class Slots:
             raise ValueError(f"unknown copy policies {sorted(unknown)} (one of {', '.join(_COPY)})")
         self.policies = policies
         self.names: tuple[str, ...] = tuple(policies)
-        self.clone: Callable[[Any], Any] = self._make_clone()
+        self.clone: CloneMethod = cast(CloneMethod, self._make_clone())
 
     def _make_clone(self) -> Callable[[Any], Any]:
         lines = ["def clone(self):", "    s = _new(self.__class__)"]

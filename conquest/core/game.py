@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from conquest.core.errors import ConquestError, IllegalAction, NotationError, OptionError, StateFormatError
-from conquest.core.kinds import CHANCE, Action
+from conquest.core.kinds import CHANCE as CHANCE, Action as Action  # re-exported: the contract's names
 from conquest.core.notation import action_label, is_action
 from conquest.core.options import OptionsSpec
 from conquest.core.schema import check_nesting, validate_document
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from conquest.core.calculator import Calculator
     from conquest.core.encoding import Encoding
+    from conquest.core.variants import VariantModel
 
 """``State.to_move`` at a chance node (a die roll, shuffle or draw). ``None`` means the game is over."""
 
@@ -416,6 +417,15 @@ class Ruleset(ABC):
         opts = self.options().resolve(options)
         self.check_option_combination(n, opts)
         return self._new_game(n, opts, seed)
+
+    # --- variant hook (issue 31) ---
+    def variant_schema(self) -> type[VariantModel] | None:
+        """What a variant file may change in this game's data (charts, cards, races, prices, starting forces):
+        a pydantic model, a subclass of ``conquest.core.variants.VariantModel`` (unknown fields refused, every
+        field optional, bounds that the rules need, e.g. no negative price). A ruleset that declares one also
+        lists ``core.variants.variant_option(self)`` among its ``options()`` and reads the varied data from a
+        state's options (``core.variants.variant_of``). Default ``None``: nothing may be varied."""
+        return None
 
     def check_option_combination(self, players: int, options: dict[str, Any]) -> None:  # noqa: B027 - a hook
         """Raise OptionError when options that are fine alone do not fit together or with ``players``."""

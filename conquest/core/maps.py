@@ -98,7 +98,20 @@ def parse_map(data: Any, source: str = "map", kinds: Iterable[str] | None = None
     raw = data.get("regions")
     if not isinstance(raw, list) or not raw:
         raise MapError(f"{source}: regions must be a non-empty list")
-    allowed = set(kinds) if kinds is not None else None
+    regions = _parse_regions(raw, source, set(kinds) if kinds is not None else None)
+    adj = _adjacency(data, raw, regions, source)
+    if connected and regions:
+        _check_connected(regions, adj, source)
+    attrs = data.get("attrs", {})
+    if not isinstance(attrs, dict):
+        raise MapError(f"{source}: attrs must be a mapping")
+    return GameMap(id=str(data.get("id", source)), name=str(data.get("name", data.get("id", source))),
+                   regions=regions, adjacency=[tuple(sorted(s)) for s in adj], attrs=attrs)
+
+
+def _parse_regions(raw: list[Any], source: str, allowed: set[str] | None) -> list[Region]:
+    """The map's regions, in order: each with a unique string id, a known kind (when ``allowed`` lists them),
+    attributes, and a centre and polygon when given."""
     regions: list[Region] = []
     seen: set[str] = set()
     for i, r in enumerate(raw):
@@ -123,6 +136,12 @@ def parse_map(data: Any, source: str = "map", kinds: Iterable[str] | None = None
             polygon = [_point(p, f"{where} ({rid}).polygon") for p in r["polygon"]]
         regions.append(Region(id=rid, name=str(r.get("name", rid)), kind=str(kind), index=i,
                               attrs=attrs, center=center, polygon=polygon))
+    return regions
+
+
+def _adjacency(data: dict[str, Any], raw: list[Any], regions: list[Region], source: str) -> list[set[int]]:
+    """Each region's neighbours: the regions' ``adjacent`` lists (which must agree both ways) and the map's
+    ``borders`` pairs; no region borders itself."""
     index = {r.id: r.index for r in regions}
     adj: list[set[int]] = [set() for _ in regions]
     declared: list[set[int]] = [set() for _ in regions]
@@ -155,23 +174,22 @@ def parse_map(data: Any, source: str = "map", kinds: Iterable[str] | None = None
     for i in range(len(regions)):
         if i in adj[i]:
             raise MapError(f"{source}: region '{regions[i].id}' borders itself")
-    if connected and regions:
-        seen_i = {0}
-        stack = [0]
-        while stack:
-            i = stack.pop()
-            for j in adj[i]:
-                if j not in seen_i:
-                    seen_i.add(j)
-                    stack.append(j)
-        if len(seen_i) != len(regions):
-            lost = [r.id for r in regions if r.index not in seen_i]
-            raise MapError(f"{source}: map is not connected; cut off: {', '.join(lost[:8])}")
-    attrs = data.get("attrs", {})
-    if not isinstance(attrs, dict):
-        raise MapError(f"{source}: attrs must be a mapping")
-    return GameMap(id=str(data.get("id", source)), name=str(data.get("name", data.get("id", source))),
-                   regions=regions, adjacency=[tuple(sorted(s)) for s in adj], attrs=attrs)
+    return adj
+
+
+def _check_connected(regions: list[Region], adj: list[set[int]], source: str) -> None:
+    """Every region is reached from the first one across borders, else MapError naming some cut off."""
+    seen_i = {0}
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        for j in adj[i]:
+            if j not in seen_i:
+                seen_i.add(j)
+                stack.append(j)
+    if len(seen_i) != len(regions):
+        lost = [r.id for r in regions if r.index not in seen_i]
+        raise MapError(f"{source}: map is not connected; cut off: {', '.join(lost[:8])}")
 
 
 def load_map(path: str | Path, **kwargs: Any) -> GameMap:

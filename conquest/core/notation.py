@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from conquest.core.errors import NotationError
+from conquest.core.kinds import Action
 
 _ID = re.compile(r"^[a-z][a-z0-9_\-]*(\.[0-9]+)?\Z")
 _DIGITS = re.compile(r"[0-9]{1,9}\Z")
@@ -39,7 +40,7 @@ def _int(arg: str) -> int:
     return int(arg)
 
 
-def is_action(value: Any) -> bool:
+def is_action(value: Any) -> TypeGuard[Action]:
     """The shape every ruleset's actions share: a non-empty tuple, a word (text) first, then text and whole
     numbers (not ``bool``: ``True == 1`` would pass a membership test), each of a sane size. A value of another
     shape is not an action of any ruleset, so the contract refuses it before the rules look at it."""
@@ -104,7 +105,7 @@ class WordNotation:
         return " or ".join("'" + " ".join([word] + [k[1:] if k.startswith("=") else k.upper() for k in form])
                            + "'" for form in self.forms[word])
 
-    def parse(self, text: str) -> tuple:
+    def parse(self, text: str) -> Action:
         if not isinstance(text, str):
             raise NotationError(f"an action must be text, got {type(text).__name__}")
         parts = text.strip().lower().split()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from conquest.core.errors import ConquestError
-from conquest.core.kinds import CHANCE
+from conquest.core.kinds import CHANCE, Action
 
 if TYPE_CHECKING:  # a type only: conquest.core.game imports this module for its default action_odds
     from conquest.core.game import State
@@ -31,9 +31,9 @@ class OddsError(ConquestError):
     """Bad input to an odds computation (unknown piece, empty side, illegal action...), one line."""
 
 
-def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, State, tuple], Any],
+def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, State, tuple[Action, ...]], Any],
                        through: Callable[[State], Any] | None = None,
-                       stop: Callable[[State, tuple], bool] | None = None,
+                       stop: Callable[[State, tuple[Action, ...]], bool] | None = None,
                        max_leaves: int = 200_000) -> tuple[list[tuple[Any, float]], int]:
     """Apply ``action`` (checked: an illegal one raises OddsError) and follow every chance node until a
     decision (or the end). ``through(state)`` may name an action to take at a decision on the way (e.g. every
@@ -46,7 +46,7 @@ def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, St
         raise OddsError(str(e)) from None
     acc: dict[Any, float] = {}
     order: list[Any] = []
-    stack: list[tuple[State, float, tuple]] = [(first, 1.0, ())]
+    stack: list[tuple[State, float, tuple[Action, ...]]] = [(first, 1.0, ())]
     leaves = 0
     while stack:
         s, p, path = stack.pop()
@@ -71,18 +71,19 @@ def enumerate_outcomes(state: State, action: Any, summarise: Callable[[State, St
     return sorted(((k, acc[k]) for k in order), key=lambda kv: -kv[1]), leaves
 
 
-def chance_path_summary(ruleset: Any) -> Callable[[State, State, tuple], Any]:
+def chance_path_summary(ruleset: Any) -> Callable[[State, State, tuple[Action, ...]], Any]:
     """The default summary: the chance outcomes that followed the action, in notation (a ruleset that knows
     which of them matter gives a summary of its own)."""
-    def summarise(before: State, after: State, path: tuple) -> Any:
+    def summarise(before: State, after: State, path: tuple[Action, ...]) -> Any:
         return "; ".join(ruleset.format_action(a) for a in path) or "no chance outcome"
     return summarise
 
 
 def action_odds_report(ruleset: Any, state: State, action: Any,
-                       summarise: Callable[[State, State, tuple], Any], describe: Callable[[Any], Any] = str,
+                       summarise: Callable[[State, State, tuple[Action, ...]], Any],
+                       describe: Callable[[Any], Any] = str,
                        through: Callable[[State], Any] | None = None,
-                       stop: Callable[[State, tuple], bool] | None = None,
+                       stop: Callable[[State, tuple[Action, ...]], bool] | None = None,
                        extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON-ready report of ``action_odds``: ``{ruleset, action, outcomes: [{outcome, probability}],
     method, leaves, seconds}``."""
@@ -332,6 +333,8 @@ def _solve_attrition_float(tables: list[Any], var: list[int], hits_d: list[list[
     sweep goes cell by cell; what flows to the rows below is added for the whole row at once, as a matrix
     product (``Q.T @ P``: the defender's move distributions at each state, weighted by the attacker-side
     ones). ``P`` is built with one ``bincount`` over the defender's moves (``TG``/``WT``)."""
+    # Long because: the numeric sweep of the grid, row by row and cell by cell; its arrays and index tables are
+    # locals of one loop nest that every odds request runs.
     V = len(tables)
     KA, KD = len(tables[0]) - 1, len(hits_d) - 1
     ND = KD + 1

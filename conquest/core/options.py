@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,9 +32,14 @@ class Option:
     """The value a game saved before this option existed was played with (a record or a saved state that does
     not name the option), when that is not ``default``: a new option whose default changes the rules keeps the
     finished games as they were played."""
+    check: Callable[[Any], Any] | None = field(default=None, compare=False)
+    """An option whose values are documents (a game's variant, ``core.variants``): the whole check of a given
+    value, returning the value stored (raising ``OptionError`` in one line); ``type`` is then the stored type."""
 
     def coerce(self, value: Any) -> Any:
         """Turn a value (possibly a command-line string) into this option's type, or raise OptionError."""
+        if self.check is not None:
+            return self.check(value)
         v = value
         if self.type is bool:
             if isinstance(v, str):
@@ -77,6 +82,8 @@ class Option:
             d["minimum"] = self.minimum
         if self.maximum is not None:
             d["maximum"] = self.maximum
+        if self.check is not None:
+            d["document"] = True  # a document (a variant): the lobby offers a text area and a file
         return d
 
 

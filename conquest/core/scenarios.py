@@ -197,49 +197,63 @@ def run_scenario(data: Any, path: str = "<scenario>") -> ScenarioResult:
             return res
         (kind, value), = step.items()
         try:
-            if kind == "play":
-                while state.to_move == CHANCE:
-                    state = state.apply(_sample(state, rng))
-                state = state.apply(str(value))
-            elif kind == "chance":
-                if state.to_move != CHANCE:
-                    fail(f"{where}: chance '{value}' given but the state is not at a chance node")
-                    return res
-                state = state.apply(str(value))
-            elif kind == "reject":
-                before = state.to_json()
-                try:
-                    action = state.ruleset.parse_action(str(value))
-                except NotationError as e:
-                    fail(f"{where}: '{value}' is not an action in the notation ({e}): a reject step tests a "
-                         f"rule, so a typo would test nothing (use reject_notation to test the notation)")
-                    return res
-                try:
-                    state.apply(action)
-                except ConquestError:
-                    if state.to_json() != before:
-                        fail(f"{where}: rejecting '{value}' changed the state")
-                else:
-                    fail(f"{where}: '{value}' was accepted but should be refused")
-            elif kind == "reject_notation":
-                before = state.to_json()
-                try:
-                    state.ruleset.parse_action(str(value))
-                except NotationError:
-                    if state.to_json() != before:
-                        fail(f"{where}: rejecting '{value}' changed the state")
-                else:
-                    fail(f"{where}: '{value}' is valid notation but should be refused as notation")
-            elif kind == "expect":
-                res.failures.extend(_check_expectations(state, value, where))
-            else:
-                fail(f"{where}: unknown step kind '{kind}'")
-                return res
+            after = _run_step(state, kind, value, where, rng, res)
         except ConquestError as e:
             fail(f"{where} ({kind} '{value}'): {e}")
             return res
+        if after is None:
+            return res
+        state = after
     res.failures.extend(_check_expectations(state, data.get("expect") or [], "expect"))
     return res
+
+
+def _run_step(state: State, kind: str, value: Any, where: str, rng: random.Random,
+              res: ScenarioResult) -> State | None:
+    """One step of a scenario: the position after it, or None when a failure (added to ``res``) ends the
+    scenario. A failure that leaves the position usable (a refusal that was accepted) is added and the
+    scenario goes on."""
+    fail = res.failures.append
+    if kind == "play":
+        while state.to_move == CHANCE:
+            state = state.apply(_sample(state, rng))
+        return state.apply(str(value))
+    if kind == "chance":
+        if state.to_move != CHANCE:
+            fail(f"{where}: chance '{value}' given but the state is not at a chance node")
+            return None
+        return state.apply(str(value))
+    if kind == "reject":
+        before = state.to_json()
+        try:
+            action = state.ruleset.parse_action(str(value))
+        except NotationError as e:
+            fail(f"{where}: '{value}' is not an action in the notation ({e}): a reject step tests a "
+                 f"rule, so a typo would test nothing (use reject_notation to test the notation)")
+            return None
+        try:
+            state.apply(action)
+        except ConquestError:
+            if state.to_json() != before:
+                fail(f"{where}: rejecting '{value}' changed the state")
+        else:
+            fail(f"{where}: '{value}' was accepted but should be refused")
+        return state
+    if kind == "reject_notation":
+        before = state.to_json()
+        try:
+            state.ruleset.parse_action(str(value))
+        except NotationError:
+            if state.to_json() != before:
+                fail(f"{where}: rejecting '{value}' changed the state")
+        else:
+            fail(f"{where}: '{value}' is valid notation but should be refused as notation")
+        return state
+    if kind == "expect":
+        res.failures.extend(_check_expectations(state, value, where))
+        return state
+    fail(f"{where}: unknown step kind '{kind}'")
+    return None
 
 
 def scenario_files(paths: list[str]) -> list[Path]:

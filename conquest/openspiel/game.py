@@ -404,7 +404,7 @@ class ConquestState(pyspiel.State):  # type: ignore[misc]
         core.settle()
         if c.decision is not None:
             _replay(core, list(c.decision.prefix))
-        out = self.clone()
+        out: ConquestState = self.clone()
         out._c = core
         return out
 

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from conquest.core.kinds import Action
+
 Token = str | int
 
 END = "#end"
@@ -270,14 +272,15 @@ class Decision:
         self._next = None
         return self._branches()
 
-    def _action(self, item: Any) -> Any:
-        return item[1] if self._by_tokens else item
+    def _action(self, item: Any) -> Action:
+        action: Action = item[1] if self._by_tokens else item  # a (tokens, action) pair, or the action
+        return action
 
     def options(self) -> Collection[int]:
         """The token indices that continue a legal action (``END`` when the prefix is complete and continued)."""
         return self._branches().keys()
 
-    def choose(self, token: int) -> Any | None:
+    def choose(self, token: int) -> Action | None:
         """Add ``token`` (checked by the caller against ``options``); the finished action, or None. When one
         action is left it is finished: every token it still has is forced."""
         group = self._branches()[token]
@@ -288,7 +291,7 @@ class Decision:
         self.prefix.append(token)
         return None
 
-    def advance_forced(self) -> Any | None:
+    def advance_forced(self) -> Action | None:
         """Take tokens while only one is possible; the finished action if that finishes one."""
         while True:
             if len(self._live) == 1:

@@ -11,7 +11,8 @@ from gymnasium import spaces
 
 from conquest.agents import Agent, decide, get_agent
 from conquest.core.errors import ConquestError
-from conquest.rl.match import EncodingChoice, IllegalToken, Match, as_seed, as_token
+from conquest.rl.codec import as_token
+from conquest.rl.match import EncodingChoice, IllegalToken, Match, as_seed
 
 
 def _agents(opponents: Any, seats: list[int]) -> dict[int, Agent]:

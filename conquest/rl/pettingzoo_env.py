@@ -45,10 +45,10 @@ class ConquestAEC(AECEnv):
         self._rewarded = False
         """Some reward is not zero (it is cleared at the next step)."""
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---- the game --------------------------------------------------------------------------------

@@ -21,11 +21,14 @@ import math
 import os
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conquest.agents.base import Agent, Param
 from conquest.core.errors import ConquestError
 from conquest.core.game import Action, State
+
+if TYPE_CHECKING:  # a type only: the match (numpy and the codec) is imported when a policy first plays
+    from conquest.rl.match import Match
 
 FORMAT = "conquest-policy/1"
 MAX_DESCRIPTION = 64 * 1024  # bytes of the JSON description
@@ -259,7 +262,7 @@ class PolicyAgent(Agent):
         self.name = name
         self.deterministic = deterministic not in (False, "false", "0", "no")
         self.policy = policy
-        self._matches: dict[Any, Any] = {}
+        self._matches: dict[Any, Match] = {}
 
     @property
     def spec(self) -> str:
@@ -267,7 +270,7 @@ class PolicyAgent(Agent):
             return f"policy:{self.name}"
         return f"policy:path={self.path}" + ("" if self.deterministic else ":deterministic=false")
 
-    def _match(self, state: State) -> Any:
+    def _match(self, state: State) -> Match:
         from conquest.rl.match import Match
         key = (state.ruleset.id, state.players, tuple(sorted(state.options.items())))
         if key not in self._matches:
@@ -285,6 +288,8 @@ class PolicyAgent(Agent):
         import numpy as np
         m = self._match(state)
         seat = state.to_move
+        if seat is None:
+            raise ConquestError("the game is over: there is no action to choose")
         d = m.at(state)
         done = d.advance_forced()
         while done is None:

@@ -19,6 +19,7 @@ import anyio.to_thread
 from fastapi import Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from conquest.core.variants import VARIANT_OPTION
 from conquest.web.games import MAX_RECORD_ACTIONS, WebError
 
 INT64 = 2 ** 63
@@ -41,8 +42,24 @@ def _option_value(v: Any) -> Any:
     raise ValueError("an option's value must be true/false, a number or text")
 
 
-OptionValue = Annotated[Any, AfterValidator(_option_value)]
-Options = Annotated[dict[str, OptionValue], Field(max_length=64)]
+def _long_text(v: Any) -> Any:
+    """An option's value: a variant's text may be long (checked per key by ``_options``); the rest, as
+    ``_option_value`` says."""
+    return v if isinstance(v, str) and len(v) <= MAX_WEB_VARIANT else _option_value(v)
+
+
+def _options(d: dict[str, Any]) -> dict[str, Any]:
+    """Text longer than 200 characters only for a game's variant (``core.variants``), a document."""
+    for k, v in d.items():
+        if k != VARIANT_OPTION and isinstance(v, str) and len(v) > 200:
+            raise ValueError(f"option {k[:40]}: text of 200 characters at most")
+    return d
+
+
+MAX_WEB_VARIANT = 20_000
+"""The longest variant text the lobby may send (a whole chart set is a few thousand characters)."""
+OptionValue = Annotated[Any, AfterValidator(_long_text)]
+Options = Annotated[dict[str, OptionValue], Field(max_length=64), AfterValidator(_options)]
 Int64 = Annotated[int, Field(ge=-INT64, lt=INT64)]
 
 
@@ -52,6 +69,22 @@ class SeatIn(BaseModel):
     name: str | None = Field(None, max_length=40)
 
 
+class PaceIn(BaseModel):
+    """A game's pace (``conquest.web.pace``): live, or turn-based with a deadline per turn and what happens
+    at it."""
+    model_config = STRICT
+    mode: Literal["live", "turn"] = "live"
+    deadline_seconds: int | None = Field(None, ge=60, le=30 * 24 * 3600)
+    at_deadline: Literal["computer", "drop"] | None = None
+    level: str | None = Field(None, max_length=32)
+
+
+class NotifyIn(BaseModel):
+    """The e-mail address a seat is told at when its turn begins (null: none)."""
+    model_config = STRICT
+    email: str | None = Field(max_length=254)
+
+
 class CreateGame(BaseModel):
     model_config = STRICT
     ruleset: str = Field(max_length=64)
@@ -59,6 +92,7 @@ class CreateGame(BaseModel):
     options: Options = Field(default_factory=dict)
     seats: list[SeatIn] = Field(default_factory=list, max_length=16)
     seed: int | None = Field(None, ge=0, le=2 ** 62)
+    pace: PaceIn | None = None
 
 
 class ActionIn(BaseModel):

@@ -32,6 +32,7 @@ from conquest.core.errors import ConquestError, IllegalAction
 from conquest.core.game import CHANCE, Action, Ruleset, State, seat_label
 from conquest.core.jsondoc import _MISSING, flatten as _flatten, hidden_part  # noqa: F401 - tests read them here
 from conquest.core.records import RECORD_FORMAT, Record
+from conquest.core.variants import variant_label
 from conquest.web.storage import ActionRow, Conflict, GameRow, SeatRow, Store
 from conquest.web.visibility import (  # noqa: F401 - read from here by the CLI and tests
     MAX_ALTERNATIVES,
@@ -127,6 +128,7 @@ class Games:
         self.evicted = 0  # games dropped from the cache (for tests and benchmarks)
         self.listeners: list[Callable[[str, int], None]] = []  # (game, revision) after every write
         self.on_server_turn: Callable[[str], None] = lambda gid: None  # an agent seat is to move
+        self.summary_extras: list[Callable[[Live], dict[str, Any]]] = []  # more of a game's summary (its pace)
 
     # ---- rulesets --------------------------------------------------------------------------------
     def rulesets(self) -> dict[str, Ruleset]:
@@ -687,9 +689,13 @@ class Games:
 
     def summary(self, live: Live) -> dict[str, Any]:
         row, state = live.row, live.state
+        extra: dict[str, Any] = {}
+        for f in self.summary_extras:
+            extra.update(f(live))
         return {
             "id": row.id, "ruleset": row.ruleset, "title": live.ruleset.title, "players": row.players,
-            "options": row.options, "seed": row.seed, "seed_chosen": row.seed_chosen,
+            "options": row.options, "variant": variant_label(row.options), "seed": row.seed,
+            "seed_chosen": row.seed_chosen,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in row.seats],
             "step": live.next_step, "revision": live.revision,
             "to_move": state.to_move if state.to_move is None or state.to_move >= 0 else "chance",
@@ -701,6 +707,7 @@ class Games:
             "has_secrets": row.has_secrets,
             "created_at": row.created_at.isoformat() if row.created_at else None,
             "updated_at": row.updated_at.isoformat() if row.updated_at else None,
+            **extra,
         }
 
     def _kind(self, live: Live, seat: int | None) -> str | None:

@@ -19,7 +19,8 @@ from conquest.core.chance import sample_chance
 from conquest.core.game import CHANCE, State
 from conquest.core.narration import check_facts, named_seat
 from conquest.core.registry import get_ruleset
-from conquest.web.games import action_visibility, hidden_parts, narrate_step, viewers
+from conquest.web.games import narrate_step
+from conquest.web.visibility import action_visibility, hidden_parts, viewers
 
 PREFER = ("play", "destroy", "claim", "conquer")
 """Action words the checked games choose more often (cards, conquests: the lines with facts)."""

@@ -9,23 +9,32 @@ is playable, including later ones.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
+import os
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
 
+import conquest.web.routes.accounts as account_routes
+import conquest.web.routes.lobby as lobby_routes
 from conquest.core.game import Ruleset
+from conquest.web.accounts import Accounts
+from conquest.web.bus import POLL_SECONDS, Bus, make_bus
 from conquest.web.deps import Services
 from conquest.web.games import MAX_IMPORT_SECONDS, Games
 from conquest.web.limits import CreationLimit, Limits, guarded_protocol
 from conquest.web.live import THINKING_PER_CLIENT, Advancer, Hub
+from conquest.web.lobby import Lobby
 from conquest.web.middleware import BODY_TIMEOUT, BodyLimit, install_error_handlers
-from conquest.web.routes import actions, games as game_routes, meta, odds, pages, records, socket
+from conquest.web.notify import EmailOf, Mailer, SmtpSettings, public_url_problem, seat_notify_email
+from conquest.web.pace import CHECK_SECONDS, Pace
+from conquest.web.routes import actions, games as game_routes, meta, odds, pace as pace_routes, pages, records, socket
 from conquest.web.seats import DECISION_LIMIT, TURN_LIMIT, SeatKinds
-from conquest.web.storage import Store
+from conquest.web.storage import GameRow, Store
 
 log = logging.getLogger("conquest.web")
 
@@ -62,14 +71,22 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                think_limit: float = DECISION_LIMIT, agent_delay: float = 0.0, sweep_seconds: float = 10.0,
                request_threads: int = 8, body_timeout: float = BODY_TIMEOUT, import_seconds: float = MAX_IMPORT_SECONDS,
                agents: Sequence[str] | None = None, policies: str | None = None, turn_limit: float = TURN_LIMIT,
-               thinking_per_client: int = THINKING_PER_CLIENT, limits: Limits | None = None) -> FastAPI:
+               thinking_per_client: int = THINKING_PER_CLIENT, limits: Limits | None = None,
+               smtp: SmtpSettings | dict[str, Any] | None = None, public_url: str | None = None,
+               email_of: EmailOf | None = None, clock: Callable[[], dt.datetime] | None = None,
+               deadline_check_seconds: float = CHECK_SECONDS, bus_poll_seconds: float = POLL_SECONDS) -> FastAPI:
     """The app. ``rulesets`` defaults to the registry (every package under conquest.rulesets).
     ``body_timeout``: seconds a request's body may take to arrive (408 after); ``import_seconds``: the
     longest check of an imported record. Computer seats (``conquest.web.seats``): the levels, the named
     ``agents`` the operator enables (default ``random`` and ``greedy``) and the policies installed in the folder
     ``policies`` (none by default), each within ``think_limit`` seconds per decision and ``turn_limit`` per whole
     turn; the games of one client think ``thinking_per_client`` at a time. ``limits``: games per client and in
-    memory (default ``Limits()``; its connection limits are uvicorn's part: ``uvicorn_options``)."""
+    memory (default ``Limits()``; its connection limits are uvicorn's part: ``uvicorn_options``).
+    Turn-based play (``conquest.web.pace``, ``conquest.web.notify``): ``smtp`` (default: ``CONQUEST_SMTP_*``
+    from the environment; none, no mail) and ``public_url`` (default ``CONQUEST_PUBLIC_URL``) for the turn
+    mails, ``email_of`` the address of a game's seat (default: its account's, else the one set with the seat token),
+    ``clock`` (UTC, no zone) and ``deadline_check_seconds`` for the deadlines. ``bus_poll_seconds``: how often
+    a process on SQLite looks for other processes' moves (``conquest.web.bus``)."""
     if rulesets is None:
         rulesets = available_rulesets
     if limits is None:
@@ -82,6 +99,38 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
     advancer = Advancer(games, think_limit, agent_delay, hub.publish, seats=seats, per_client=thinking_per_client)
     games.listeners.append(lambda gid, rev: hub.publish(gid, rev))
     games.on_server_turn = advancer.schedule
+    accounts = Accounts(store)  # accounts, sessions and the open lobby (conquest.web.accounts, lobby)
+    pace = _pace(store, games, seats, smtp, public_url, email_of or account_or_seat_email(accounts, store), clock,
+                 deadline_check_seconds)
+    games.listeners.append(pace.track)
+    games.summary_extras.append(pace.info)
+    bus = make_bus(store, hub, bus_poll_seconds)
+    games.listeners.append(bus.announce)
+
+    lifespan = _lifespan(store, advancer, hub, pace, bus, request_threads, sweep_seconds)
+    app = FastAPI(title="Conquest", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.services = Services(store=store, games=games, advancer=advancer, hub=hub,
+                                  creations=CreationLimit(limits.games_per_client, limits.games_window))
+    app.state.games = games
+    app.state.store = store
+    app.state.pace = pace
+    app.state.bus = bus
+    app.state.accounts = accounts
+    app.state.lobby = Lobby(store, games, app.state.accounts, advancer, pace)
+    games.listeners.append(app.state.lobby.ratings.on_write)
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit, body_timeout=body_timeout)
+    for module in (meta, game_routes, actions, records, odds, socket, pace_routes, pages):
+        app.include_router(module.router)
+    app.include_router(account_routes.router)
+    app.include_router(lobby_routes.router)
+    return app
+
+
+def _lifespan(store: Store, advancer: Advancer, hub: Hub, pace: Pace, bus: Bus, request_threads: int,
+              sweep_seconds: float) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's start and stop: the games left to advance, the sweep for games another process left, the
+    deadlines, the bus; everything stopped and closed at the end."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -103,24 +152,55 @@ def create_app(db: str | None = None, rulesets: Callable[[], dict[str, Ruleset]]
                     log.exception("sweep failed")
 
         task = asyncio.create_task(sweep())
+        deadlines = asyncio.create_task(pace.run())
+        await bus.start()
         try:
             yield
         finally:
             task.cancel()
+            deadlines.cancel()
+            pace.stop()
+            await bus.stop()
+            if pace.mailer is not None:
+                pace.mailer.close()
             advancer.stop()
             hub.loop = None
             store.close()
+    return lifespan
 
-    app = FastAPI(title="Conquest", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.services = Services(store=store, games=games, advancer=advancer, hub=hub,
-                                  creations=CreationLimit(limits.games_per_client, limits.games_window))
-    app.state.games = games
-    app.state.store = store
-    install_error_handlers(app)
-    app.add_middleware(BodyLimit, body_timeout=body_timeout)
-    for module in (meta, game_routes, actions, records, odds, socket, pages):
-        app.include_router(module.router)
-    return app
+
+def account_or_seat_email(accounts: Accounts, store: Store) -> EmailOf:
+    """The default ``EmailOf``: the address of the account that holds or claimed the seat, else the one the
+    seat's player set with the seat token (``seat_notify_email``), else None."""
+    by_token = seat_notify_email(store)
+
+    def email_of(game: GameRow, seat: int) -> str | None:
+        return accounts.seat_email(game.id, seat) or by_token(game, seat)
+    return email_of
+
+
+def _pace(store: Store, games: Games, seats: SeatKinds, smtp: SmtpSettings | dict[str, Any] | None,
+          public_url: str | None, email_of: EmailOf | None, clock: Callable[[], dt.datetime] | None,
+          check_seconds: float) -> Pace:
+    """The paces and deadlines of the games, with the turn mails when an SMTP server is configured (a setting
+    that is wrong is a ``ValueError`` of one line)."""
+    if isinstance(smtp, dict):  # handed to worker processes as JSON, without the password
+        smtp = SmtpSettings(**{**smtp, "password": smtp.get("password") or os.environ.get("CONQUEST_SMTP_PASSWORD")})
+    elif smtp is None:
+        smtp = SmtpSettings.from_env(os.environ)
+    if public_url is None:
+        public_url = os.environ.get("CONQUEST_PUBLIC_URL") or None
+    if smtp is not None and smtp.problem():
+        raise ValueError(smtp.problem())
+    if public_url is not None and public_url_problem(public_url):
+        raise ValueError(public_url_problem(public_url))
+    if smtp is not None and public_url is None:
+        raise ValueError("turn mails need the server's public address for their links (--public-url or "
+                         "CONQUEST_PUBLIC_URL)")
+    mailer = Mailer(smtp) if smtp is not None else None
+    extra: dict[str, Any] = {"clock": clock} if clock is not None else {}
+    return Pace(store, games, seats, mailer=mailer, email_of=email_of or seat_notify_email(store),
+                public_url=public_url, check_seconds=check_seconds, **extra)
 
 
 def _server_process() -> None:

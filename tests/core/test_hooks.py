@@ -14,7 +14,7 @@ from conquest.core.registry import rulesets
 
 HOOKS = ("board_json", "seat_names", "render_text", "help_terms", "log_visible", "seat_factions", "round_of",
          "faction_rotation", "faction_opening", "confirm_text", "has_odds", "calculator", "action_odds",
-         "describe_action", "narrate", "log_names", "game_stats", "determinize", "evaluate")
+         "describe_action", "narrate", "log_names", "game_stats", "determinize", "evaluate", "variant_schema")
 
 
 @pytest.mark.parametrize("name", HOOKS)
@@ -48,6 +48,12 @@ def test_the_defaults_of_a_game_that_declares_nothing() -> None:
     assert Ruleset.round_of(rs, st) is None
     assert Ruleset.faction_rotation(rs, 2, {}) is None and Ruleset.faction_opening(rs, st, ["a"]) == []
     assert Ruleset.seat_names(rs, 3, {}) == ["Player 1", "Player 2", "Player 3"]
+    # nothing may be varied: no variant option, and a variant is refused in one line
+    from conquest.core.errors import OptionError
+    from conquest.core.variants import normalize_variant
+    assert Ruleset.variant_schema(rs) is None and "variant" not in [o.name for o in rs.options().options]
+    with pytest.raises(OptionError, match="declares nothing that a variant may change"):
+        normalize_variant(rs, {"name": "x"})
     # odds beside an action that leads straight into dice (the end of the turn rolls a die), not elsewhere
     assert Ruleset.has_odds(rs, st, ("end",)) is True
     assert Ruleset.has_odds(rs, st, ("place", "north")) is False

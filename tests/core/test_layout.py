@@ -328,3 +328,54 @@ def test_the_game_naming_check_finds_each_kind() -> None:
     found = js_naming_problems(js, 'const a = 1;\nif (ruleset === "kingdom") x();\n'
                                    '// the nerath page\nnerathy();\n', ids)
     assert [int(p.split(":")[1]) for p in found] == [2, 3], found
+
+
+# ---- no function past a readable length without a reason (issue 29) ----------------------------------------
+# A function of more than MAX_FUNCTION_LINES lines (from its `def` to its last line) says why at its top: a
+# "Long because: ..." line in its docstring or in a comment before its first statement. Plumbing is split
+# instead; what stays long reads like the rulebook (one rule per branch) or is a hot loop kept in one frame.
+
+MAX_FUNCTION_LINES = 80
+LONG_REASON = "Long because:"
+
+
+def long_function_problems(path: Path, text: str) -> list[str]:
+    """``path:line name (N lines)`` for each function of ``text`` over the limit with no written reason."""
+    lines = text.splitlines()
+    problems = []
+    for node in ast.walk(ast.parse(text, filename=str(path))):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        length = (node.end_lineno or node.lineno) - node.lineno + 1
+        if length <= MAX_FUNCTION_LINES:
+            continue
+        doc = ast.get_docstring(node) or ""
+        # the lines from the `def` to the first statement after the docstring: comments there are the top
+        first = node.body[1 if doc and len(node.body) > 1 else 0]
+        head = lines[node.lineno - 1:first.lineno - 1]
+        said = [s for s in [doc, *(ln.strip() for ln in head if ln.strip().startswith("#"))] if LONG_REASON in s]
+        if not any(s.split(LONG_REASON, 1)[1].strip() for s in said):
+            problems.append(f"{path}:{node.lineno} {node.name} ({length} lines)")
+    return problems
+
+
+def test_no_function_is_long_without_a_reason() -> None:
+    problems = [p for path in sorted(PACKAGE_ROOT.rglob("*.py"))
+                for p in long_function_problems(Path(_rel(path)), path.read_text(encoding="utf-8"))]
+    assert not problems, f"functions over {MAX_FUNCTION_LINES} lines without a '{LONG_REASON} ...' line: {problems}"
+
+
+def test_the_long_function_check_reads_docstrings_and_comments() -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))
+    bare = "def f():\n" + body
+    assert long_function_problems(Path("m.py"), bare) == [f"m.py:1 f ({MAX_FUNCTION_LINES + 1} lines)"]
+    short = "def f():\n" + body[body.index("\n") + 1:]
+    assert long_function_problems(Path("m.py"), short) == []
+    documented = 'def f():\n    """Long because: one branch per verb of the rules."""\n' + body
+    assert long_function_problems(Path("m.py"), documented) == []
+    commented = "def f(\n    a,\n):\n    # Long because: the hot loop stays in one frame\n" + body
+    assert long_function_problems(Path("m.py"), commented) == []
+    empty_reason = 'def f():\n    """Long because:"""\n' + body
+    assert len(long_function_problems(Path("m.py"), empty_reason)) == 1
+    late_comment = "def f():\n" + body + "    # Long because: said too late\n    y = 0\n"
+    assert len(long_function_problems(Path("m.py"), late_comment)) == 1

@@ -252,3 +252,37 @@ def test_lobby_lists_your_games_and_shows_option_help(page: Any, server: Any) ->
     page.goto(server.url + "/")
     page.wait_for_selector("#mylist a")
     assert "Toy (a test game)" in page.inner_text("#mylist")
+
+
+def test_lobby_game_of_computers_only_gives_the_watch_link(page: Any, server: Any, screenshots: Path) -> None:
+    # no seat for a person: the lobby shows the spectators' link and nothing else (the hot-seat line it leaves
+    # out was once written as the text "null", replaceChildren's reading of a null child)
+    page.goto(server.url + "/")
+    page.select_option("#ruleset", "toy")
+    page.select_option("#seat-0-kind", page.eval_on_selector("#seat-1-kind", "s => s.value"))
+    page.click("#create-btn")
+    page.wait_for_selector("#created a[href*='/game/']")
+    shown = page.inner_text("#created")
+    assert "Spectators: watch" in shown and "null" not in shown, shown
+    assert page.eval_on_selector("#created", "c => [...c.childNodes].filter(n => n.nodeType === 3).length") == 0
+    for width, height in ((1400, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator("#created").scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"lobby-computers-only-{width}.png"))
+
+
+def test_a_stepper_whose_notation_is_its_description_has_no_null_tooltip(page: Any, server: Any) -> None:
+    # the Play button's tooltip gives the notation when the description differs from it, and is left out
+    # otherwise (it once read "null": a null assigned to an element's title)
+    page.goto(server.url + "/")
+    tips = page.evaluate("""async () => {
+      const { actionCard } = await import("/static/actions.js");
+      const legal = ["recruit 1", "recruit 2", "move a b 1", "move a b 2"].map((text, i) =>
+        ({ text, description: i < 2 ? text : `${text} (A to B)`, places: [] }));
+      const me = { selected: [], filter: "", steps: {}, open: new Set(), note: "", gid: "g", token: "t", data: null };
+      const card = actionCard({ legal, game: {}, you: { seat: 0 }, log: [] }, me,
+        { names: x => x, send: () => {}, rerender: () => {}, matching: [], compose: null, why: null });
+      return [...card.querySelectorAll("li.stepper")]
+        .map(li => [li.dataset.key, li.querySelector("button.go").getAttribute("title")]);
+    }""")
+    assert tips == [["recruit #", None], ["move a b #", "notation: move a b 2"]]

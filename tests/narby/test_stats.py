@@ -22,7 +22,7 @@ def _replay(players: int, seed: int, options: dict[str, Any] | None = None) -> t
     st = RULESET.new_game(players, options or {}, seed)
     seen = dict.fromkeys(("claims", "claims_taken", "places_claimed", "places_destroyed", "settlements_destroyed",
                           "settlements_ruined", "attacks", "steals", "destroys", "cards_played", "tribute_coins",
-                          "places_placed"), 0)
+                          "places_placed", "tribute rolls"), 0)
     while st.to_move is not None:
         legal = st.legal_actions()
         a = sample_chance(st, rng) if st.to_move == CHANCE else legal[rng.randrange(len(legal))]
@@ -37,6 +37,7 @@ def _replay(players: int, seed: int, options: dict[str, Any] | None = None) -> t
                 seen[ev["type"] + "s"] += 1
             elif ev["type"] == "tribute":
                 seen["tribute_coins"] += after["coins"][ev["seat"]] - before["coins"][ev["seat"]]
+                seen["tribute rolls"] += 1
         for key, seat in after["claims"].items():
             old = before["claims"].get(key)
             if old != seat:
@@ -72,13 +73,17 @@ def test_stats_match_the_final_state_and_the_replayed_game(players: int, seed: i
         assert stats[f"total_{st.dragon_id(t)}"] == totals[t] == st.scores()[t]
     assert stats["chest_coins"] == st.chest_coins
     for key, n in seen.items():
-        assert stats[key] == n, key
+        if key != "tribute rolls":
+            assert stats[key] == n, key
+    # each tribute roll is counted once, in the band of its modified roll
+    bands = {k: v for k, v in stats.items() if k.startswith("tribute_rolls_")}
+    assert len(bands) == 5 and sum(bands.values()) == seen["tribute rolls"] > 0
     assert stats["claims"] > 0 and stats["tribute_coins"] > 0 and stats["cards_played"] > 0
     assert stats["places_placed"] == len(st.places) + stats["places_destroyed"]
     assert stats["powers_used"] >= 0
     for v in stats.values():
         assert isinstance(v, str) and len(v) <= 20 or isinstance(v, int) and not isinstance(v, bool)
-    assert len(stats) <= 18 + players
+    assert len(stats) <= 23 + players
 
 
 def test_round_limit_and_unfinished_games() -> None:

@@ -26,7 +26,7 @@ PHASES = (INCOME, CONQUEST, MOVE, VACATE, PLACE, OVER)
 
 @cache
 def economy() -> dict[str, Any]:
-    data = yaml.safe_load((Path(__file__).parent / "economy.yaml").read_text())
+    data: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "economy.yaml").read_text())
     for kind in BONUS_EFFECTS + PRODUCTION_ICONS:
         if not isinstance(data["points"].get(kind), int):
             raise ValueError(f"economy.yaml: points.{kind} must be an integer")

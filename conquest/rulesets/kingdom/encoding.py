@@ -109,6 +109,9 @@ class KingdomEncoding(Encoding):
         territories, their points and the seats' counts of effects and production are kept up to date from
         those changes alone; a new game puts back the array kept from the start of a game. The array returned is
         that seat's own: the caller copies it (``Match.observe``) before it is written again."""
+        # Long because: one pass over the state that compares each part with the values it was last written from and
+        # rewrites only the numbers that changed; it runs at every step of the RL environments, with the seat's
+        # array and its kept values in locals of one frame.
         w = self._seats[seat]
         mv = w.mv
         op = 1 - seat

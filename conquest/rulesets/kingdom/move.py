@@ -9,6 +9,7 @@ move (BONUS EFFECTS) widens the starting territories (``move_sources_for``)."""
 
 from __future__ import annotations
 
+from conquest.core.kinds import Action
 from conquest.rulesets.kingdom.base import MOVE, PLACE, VACATE
 from conquest.rulesets.kingdom.bonus import has_effect
 from conquest.rulesets.kingdom.conquest_phase import end_action
@@ -45,12 +46,12 @@ def move_capacity(s: KingdomData, dest: int, seat: int, sources: tuple[int, ...]
     return min(s.soldiers[seat], sum(A[2 * x + seat] for x in sources))
 
 
-def destinations(s: KingdomData, me: int) -> list[tuple]:
+def destinations(s: KingdomData, me: int) -> list[Action]:
     """``move T``: every territory but the opponent's castle ("You cannot move your Army pawns onto your
     opponent's castle") that ``me`` can move more armies into than the enemy armies there ("You can only
     move into the territory if the number of armies you move into it is greater than the number of enemy
     armies already there")."""
-    acts: list[tuple] = []
+    acts: list[Action] = []
     soldiers = s.soldiers[me]
     if soldiers > 0:
         b = s.board
@@ -68,10 +69,10 @@ def destinations(s: KingdomData, me: int) -> list[tuple]:
     return acts
 
 
-def move_choices(s: KingdomData, me: int) -> list[tuple]:
+def move_choices(s: KingdomData, me: int) -> list[Action]:
     """During a move: ``from T N`` for each starting territory not chosen yet, as long as enough armies and
     Soldier tokens remain to outnumber the enemy; ``go`` once the armies chosen outnumber it."""
-    acts: list[tuple] = []
+    acts: list[Action] = []
     b = s.board
     dest = s.move_to
     need = s.enemy_armies(dest, me)
@@ -161,7 +162,7 @@ def settle_destination(s: KingdomData) -> None:
     end_action(s)
 
 
-def location_choices(s: KingdomData, me: int) -> list[tuple]:
+def location_choices(s: KingdomData, me: int) -> list[Action]:
     """``vacate T.K`` (one of ``me``'s locations in the territory being left) or ``place T.K`` (a free one in
     the destination), by the task pending."""
     _, t, _ = s.tasks[0]

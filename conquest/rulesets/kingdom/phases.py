@@ -9,10 +9,11 @@ docs/rules/kingdom.md."""
 
 from __future__ import annotations
 
-from conquest.rulesets.kingdom.base import INCOME, economy
+from conquest.rulesets.kingdom.base import INCOME
 from conquest.rulesets.kingdom.board import PRODUCTION_ICONS
 from conquest.rulesets.kingdom.conquest_phase import begin_conquest
 from conquest.rulesets.kingdom.state import KingdomData
+from conquest.rulesets.kingdom.variant import economy_of
 
 
 def production(s: KingdomData, seat: int) -> dict[str, int]:
@@ -30,9 +31,9 @@ def production(s: KingdomData, seat: int) -> dict[str, int]:
 
 def production_points(s: KingdomData, seat: int) -> int:
     """Standalone stand-in: what one Production phase is worth to ``seat`` (see economy.yaml)."""
-    eco = economy()
-    pts = eco["points"]
-    total = eco["castle_icon"] * len(s.board.castle_icons[seat])
+    eco = economy_of(s)
+    pts: dict[str, int] = eco["points"]
+    total: int = eco["castle_icon"] * len(s.board.castle_icons[seat])
     kinds = s.board.loc_kind
     for i, o in enumerate(s.loc):
         if o == seat:

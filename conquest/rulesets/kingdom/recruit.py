@@ -4,11 +4,12 @@ cannot recruit if all of your armies are already on the board." """
 
 from __future__ import annotations
 
+from conquest.core.kinds import Action
 from conquest.rulesets.kingdom.conquest_phase import end_action
 from conquest.rulesets.kingdom.state import KingdomData
 
 
-def recruit_choices(s: KingdomData, me: int) -> list[tuple]:
+def recruit_choices(s: KingdomData, me: int) -> list[Action]:
     """``recruit N``: from 1 to as many as both the Soldier tokens and the reserve allow."""
     return [("recruit", n) for n in range(1, min(s.soldiers[me], s.reserve[me]) + 1)]
 

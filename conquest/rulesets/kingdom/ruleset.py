@@ -11,6 +11,7 @@ from conquest.core.encoding import Encoding
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
+from conquest.core.variants import VariantModel, variant_option
 from conquest.rulesets.kingdom import notation, turn, view as _view, webboard
 from conquest.rulesets.kingdom.base import CONQUEST, MOVE, OVER, PLACE, VACATE, economy
 from conquest.rulesets.kingdom.board import board_sides
@@ -19,6 +20,7 @@ from conquest.rulesets.kingdom.end import final_scores, territory_vp
 from conquest.rulesets.kingdom.move import move_armies, move_capacity, move_sources_for
 from conquest.rulesets.kingdom.phases import production_points
 from conquest.rulesets.kingdom.rules import KingdomState
+from conquest.rulesets.kingdom.variant import KingdomVariant, economy_of
 
 
 class KingdomRuleset(Ruleset):
@@ -63,7 +65,12 @@ class KingdomRuleset(Ruleset):
                    "opponent's", choices=("friendly_or_empty", "own")),
             Option("first_player", 0, "seat that is the 1st player in round 1 (alternates each round)",
                    type=int, choices=(0, 1)),
+            *variant_option(self),
         ))
+
+    def variant_schema(self) -> type[VariantModel]:
+        """The standalone board values: points per bonus location kind and per castle icon (``variant.py``)."""
+        return KingdomVariant
 
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         return KingdomState.setup(options)
@@ -204,7 +211,7 @@ def _threatened(s: KingdomState, p: int) -> float:
         return 0.0
     b = s.board
     op = 1 - p
-    pts = economy()["points"]
+    pts = economy_of(s)["points"]
     rounds_left = s.options["rounds"] - s.round
     worst = 0.0
     for t in range(b.territories):

@@ -23,7 +23,6 @@ from conquest.rulesets.kingdom.base import (
     PHASES,
     PLACE,
     VACATE,
-    economy,
 )
 from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.bonus import tokens
@@ -32,6 +31,7 @@ from conquest.rulesets.kingdom.end import final_scores, territory_vp
 from conquest.rulesets.kingdom.move import move_sources_for
 from conquest.rulesets.kingdom.phases import production
 from conquest.rulesets.kingdom.state import KingdomData
+from conquest.rulesets.kingdom.variant import economy_for
 
 S = TypeVar("S", bound=KingdomData)
 
@@ -169,5 +169,5 @@ def from_body(cls: type[S], data: dict[str, Any], players: int, options: dict[st
         raise StateFormatError("tasks", f"the {phase} phase needs a {phase} task first")
     if not pending and s.tasks:
         raise StateFormatError("tasks", "tasks are only pending in the vacate or place phase")
-    check_coherence(s, COLORS, MAX_SOLDIER_ENTRY, economy())
+    check_coherence(s, COLORS, MAX_SOLDIER_ENTRY, economy_for(str(options.get("variant") or "")))
     return s

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from conquest.core.fields import LIST, RESET, SHARE, Slots
 from conquest.core.game import CHANCE, State
+from conquest.core.kinds import Action
 from conquest.rulesets.kingdom.base import INCOME, OVER
 from conquest.rulesets.kingdom.board import Board
 
@@ -41,7 +42,7 @@ class KingdomData(State):
     move_sources: tuple[int, ...]
     tasks: tuple[tuple[str, int, int], ...]
     points: list[int]
-    _legal: tuple[tuple, ...] | None
+    _legal: tuple[Action, ...] | None
 
     # ------------------------------------------------------------------ who moves
     @property
@@ -53,7 +54,8 @@ class KingdomData(State):
         return self.current
 
     def companion(self) -> bool:
-        return self.options["mode"] == "companion"
+        mode: str = self.options["mode"]
+        return mode == "companion"
 
     # ------------------------------------------------------------------ CONQUEST BOARD ANATOMY
     def controller(self, t: int) -> int:

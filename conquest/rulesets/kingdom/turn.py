@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.game import CHANCE
+from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.kingdom.base import CONQUEST, INCOME, MAX_SOLDIER_ENTRY, MOVE, OVER, PLACE, VACATE
 from conquest.rulesets.kingdom.move import (
     choose_destination,
@@ -24,7 +25,7 @@ from conquest.rulesets.kingdom.state import KingdomData
 from conquest.rulesets.kingdom.stop import stop_conquest
 
 
-def legal_actions(s: KingdomData) -> list[tuple]:
+def legal_actions(s: KingdomData) -> list[Action]:
     """A new list each call: the state keeps its own (cached) copy, which a caller cannot reach."""
     return list(legal_cached(s))
 
@@ -33,10 +34,10 @@ def is_legal(s: KingdomData, action: Any) -> bool:
     return action in legal_cached(s)
 
 
-def legal_cached(s: KingdomData) -> tuple[tuple, ...]:
+def legal_cached(s: KingdomData) -> tuple[Action, ...]:
     if s._legal is not None:
         return s._legal
-    acts: list[tuple] = []
+    acts: list[Action] = []
     phase = s.phase
     me = s.current
     if phase == OVER:
@@ -59,7 +60,7 @@ def legal_cached(s: KingdomData) -> tuple[tuple, ...]:
     return s._legal
 
 
-def chance_outcomes(s: KingdomData) -> list[tuple[tuple, float]]:
+def chance_outcomes(s: KingdomData) -> list[tuple[Action, float]]:
     if s.to_move != CHANCE:
         return []
     acts = legal_cached(s)
@@ -67,7 +68,7 @@ def chance_outcomes(s: KingdomData) -> list[tuple[tuple, float]]:
     return [(a, p) for a in acts]
 
 
-def apply(s: KingdomData, action: tuple) -> None:
+def apply(s: KingdomData, action: ActionArgs) -> None:
     word = action[0]
     if word == "roll":
         income(s, s.options["soldier_base"] + action[1])

@@ -30,6 +30,7 @@ from conquest.rulesets.narby.base import (
 )
 from conquest.rulesets.narby.state import NarbyData, count, move_dragon, remove_claim, seat_label
 from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import tables_of
 
 
 # ==================================================================== what the dragon can do from here
@@ -39,6 +40,8 @@ def action_choices(s: NarbyData, seat: int) -> tuple[list[Any], list[Any], list[
     ``moves``; ``last`` the abandons and the claims of blank squares (which earn nothing at tribute). The
     flags say whether an attack / steal / destroy has a target in reach (for the cards and powers that add
     to one)."""
+    # Long because: it is the rulebook's Actions table, one block per row (Move, Claim, Claim Settlement, Attack,
+    # Steal, Destroy, Abandon) with the cards and powers that change it.
     a = s.dpos[seat]
     acts = s.acts
     occ = s.occ
@@ -185,7 +188,7 @@ def attack(s: NarbyData, a: int, d: int, a_roll: int, d_roll: int) -> None:
     """"Opposed Roll, Ties go to defender"; "Lower roll gives 3 coins to the winner"."""
     count(s, "attacks")
     winner, loser = (a, d) if a_roll > d_roll else (d, a)
-    pay = min(T.attack_stake, s.coins[loser])
+    pay = min(tables_of(s).attack_stake, s.coins[loser])
     s.coins[loser] -= pay
     s.coins[winner] += pay
 

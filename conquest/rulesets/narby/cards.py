@@ -13,6 +13,7 @@ from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import RUIN, TOWN
 from conquest.rulesets.narby.state import NarbyData, ask_place, discard
 from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import tables_of
 
 TRIBUTE_CARDS = ("governor", "sheriff", "mayor")
 
@@ -74,7 +75,7 @@ def play_card(s: NarbyData, seat: int, action: Any) -> None:
         s.bonus[3] += 2
     elif card == "robber":
         t = s.seat_of(action[2])
-        loss = min(T.robber_loss, s.coins[t])
+        loss = min(tables_of(s).robber_loss, s.coins[t])
         s.coins[t] -= loss
         s.chest_coins += loss
     elif card == "jumper":

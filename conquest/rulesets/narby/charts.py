@@ -9,13 +9,13 @@ from __future__ import annotations
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import EMPTY, KIND_NAME, RUIN
 from conquest.rulesets.narby.state import NarbyData, count, remove_claim
-from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import tables_of
 
 
 def steal(s: NarbyData, seat: int, source: int | str, roll: int) -> None:
     """The Steal Chart; "Coins lost to Turnabout or Revolt are given to the Thief's Treasure Chest"."""
     count(s, "steals")
-    row = T.steal_row(roll)
+    row = tables_of(s).steal_row(roll)
     gain = row["gain"]
     if gain > 0:
         if source == "chest":
@@ -39,7 +39,8 @@ def steal(s: NarbyData, seat: int, source: int | str, roll: int) -> None:
 def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
     """The Destroy Chart and the Destroyed Chart; returns the treasure tokens earned."""
     count(s, "destroys")
-    row = T.destroy_row(roll)
+    tv = tables_of(s)
+    row = tv.destroy_row(roll)
     claimed = key in s.claims
     if isinstance(key, int):
         kind = KIND_NAME[s.occ[key]]
@@ -50,7 +51,7 @@ def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
     res = row["claimed"] if claimed else row["unclaimed"]
     tokens = 0
     if res == "revolt":
-        loss = min(T.revolt_loss, s.coins[seat])
+        loss = min(tv.revolt_loss, s.coins[seat])
         s.coins[seat] -= loss
         s.chest_coins += loss
     elif res == "remove_claim":
@@ -61,10 +62,10 @@ def destroy(s: NarbyData, seat: int, key: int | str, roll: int) -> int:
             if s.occ[key] != RUIN:
                 count(s, "settlements_ruined")  # a town or a city left in ruins
             s.occ[key] = RUIN
-            s.coins[seat] += T.destroyed["ruin"][kind]
+            s.coins[seat] += tv.destroyed["ruin"][kind]
     elif res in ("destroyed", "destroyed_token", "destroyed_claimed"):
         remove_piece(s, key)
-        s.coins[seat] += T.destroyed["destroyed_claimed" if res == "destroyed_claimed" else "destroyed"][kind]
+        s.coins[seat] += tv.destroyed["destroyed_claimed" if res == "destroyed_claimed" else "destroyed"][kind]
         if res == "destroyed_token":
             tokens = 1
     return tokens

@@ -10,7 +10,7 @@ from typing import Any
 
 from conquest.rulesets.narby.populate import start_populate
 from conquest.rulesets.narby.state import NarbyData
-from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import tables_of
 
 
 def start_round(s: NarbyData) -> None:
@@ -30,7 +30,7 @@ def start_round(s: NarbyData) -> None:
 
 def card_outcomes(s: NarbyData) -> list[tuple[Any, float]]:
     """``card ID`` at node draw: each card not dealt yet, equally likely (one card of each title)."""
-    left = [c for c in T.card_ids if c not in s.hand and c not in s.played]
+    left = [c for c in tables_of(s).card_ids if c not in s.hand and c not in s.played]
     p = 1 / len(left)
     return [(("card", c), p) for c in left]
 
@@ -38,5 +38,5 @@ def card_outcomes(s: NarbyData) -> list[tuple[Any, float]]:
 def deal_card(s: NarbyData, action: Any) -> None:
     s.hand[s.k] = action[1]
     s.k += 1
-    if s.k >= s.players or len(T.card_ids) <= s.k:
+    if s.k >= s.players or len(tables_of(s).card_ids) <= s.k:
         start_populate(s)

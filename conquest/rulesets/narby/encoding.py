@@ -147,6 +147,9 @@ class NarbyEncoding(Encoding):
 
         The only part ``view(seat)`` hides is the card in another seat's hand: of ``state.hand[s]`` for
         ``s != seat`` this reads only whether it is None, as the view's "hidden" tells."""
+        # Long because: one pass over the state that compares each part with the values it was last written from and
+        # rewrites only the numbers that changed; it runs at every step of the RL environments, with the seat's
+        # array and its kept values in locals of one frame.
         w = self._seen[seat]
         v = w.v
         self._board(w, state)
@@ -228,7 +231,7 @@ class NarbyEncoding(Encoding):
         x = hand[seat]
         own_changed = x != w.own
         if own_changed:
-            w.own_i = _swap(v, w.own_i, self._hand_at.get(x, -1))  # type: ignore[arg-type]
+            w.own_i = _swap(v, w.own_i, self._hand_at.get(x, -1))
             w.own = x
         # another seat's card: only whether it holds one. With two seats the count of empty hands and the
         # observer's own card tell it; with more, each hand is looked at

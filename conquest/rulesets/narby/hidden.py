@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import tables_of
 
 if TYPE_CHECKING:
     from conquest.core.game import State
@@ -21,7 +21,7 @@ def unseen_cards(state: State, seat: int) -> list[str]:
     """The cards ``seat`` cannot place: in another seat's hand or still in the deck (sorted)."""
     own = state.hand[seat] if 0 <= seat < state.players else None  # type: ignore[attr-defined]
     played = set(state.played)  # type: ignore[attr-defined]
-    return sorted(c for c in T.card_ids if c != own and c not in played)
+    return sorted(c for c in tables_of(state).card_ids if c != own and c not in played)
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:

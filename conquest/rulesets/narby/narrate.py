@@ -135,6 +135,7 @@ def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: in
 
 def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
              names: Sequence[str]) -> dict[str, Any]:
+    # Long because: one sentence per kind of action, in the game's words; the phrasebook reads best in one place.
     t = Teller(before, after, names)
     if action is not None and action and action[0] in ("place", "move", "claim", "claim2", "destroy", "abandon",
                                                          "lose", "upgrade", "power"):

@@ -40,6 +40,7 @@ def _dragon(word: str, tok: str) -> str:
 
 
 def parse_action(text: str) -> Any:
+    # Long because: one branch per action word and its argument shapes, as the notation's table lists them.
     if not isinstance(text, str):
         raise NotationError(f"an action is text, got {text!r}")
     toks = text.strip().lower().split()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.game import State
+from conquest.core.kinds import Action
 from conquest.core.odds import action_odds_report
 
 
@@ -22,7 +23,7 @@ def _through(s: Any) -> Any:
     return None
 
 
-def _stop(s: Any, path: tuple) -> bool:
+def _stop(s: Any, path: tuple[Action, ...]) -> bool:
     """One roll's consequences: stop when the game leaves the action and tribute phases, or when the next
     dragon's tribute roll comes up."""
     if not path:
@@ -35,7 +36,7 @@ def _stop(s: Any, path: tuple) -> bool:
 def _summary(ruleset: Any) -> Any:
     from conquest.rulesets.narby.rules import CITY, TOWN, seat_label
 
-    def summarise(before: State, after: State, path: tuple) -> Any:
+    def summarise(before: State, after: State, path: tuple[Action, ...]) -> Any:
         b: Any = before
         a: Any = after
         parts = []

@@ -14,6 +14,7 @@ from conquest.rulesets.narby.action_phase import start_action_phase
 from conquest.rulesets.narby.base import CITY, EMPTY, PIDX, PLACE0, TOWN
 from conquest.rulesets.narby.state import NarbyData, remove_claim, set_chest
 from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import tables_of
 
 
 def start_populate(s: NarbyData) -> None:
@@ -195,7 +196,7 @@ def move_treasure_chest(s: NarbyData, q: int) -> None:
             return
         q = s.chest  # a full board: the chest stays where it is (or off the board)
     set_chest(s, q)
-    s.chest_coins += T.chest_refill
+    s.chest_coins += tables_of(s).chest_refill
     if s.options["populate_repeat"] == "all" and s.k + 1 < s.players:
         s.k += 1
         settle_start(s)

@@ -13,10 +13,12 @@ from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
+from conquest.core.variants import VariantModel, variant_option
 from conquest.rulesets.narby import board as B, notation
 from conquest.rulesets.narby.base import CITY, RUIN, TOWN
 from conquest.rulesets.narby.rules import NarbyState
 from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.variant import NarbyVariant, tables_for
 from conquest.rulesets.narby.view import describe_action, render
 
 # Expected coins of one claim per tribute, from the Tribute Chart (d20 uniform): town .9, city 1.75, ...
@@ -102,10 +104,15 @@ class NarbyRuleset(Ruleset):
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
                    maximum=10000),
+            *variant_option(self),
         ))
 
+    def variant_schema(self) -> type[VariantModel]:
+        """Charts, coin amounts and the bonus cards in the deck (``variant.py``)."""
+        return NarbyVariant
+
     def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
-        if options["cards"] and players > len(T.cards):
+        if options["cards"] and players > len(tables_for(options.get("variant") or "").cards):
             raise OptionError("more dragons than bonus cards")
 
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:

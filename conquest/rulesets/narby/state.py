@@ -20,11 +20,21 @@ from conquest.rulesets.narby.base import BABA, CHANCE_NODES, CHEST, DRAGON0, EMP
 from conquest.rulesets.narby.tables import TABLES as T
 
 STAT_KEYS = ("claims", "claims_taken", "places_claimed", "places_destroyed", "settlements_destroyed",
-             "settlements_ruined", "attacks", "steals", "destroys", "cards_played", "powers_used", "tribute_coins")
+             "settlements_ruined", "attacks", "steals", "destroys", "cards_played", "powers_used", "tribute_coins",
+             *(f"tribute_rolls_{b}" for b in ("4_or_less", "5_to_8", "9_to_15", "16_to_19", "20_or_more")))
 """The running counts a finished game reports (``NarbyRuleset.game_stats``, docs/rules/narby.md §5 ``stats``):
 claim rings put down (of them taken from another dragon, of them on a place of power), places of power and
 settlements destroyed, settlements left in ruins, attacks, steals and destroys rolled (an action a card or a
-power prevented is not), bonus cards played, powers of places used, coins won at tribute."""
+power prevented is not), bonus cards played, powers of places used, coins won at tribute, and tribute rolls by
+band of the modified roll (the published Tribute Chart's rows: ``tribute_band``)."""
+
+
+def tribute_band(roll: int) -> str:
+    """The counter of a modified tribute roll: its row of the published Tribute Chart ("0 to 4", "5 to 8",
+    "9 to 15", "16 to 19", "20 to 21", the ends open), whatever chart a variant plays with."""
+    band = ("4_or_less" if roll <= 4 else "5_to_8" if roll <= 8 else "9_to_15" if roll <= 15
+            else "16_to_19" if roll <= 19 else "20_or_more")
+    return f"tribute_rolls_{band}"
 
 
 def count(s: NarbyData, key: str, n: int = 1) -> None:

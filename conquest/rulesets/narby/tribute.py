@@ -12,8 +12,8 @@ from typing import Any
 from conquest.rulesets.narby.base import CITY, COPPER, GOLD, RUIN, TOWN, key_order
 from conquest.rulesets.narby.end import end_of_round
 from conquest.rulesets.narby.places import soul_mine_bonus
-from conquest.rulesets.narby.state import NarbyData, count, remove_claim
-from conquest.rulesets.narby.tables import TABLES as T
+from conquest.rulesets.narby.state import NarbyData, count, remove_claim, tribute_band
+from conquest.rulesets.narby.variant import tables_of
 
 
 def start_tribute(s: NarbyData) -> None:
@@ -51,8 +51,9 @@ def collect_tribute(s: NarbyData, seat: int, die: int, ev: dict[str, Any]) -> No
     """"One d20 roll determines coins collected from all claims. If a dragon is adjacent he automatically
     scores the coins listed. That adjacent claim is not scored as per the d20 roll." """
     roll = die + ev["mod"] + soul_mine_bonus(s, seat)
-    row = T.tribute_row(roll)
-    adjrow = T.tribute_adjacent
+    tv = tables_of(s)
+    row = tv.tribute_row(roll)
+    adjrow = tv.tribute_adjacent
     d = s.dragon[seat]
     coins = 0
     tokens = 0
@@ -83,6 +84,7 @@ def collect_tribute(s: NarbyData, seat: int, die: int, ev: dict[str, Any]) -> No
             coins += adjrow["ruin"] if near else row["ruin"]
     s.coins[seat] += coins
     count(s, "tribute_coins", coins)
+    count(s, tribute_band(roll))
     if row["lose_claim"]:
         mine = losable_claims(s, seat)
         if len(mine) == 1:
@@ -126,5 +128,6 @@ def treasure_token(s: NarbyData, action: Any) -> bool:
     seat = ev["seat"]
     s.tok_sum[seat] += action[1]
     s.tok_n[seat] += 1
-    ev["left"] -= 1
-    return ev["left"] <= 0
+    left: int = ev["left"] - 1
+    ev["left"] = left
+    return left <= 0

@@ -5,6 +5,7 @@ from the tables the rules read (``tables.yaml``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from conquest.rulesets.narby import board as B
@@ -84,6 +85,35 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     def who(t: int) -> str:
         return f"the {T.dragons[T.dragon_index[dragons[t]]].name} dragon" if dragons[t] else f"Seat {t + 1}"
 
+    regions = _squares(view, colors, who)
+    overlays, aliases = _overlays(view, regions, colors, who)
+    panels = _panels(view, players, who)
+    legend = [{"icon": "t", "text": "town"}, {"icon": "C", "text": "city"}, {"icon": "r", "text": "ruin"},
+              {"icon": "c", "text": "cave", "fill": "#795548"},
+              {"icon": "D1", "text": f"dragon (2×2): D1 is {who(0)}", "shape": "circle", "fill": colors[0]},
+              {"icon": "A", "text": "place of power (2×2)", "shape": "square", "fill": "#5d4037"},
+              {"icon": "$", "text": f"thief's chest ({view['chest_coins']} coins)", "shape": "square",
+               "fill": "#c79100"},
+              {"text": "tinted square: claimed (claimant's colour)"}]
+    used = set(view.get("powers_used", []))
+    notes = [f"Round {view['round']}, {view['phase']} phase" +
+             (f"; {who(view['seat'])} has {view['actions_left']} action(s) left" if view.get("seat") is not None
+              and view["phase"] == "action" else "") + f". Win: more than {view['options']['win']} coins."
+             + " Squares are written column, row."]
+    for pid in view["places"]:
+        p = T.places[T.place_index[pid]]
+        notes.append(f"{PLACE_LETTERS[T.place_index[pid]]}: {p.name} — {p.power}"
+                     + (" (used this round)" if pid in used else ""))
+    terms = help_terms()
+    shown = {k: v for k, v in terms.items() if k.startswith(("card:", "verb:"))
+             or (k.startswith("dragon:") and k[7:] in dragons) or (k.startswith("place:") and k[6:] in view["places"])}
+    return {"kind": "narby", "map": _map(), "regions": regions, "overlays": overlays, "aliases": aliases,
+            "colors": colors, "panels": panels, "legend": legend, "notes": notes, "help": shown,
+            "question": question(view, seat, who)}
+
+
+def _squares(view: dict[str, Any], colors: list[str], who: Callable[[int], str]) -> dict[str, Any]:
+    """Each square of the board: its fill, the settlement on it, its claimant, a cave or an Undead home."""
     regions: dict[str, Any] = {}
     for q in range(B.SQUARES):
         x, y = q % B.N, q // B.N
@@ -101,8 +131,6 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         if key in regions:
             regions[key]["owner"] = o
             regions[key]["markers"].append(f"claimed by {who(o)}")
-    overlays: list[dict[str, Any]] = []
-    aliases: dict[str, str] = {}
     for t, c in enumerate(view["caves"]):
         if c:
             regions[c]["icons"].append({"icon": "c", "key": "cave", "title": f"the cave of {who(t)}",
@@ -112,6 +140,17 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         if hsq and not view["caves"][t]:
             regions[hsq]["icons"].append({"icon": "h", "key": "home", "title": f"the home of {who(t)} (Undead)",
                                           "fill": colors[t], "color": "#fff"})
+    return regions
+
+
+def _overlays(view: dict[str, Any], regions: dict[str, Any], colors: list[str],
+              who: Callable[[int], str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The pieces drawn over the squares (the places of power, the thief's chest, the dragons) and the names
+    that stand for a square in the notation ("attack red" is clicked on the red dragon's square)."""
+    claims = view["claims"]
+    dragons = view["dragons"]
+    overlays: list[dict[str, Any]] = []
+    aliases: dict[str, str] = {}
     for pid, anchor in view["places"].items():
         i = T.place_index[pid]
         p = T.places[i]
@@ -141,6 +180,13 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
                              "label": f"D{t + 1}", "opacity": 0.88,
                              "title": f"{who(t)} (columns {ax}–{ax + 1}, rows {ay}–{ay + 1})",
                              "help": f"dragon:{d}" if d else None})
+    return overlays, aliases
+
+
+def _panels(view: dict[str, Any], players: int, who: Callable[[int], str]) -> list[dict[str, Any]]:
+    """Each seat's panel: its dragon, coins, tribute tokens, rings left, card in hand and places of power."""
+    dragons = view["dragons"]
+    claims = view["claims"]
     panels = []
     for t in range(players):
         d = dragons[t]
@@ -157,28 +203,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
                                  ["tokens", f"{view['tokens'][t]} ({view['token_count'][t]})", "tribute tokens"]],
                        "holds": [["rings left", view["rings_left"][t], "claim rings not yet on the board"], *holds],
                        "badges": [[p.name, p.power] for p in places]})
-    legend = [{"icon": "t", "text": "town"}, {"icon": "C", "text": "city"}, {"icon": "r", "text": "ruin"},
-              {"icon": "c", "text": "cave", "fill": "#795548"},
-              {"icon": "D1", "text": f"dragon (2×2): D1 is {who(0)}", "shape": "circle", "fill": colors[0]},
-              {"icon": "A", "text": "place of power (2×2)", "shape": "square", "fill": "#5d4037"},
-              {"icon": "$", "text": f"thief's chest ({view['chest_coins']} coins)", "shape": "square",
-               "fill": "#c79100"},
-              {"text": "tinted square: claimed (claimant's colour)"}]
-    used = set(view.get("powers_used", []))
-    notes = [f"Round {view['round']}, {view['phase']} phase" +
-             (f"; {who(view['seat'])} has {view['actions_left']} action(s) left" if view.get("seat") is not None
-              and view["phase"] == "action" else "") + f". Win: more than {view['options']['win']} coins."
-             + " Squares are written column, row."]
-    for pid in view["places"]:
-        p = T.places[T.place_index[pid]]
-        notes.append(f"{PLACE_LETTERS[T.place_index[pid]]}: {p.name} — {p.power}"
-                     + (" (used this round)" if pid in used else ""))
-    terms = help_terms()
-    shown = {k: v for k, v in terms.items() if k.startswith(("card:", "verb:"))
-             or (k.startswith("dragon:") and k[7:] in dragons) or (k.startswith("place:") and k[6:] in view["places"])}
-    return {"kind": "narby", "map": _map(), "regions": regions, "overlays": overlays, "aliases": aliases,
-            "colors": colors, "panels": panels, "legend": legend, "notes": notes, "help": shown,
-            "question": question(view, seat, who)}
+    return panels
 
 
 def question(view: dict[str, Any], seat: int | None, who: Any) -> str | None:

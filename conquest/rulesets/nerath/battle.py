@@ -6,6 +6,7 @@ attacks and damage. 2. Roll other attacks. 3. Take damage.", the dice each side 
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, ships_at
 from conquest.rulesets.nerath.data import (
@@ -46,7 +47,7 @@ from conquest.rulesets.nerath.state import (
 )
 
 
-def fight_actions(st: NerathData) -> list[tuple]:
+def fight_actions(st: NerathData) -> list[Action]:
     bt = st.bt
     if bt is None:
         seas = [s for s in st.pending if KIND[s] == SEA]
@@ -241,7 +242,7 @@ def capacity(st: NerathData, r: int) -> tuple[int, int]:
     return cap, pieces
 
 
-def hit_targets(st: NerathData, r: int) -> list[tuple]:
+def hit_targets(st: NerathData, r: int) -> list[Action]:
     """"When a player's piece hits, his opponent decides which of his pieces takes the damage and in which
     order. A new piece must be chosen for each hit scored.\""""
     bt = st.bt
@@ -255,7 +256,7 @@ def hit_targets(st: NerathData, r: int) -> list[tuple]:
     base = (x * R + r) * T
     hurt = bt["hurt"][r]
     hitnow = bt["hitnow"]
-    out: list[tuple] = []
+    out: list[Action] = []
     sea = bt["kind"] == "sea"
     for t in range(T):
         c = st.n[base + t]
@@ -281,7 +282,7 @@ def hit_targets(st: NerathData, r: int) -> list[tuple]:
     return out
 
 
-def assign_hit(st: NerathData, r: int, action: tuple) -> None:
+def assign_hit(st: NerathData, r: int, action: ActionArgs) -> None:
     bt = st.bt
     assert bt is not None
     x = bt["space"]
@@ -390,7 +391,7 @@ def one_seat_allies(st: NerathData, a: int, b: int) -> bool:
     return st.options.get("ally_split", "half") == "choose" and st.seat_of[a] == st.seat_of[b]
 
 
-def split_choices(st: NerathData) -> list[tuple]:
+def split_choices(st: NerathData) -> list[Action]:
     """The splits open to the seat playing both defending allies: ``("split", REALM, N, REALM, M)`` with the two
     realms in turn order and N + M the hits pending; each realm takes at most what its pieces can absorb
     (``capacity``). When the hits can destroy both, the one split left takes everything."""
@@ -404,7 +405,7 @@ def split_choices(st: NerathData) -> list[tuple]:
     return [("split", REALMS[lo], k, REALMS[hi], h - k) for k in range(max(0, h - ch), min(h, cl) + 1)]
 
 
-def apply_split(st: NerathData, action: tuple) -> None:
+def apply_split(st: NerathData, action: ActionArgs) -> None:
     """The seat's split: each realm's share queued before the attacker's hits (the defenders' order kept)."""
     bt = st.bt
     assert bt is not None
@@ -456,7 +457,7 @@ def end_battle_round(st: NerathData) -> None:
         battle_over(st, a and not d)
 
 
-def apply_fight(st: NerathData, action: tuple) -> None:
+def apply_fight(st: NerathData, action: ActionArgs) -> None:
     bt = st.bt
     verb = action[0]
     if bt is None:

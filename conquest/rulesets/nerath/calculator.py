@@ -54,7 +54,7 @@ def _cards(text: str) -> list[str]:
 
 
 def _web_side(value: list[str] | str, who: str) -> list[str]:
-    from conquest.rulesets.nerath.odds import parse_pieces
+    from conquest.rulesets.nerath.odds_sides import parse_pieces
     pieces = parse_pieces(value if isinstance(value, str) else ",".join(value), who)
     if len(pieces) > MAX_SIDE:
         raise OddsError(f"{who}: {len(pieces)} pieces; the web calculator takes at most {MAX_SIDE} a side "
@@ -122,7 +122,7 @@ class NerathCalculator(Calculator):
         Dungeon Guardian tiles (id, name, dice, abilities, Reward) and the Heroes who may fight them."""
         from conquest.rulesets.nerath import data as nd
         from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-        from conquest.rulesets.nerath.odds import card_bonuses
+        from conquest.rulesets.nerath.odds_sides import card_bonuses
         tb = nd.tables()
         pieces = []
         for p in nd.PIECE_NAMES:
@@ -144,7 +144,8 @@ class NerathCalculator(Calculator):
                 "guardians": guardians, "heroes": [nd.COUNTED[h] for h in nd.HEROES], "sea_kinds": list(SEA_KINDS)}
 
     def web(self, body: Any) -> dict[str, Any]:
-        from conquest.rulesets.nerath.odds import Battle, NerathBattle, dungeon_battle, parse_guardians
+        from conquest.rulesets.nerath.odds import Battle, NerathBattle, dungeon_battle
+        from conquest.rulesets.nerath.odds_sides import parse_guardians
         try:
             battle: Battle
             if body.dungeon:
@@ -172,7 +173,8 @@ class NerathCalculator(Calculator):
 
     def cli(self, values: dict[str, Any], options: dict[str, Any], monte_carlo: int | None,
             seed: int) -> tuple[dict[str, Any], list[Block]]:
-        from conquest.rulesets.nerath.odds import Battle, NerathBattle, dungeon_battle, parse_guardians, parse_pieces
+        from conquest.rulesets.nerath.odds import Battle, NerathBattle, dungeon_battle
+        from conquest.rulesets.nerath.odds_sides import parse_guardians, parse_pieces
         attacker, defender, ally = values["attacker"], values["defender"], values["ally"]
         sea, dungeon, order, press = bool(values["sea"]), bool(values["dungeon"]), values["order"], values["press"]
         if attacker is None or defender is None:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, REALMS, TYPE_INDEX, R, T
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
+from conquest.rulesets.nerath.variant import cards_out_of
 
 
 def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str, str]]:
@@ -41,8 +43,10 @@ def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str
 def setup_decks(state: NerathData) -> None:
     if state.options.get("events") != "decks":
         return
+    out = cards_out_of(state)
     for cid, c in event_cards().items():
-        state.decks[REALMS.index(c["realm"])].append(cid)
+        if cid not in out:
+            state.decks[REALMS.index(c["realm"])].append(cid)
     for d in state.decks:
         d.sort()
 
@@ -87,7 +91,7 @@ def expire(state: NerathData, until: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------ cards
-def playable(state: NerathData) -> list[tuple]:
+def playable(state: NerathData) -> list[Action]:
     """Cards the realm whose turn it is may play now (outside battles' inner decisions): Event cards in the
     step their ``when`` names, Treasure cards at any of these times."""
     r = state.realm
@@ -106,7 +110,7 @@ def playable(state: NerathData) -> list[tuple]:
     return out
 
 
-def _plays(state: NerathData, realm: int, cid: str, effects: Any) -> list[tuple]:
+def _plays(state: NerathData, realm: int, cid: str, effects: Any) -> list[Action]:
     kind = targeted(effects)
     if kind is None:
         return [("play", cid)]
@@ -156,12 +160,12 @@ def reaction_kind(state: NerathData, realm: int) -> str:
     return "enemy_move"
 
 
-def reaction_plays(state: NerathData, realm: int) -> list[tuple]:
+def reaction_plays(state: NerathData, realm: int) -> list[Action]:
     """The plays a realm has in the open reaction window: ``play CARD`` (a card that removes a piece names its
     target among the moving realm's pieces in the space just entered: ``play CARD SPACE PIECE``)."""
     react = state.react
     assert react is not None
-    out: list[tuple] = []
+    out: list[Action] = []
     for cid in window_cards(state, realm, reaction_kind(state, realm)):
         kind = targeted(event_cards()[cid].get("effects", []))
         if kind is None:
@@ -179,7 +183,7 @@ def _space_id(s: int) -> str:
     return IDS[s]
 
 
-def play_reaction(state: NerathData, realm: int, action: tuple) -> None:
+def play_reaction(state: NerathData, realm: int, action: ActionArgs) -> None:
     """A card played in a reaction window: its effects act for its holder, except ``tax N`` (the realm
     collecting income collects N less, this turn) and ``remove_piece`` (the moving realm's pieces)."""
     react = state.react
@@ -202,7 +206,7 @@ def battle_cards(state: NerathData, realm: int) -> list[str]:
     return window_cards(state, realm, "battle")
 
 
-def play(state: NerathData, action: tuple, realm: int | None = None) -> None:
+def play(state: NerathData, action: ActionArgs, realm: int | None = None) -> None:
     r = state.realm if realm is None else realm
     cid = action[1]
     if len(action) == 4:
@@ -263,7 +267,7 @@ def _drawing_realm(state: NerathData) -> int:
     return state.dealing[0] if state.phase == "deal" else state.realm
 
 
-def draw_outcomes(state: NerathData) -> list[tuple[tuple, float]]:
+def draw_outcomes(state: NerathData) -> list[tuple[Action, float]]:
     """The Draw step: one card from the realm's deck (the discards reshuffled when it runs out)."""
     r = _drawing_realm(state)
     deck = state.decks[r] or state.discards[r]

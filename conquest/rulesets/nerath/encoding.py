@@ -182,6 +182,9 @@ class NerathEncoding(Encoding):
         (only how many), the cards of every Event deck and of the Treasure deck (only how many), the Event
         discards, and the tiles and dice of Guardians (only how many stand on an entrance and how many are
         face up; the Guardians are compared whole, which only decides when they are counted again)."""
+        # Long because: one pass over the state that compares each part with the values it was last written from and
+        # rewrites only the numbers that changed; it runs at every step of the RL environments, with the seat's
+        # array and its kept values in locals of one frame.
         st = state
         k = self._seen
         me = self._seats[seat]

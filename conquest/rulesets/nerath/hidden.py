@@ -24,8 +24,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from conquest.rulesets.nerath.data import R
-from conquest.rulesets.nerath.dungeons import full_strength
+from conquest.rulesets.nerath.data import R, full_strength
 
 if TYPE_CHECKING:
     from conquest.core.game import State

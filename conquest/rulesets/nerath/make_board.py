@@ -11,6 +11,7 @@ Legend (one token per hex cell, odd rows shifted half a cell to the right):
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -68,10 +69,10 @@ def neighbours(x: int, y: int) -> list[tuple[int, int]]:
     return [(x + a, y + b) for a, b in d]
 
 
-def build() -> dict:
+def build() -> dict[str, Any]:
     grid = cells()
     region_of: dict[tuple[int, int], str] = {}
-    regions: dict[str, dict] = {}
+    regions: dict[str, dict[str, Any]] = {}
     count = {k: 0 for k in REALMS}
     dungeons = 0
     for (x, y) in sorted(grid, key=lambda c: (c[1], c[0])):

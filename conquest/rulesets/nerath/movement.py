@@ -5,6 +5,7 @@ entrance (which declares a battle there), and the card window an enemy's moving 
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
 from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, SEA, R, T
 from conquest.rulesets.nerath.state import (
@@ -104,9 +105,9 @@ def start_move(st: NerathData) -> None:
     st.movable = mv
 
 
-def move_actions(st: NerathData) -> list[tuple]:
+def move_actions(st: NerathData) -> list[Action]:
     r = st.realm
-    acts: list[tuple] = []
+    acts: list[Action] = []
     cache: dict[tuple[int, int, bool], list[int]] = {}
     for key, c in sorted(st.movable.items()):
         if c <= 0:

@@ -180,6 +180,8 @@ def narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: in
 
 def _narrate(before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
              names: Sequence[str]) -> dict[str, Any]:
+    # Long because: one sentence per kind of action and battle step, in the game's words; the phrasebook reads best
+    # in one place.
     ch = changed(before, after)
     mover = before.get("to_move")
     b = before.get("battle")

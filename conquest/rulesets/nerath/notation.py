@@ -35,10 +35,9 @@ from __future__ import annotations
 import re
 
 from conquest.core.errors import NotationError
+from conquest.core.kinds import Action as Action  # the contract's action type, as this module spoke of it
 from conquest.core.notation import is_digits
 from conquest.rulesets.nerath.data import PIECE_NAMES, REALMS
-
-Action = tuple
 
 _ID = re.compile(r"^[a-z][a-z0-9_\-]*$")
 _PIECES = set(PIECE_NAMES)
@@ -64,7 +63,7 @@ def _int(text: str, arg: str) -> int:
     return int(arg)
 
 
-def _check(text: str, kind: str, arg: str) -> object:
+def _check(text: str, kind: str, arg: str) -> str | int:
     if kind == "int":
         return _int(text, arg)
     if kind == "piece":
@@ -92,7 +91,7 @@ def parse_action(text: str) -> Action:
         if len(args) != len(shape):
             usage = " ".join([word] + [s.upper() for s in shape])
             raise _bad(text, f"expected '{usage}'")
-        out = tuple([word] + [_check(text, k, a) for k, a in zip(shape, args)])
+        out: Action = (word, *(_check(text, k, a) for k, a in zip(shape, args)))
         if word == "split" and out[1] == out[3]:
             raise _bad(text, "a split names the two allied realms, each once")
         return out
@@ -116,7 +115,7 @@ def parse_action(text: str) -> Action:
     if word == "play":
         if not args:
             raise _bad(text, "expected 'play CARD [ARG ...]'")
-        return tuple(["play"] + [_int(text, a) if is_digits(a) else _check(text, "id", a) for a in args])
+        return ("play", *(_int(text, a) if is_digits(a) else _check(text, "id", a) for a in args))
     raise NotationError(f"unknown action '{parts[0]}' (expected one of: {', '.join(WORDS)})")
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from conquest.core.errors import ConquestError
 from conquest.core.game import CHANCE, State
+from conquest.core.kinds import Action
 from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath.base import cargo
@@ -570,7 +571,7 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
     return action_odds_report(ruleset, state, action, _summary, describe=lambda k: k)
 
 
-def _summary(before: State, after: State, path: tuple) -> Any:
+def _summary(before: State, after: State, path: tuple[Action, ...]) -> Any:
     """Outcomes of a Nerath action: the position's changes that matter (pieces, control, gold, VP, cards)."""
     a: Any = after
     b: Any = before
@@ -583,8 +584,9 @@ def _summary(before: State, after: State, path: tuple) -> Any:
         if len(a.treasures[r]) != len(b.treasures[r]):
             parts.append(f"{REALMS[r]} Treasures {len(a.treasures[r]) - len(b.treasures[r]):+d}")
     def pieces(s: Any, r: int) -> int:
-        return sum(s.n[i] for i in range(len(s.n)) if (i // T) % R == r) + sum(
+        n: int = sum(s.n[i] for i in range(len(s.n)) if (i // T) % R == r) + sum(
             1 + len(cargo(sh)) for sh in s.ships.values() if sh[0] == r)
+        return n
     lost = [pieces(b, r) - pieces(a, r) for r in range(R)]
     for r in range(R):
         if lost[r] > 0:

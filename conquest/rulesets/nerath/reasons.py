@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.game import CHANCE
+from conquest.core.kinds import ActionArgs
 from conquest.rulesets.nerath.base import cargo, may_debark
 from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, SEA, TYPE_INDEX, R, T
 from conquest.rulesets.nerath.movement import ship_move
@@ -15,6 +16,8 @@ from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, STEP_TITLES
 
 
 def illegal_reason(st: NerathData, action: Any) -> str:
+    # Long because: one refusal per rule, phase by phase in the order of a turn; each branch names the rule it
+    # checks.
     if st.to_move is None:
         return "the game is over"
     verb = action[0] if isinstance(action, tuple) and action else "?"
@@ -106,7 +109,7 @@ def illegal_reason(st: NerathData, action: Any) -> str:
     return "it is not among the legal actions here"
 
 
-def move_refusal(st: NerathData, action: tuple) -> str:
+def move_refusal(st: NerathData, action: ActionArgs) -> str:
     """What is wrong with ``move FROM TO PIECE N`` before the question of reach: an unknown space, a piece
     that never moves this way, none of those pieces there, more of them than may still move. Empty when the
     pieces may move and only the destination is refused."""

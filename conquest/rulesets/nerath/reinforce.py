@@ -5,12 +5,12 @@ placement limits, new Castles, Warships and cargo), then "Moving New Pieces".
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, TYPE_INDEX, T
 from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
-    ALL_COSTS,
     BUYABLE,
     C1,
     C2,
@@ -31,6 +31,7 @@ from conquest.rulesets.nerath.state import (
     SPACE,
     NerathData,
 )
+from conquest.rulesets.nerath.variant import prices_of
 
 
 def start_reinforce(st: NerathData) -> None:
@@ -93,10 +94,10 @@ def sea_castle(st: NerathData, q: int, r: int, held: int = -1) -> int:
     return best
 
 
-def reinforce_actions(st: NerathData) -> list[tuple]:
+def reinforce_actions(st: NerathData) -> list[Action]:
     r = st.realm
     gold = st.gold[r]
-    acts: list[tuple] = []
+    acts: list[Action] = []
     castles = castles_held(st, r)
     fallback = no_castle(st, r)
     land_spots = fallback_spaces(st, r) if fallback else \
@@ -105,7 +106,7 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
         {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS}
     sea_spots = [q for q in SEAS if ship_ok.get(q)]
     for p in BUYABLE:
-        if ALL_COSTS[p] > gold:
+        if prices_of(st)[p] > gold:
             continue
         if p == "castle":
             for s in LANDS:
@@ -155,10 +156,10 @@ def reinforce_actions(st: NerathData) -> list[tuple]:
     return acts
 
 
-def buy(st: NerathData, action: tuple) -> None:
+def buy(st: NerathData, action: ActionArgs) -> None:
     r = st.realm
     p = action[1]
-    st.gold[r] -= ALL_COSTS[p]
+    st.gold[r] -= prices_of(st)[p]
     if len(action) == 4:
         sid = action[3]
         sh = st.ships[sid]
@@ -187,13 +188,13 @@ def buy(st: NerathData, action: tuple) -> None:
     st.movable[s * T + t] = st.movable.get(s * T + t, 0) + 1
 
 
-def buy_refusal(st: NerathData, action: tuple) -> str:
+def buy_refusal(st: NerathData, action: ActionArgs) -> str:
     """Why ``buy`` is refused, naming the rule of "Placing New Pieces" it breaks (the same tests as
     ``reinforce_actions``, one at a time)."""
     r = st.realm
     p = action[1]
-    if ALL_COSTS[p] > st.gold[r]:
-        return f"a {p} costs {ALL_COSTS[p]} gold and your realm has {st.gold[r]}"
+    if prices_of(st)[p] > st.gold[r]:
+        return f"a {p} costs {prices_of(st)[p]} gold and your realm has {st.gold[r]}"
     if len(action) == 4:
         return _aboard_refusal(st, p, action[3])
     if action[2] not in IX:

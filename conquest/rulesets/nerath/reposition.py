@@ -5,6 +5,7 @@ without a friendly space are destroyed.
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land
 from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, SEA, STORM, R, T
 from conquest.rulesets.nerath.movement import flying_reach, piece_move
@@ -34,12 +35,12 @@ def heroes_to_exit(st: NerathData) -> list[int]:
     return sorted(s for s in spaces if any(hero_exits(st, s)))
 
 
-def reposition_actions(st: NerathData) -> list[tuple]:
+def reposition_actions(st: NerathData) -> list[Action]:
     """Flying pieces move to friendly land (Storm Elementals also friendly sea) within their Move; Heroes
     that plundered a dungeon leave it for an adjacent friendly land space or a Warship next to it, and must
     while they can."""
     r = st.realm
-    acts: list[tuple] = []
+    acts: list[Action] = []
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, T)
         if t in FLYING_TYPES:

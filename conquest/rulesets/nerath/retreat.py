@@ -5,13 +5,14 @@ withdrawal.
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
+from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land, ships_at
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, SEA, R, T
 from conquest.rulesets.nerath.results import battle_over
 from conquest.rulesets.nerath.state import ADJ, C1, C2, IDS, KIND, OWNER, SEA_ADJ, SPACE, NerathData
 
 
-def withdraw_actions(st: NerathData) -> list[tuple]:
+def withdraw_actions(st: NerathData) -> list[Action]:
     """"Retreating pieces move from the attacked space to any adjacent friendly land space ... Flying pieces
     can retreat to an adjacent friendly sea space ... If there are no friendly adjacent land spaces to
     retreat to, but you have one or more Warships in an adjacent sea space, your pieces can retreat by
@@ -22,7 +23,7 @@ def withdraw_actions(st: NerathData) -> list[tuple]:
     r = bt["att"]
     friendly_lands = [y for y in ADJ[x] if KIND[y] == LAND and friendly_land(st, y, r)]
     friendly_seas = [y for y in ADJ[x] if KIND[y] == SEA and not enemy_sea(st, y, r)]
-    acts: list[tuple] = []
+    acts: list[Action] = []
     base = (x * R + r) * T
     sea = bt["kind"] == "sea"
     for t in range(T):

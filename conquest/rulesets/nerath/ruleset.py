@@ -11,6 +11,7 @@ from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
+from conquest.core.variants import VariantModel, variant_option
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, REALM_TITLES, REALMS, SEA, R, T, tables
 from conquest.rulesets.nerath.dice import hit_chance
@@ -35,6 +36,7 @@ from conquest.rulesets.nerath.state import (
     S,
 )
 from conquest.rulesets.nerath.turn import NerathState
+from conquest.rulesets.nerath.variant import NerathVariant
 
 # Expected hits per round and hits absorbed, per piece (for the evaluation)
 _STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(T)]
@@ -96,7 +98,12 @@ class NerathRuleset(Ruleset):
                    "no pieces, Castles on the capitals only (for scenarios)", ("standard", "empty")),
             Option("events", "decks", "Event decks: our own decks of events.yaml (one per realm, as the game is "
                    "played), or none (a designer's option)", ("none", "decks")),
+            *variant_option(self),
         ))
+
+    def variant_schema(self) -> type[VariantModel]:
+        """Prices, treasuries, starting forces and the cards in the decks (``variant.py``)."""
+        return NerathVariant
 
     def default_players(self) -> int:
         return 4
@@ -408,8 +415,8 @@ class NerathRuleset(Ruleset):
         """The action in the game's words, with names and never a space id: "Move 2 Footsoldiers from Blackmere
         to Gallows Reach", "Play Dark Rites: all pieces hit on 5+; before a battle of yours"."""
         from conquest.core.narration import counted
+        from conquest.rulesets.nerath.cardtext import card_text
         from conquest.rulesets.nerath.narrate import PHASES, piece_name, space_name
-        from conquest.rulesets.nerath.webboard import card_text
         verb = action[0]
 
         def n_of(n: int, piece: str) -> str:

@@ -4,6 +4,7 @@ Battles": the sea landing of carried pieces after a won sea battle.
 
 from __future__ import annotations
 
+from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, enemy_sea, may_debark, ships_at
 from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, T
 from conquest.rulesets.nerath.movement import declare_attack, open_move_reaction
@@ -42,11 +43,11 @@ def debark(st: NerathData, sid: int, y: int, t: int) -> None:
         open_move_reaction(st, y)
 
 
-def landing_actions(st: NerathData) -> list[tuple]:
+def landing_actions(st: NerathData) -> list[Action]:
     bt = st.bt
     assert bt is not None
     x = bt["space"]
-    acts = []
+    acts: list[Action] = []
     for sid in ships_at(st, x, bt["att"]):
         sh = st.ships[sid]
         for t in sorted(set(cargo(sh))):

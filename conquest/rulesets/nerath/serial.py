@@ -175,6 +175,8 @@ def _check_split(st: NerathData) -> None:
 
 
 def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
+    # Long because: it reads and checks every field of the state's JSON document, one after the other; the state's
+    # declaration (issue 29) derives this reader instead.
     st = cls(players, options)
 
     def need(key: str, typ: type) -> Any:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.cards import treasure_cards
 from conquest.rulesets.nerath.data import REALM_INDEX, TYPE_INDEX, R, T
-from conquest.rulesets.nerath.state import BOARD, CAPITAL, IX, TB, NerathData
+from conquest.rulesets.nerath.state import BOARD, CAPITAL, IX, NerathData
+from conquest.rulesets.nerath.variant import cards_out_of, setup_of
 
 
 def setup_board(st: NerathData) -> None:
     """Place each realm's starting pieces and Castles (setup.yaml)."""
-    st.treasure_deck = sorted(treasure_cards())
+    st.treasure_deck = sorted(set(treasure_cards()) - cards_out_of(st))
     if st.options["board_setup"] == "empty":
         for s in CAPITAL:
             st.castle[s] = 1
@@ -19,7 +20,7 @@ def setup_board(st: NerathData) -> None:
         return
     # "Shuffle the Dungeon Guardian tiles and place one on each dungeon entrance": chance at set-up
     st.dealing_guardians = list(BOARD.dungeons)
-    for realm, d in TB.setup["realms"].items():
+    for realm, d in setup_of(st)["realms"].items():
         r = REALM_INDEX[realm]
         for s in d.get("castles", []):
             st.castle[IX[s]] = 1

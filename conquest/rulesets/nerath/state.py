@@ -14,7 +14,8 @@ from functools import cache
 from typing import Any, Self
 
 from conquest.core.game import CHANCE, State
-from conquest.rulesets.nerath.data import COUNTED, R, T, guardian_tiles, tables
+from conquest.rulesets.nerath.data import COUNTED, REALMS, R, T, guardian_tiles, tables
+from conquest.rulesets.nerath.variant import setup_of
 
 # Warship record fields and flags
 OWNER, SPACE, MOVES, FLAGS, C1, C2, O1, O2 = range(8)
@@ -90,7 +91,7 @@ class NerathData(State):
         self.ctrl: list[int] = [HOME[s] for s in range(S)]
         self.ships: dict[int, list[int]] = {}
         self.next_ship = 1
-        self.gold = list(TB.treasury)
+        self.gold = [int(setup_of(self)["treasury"][r]) for r in REALMS]
         self.vp = [0] * R
         self.realm = 0
         self.round = 1

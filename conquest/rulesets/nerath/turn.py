@@ -9,7 +9,9 @@ from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.game import CHANCE
+from conquest.core.kinds import Action
 from conquest.rulesets.nerath.battle import advance, apply_fight, battle_dice, fight_actions
+from conquest.rulesets.nerath.cards import event_cards
 from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.dungeons import place_guardian
@@ -26,7 +28,7 @@ from conquest.rulesets.nerath.victory import end_of_round
 from conquest.rulesets.nerath.view import view
 
 
-def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[tuple, float]]:
+def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[Action, float]]:
     """A draw from a shuffled pile whose order nobody knows: each distinct card with its share."""
     counts: dict[str, int] = {}
     for c in cards:
@@ -34,7 +36,7 @@ def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[tuple, float]]
     return [((verb, c), k / len(cards)) for c, k in sorted(counts.items())]
 
 
-def legal_actions(st: NerathData) -> list[tuple]:
+def legal_actions(st: NerathData) -> list[Action]:
     ph = st.phase
     if ph == "over":
         return []
@@ -59,7 +61,7 @@ def is_legal(st: NerathData, action: Any) -> bool:
     return action in legal_actions(st)
 
 
-def chance_outcomes(st: NerathData) -> list[tuple[tuple, float]]:
+def chance_outcomes(st: NerathData) -> list[tuple[Action, float]]:
     if st.phase == "deal" and st.dealing_guardians:
         return _multiset_outcomes("guardian", st.guardian_pile)
     if st.phase in ("draw", "deal"):
@@ -112,7 +114,7 @@ def end_turn(st: NerathData) -> None:
     start_turn(st)
 
 
-def apply_reaction(st: NerathData, action: tuple) -> None:
+def apply_reaction(st: NerathData, action: Action) -> None:
     react = st.react
     assert react is not None
     realms = react["realms"]
@@ -155,7 +157,7 @@ def apply_action(st: NerathData, action: Any) -> None:
         if bt is not None and bt["step"] == "window":
             realm = bt["window"][0]
             fx.play(st, action, realm)
-            verbs = {e[0]: e[1] for e in fx.event_cards()[action[1]].get("effects", [])}
+            verbs = {e[0]: e[1] for e in event_cards()[action[1]].get("effects", [])}
             if "reroll" in verbs:
                 # "reroll": the roll is made again (a new chance node); its first result is void
                 bt.update(rolled=0, window=[], step=bt["wstep"])
@@ -210,7 +212,7 @@ class NerathState(NerathData):
 
     schema = NerathBody
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[Action]:
         return legal_actions(self)
 
     def is_legal(self, action: Any) -> bool:
@@ -219,7 +221,7 @@ class NerathState(NerathData):
     def illegal_reason(self, action: Any) -> str:
         return illegal_reason(self, action)
 
-    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         return chance_outcomes(self)
 
     def _apply(self, action: Any) -> None:

@@ -5,6 +5,7 @@ as icons; one panel per seat (realms, gold, VP, cards, the alliance and the vict
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import conquest.rulesets.nerath.notation as notation
@@ -82,8 +83,54 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     players = int(view.get("players", 4))
     opts = view["options"]
     seat_of, team = seating(players, opts["mode"], opts["three_player"])
-    m = tables().board.map
     colors = [REALM_COLOR[REALMS[seat_of.index(t)]] for t in range(players)]
+    regions = _regions(view, seat_of)
+    # the alliances and the victory target
+    sides: dict[int, list[str]] = {}
+    for ri, realm in enumerate(REALMS):
+        sides.setdefault(team[ri], []).append(realm)
+    length = opts["length"]
+
+    def target(t: int) -> str:
+        alone = len(sides[t]) == 1
+        if length in LENGTH_VP:
+            return f"{LENGTH_VP[length][0 if alone else 1]} VP"
+        return f"all four capitals or {TREASURES_TO_WIN[0 if alone else 1]} Treasures"
+
+    panels = _panels(view, players, seat_of, team, sides, target)
+    legend = [{"icon": PIECE_ICON[p][0], "shape": PIECE_ICON[p][1], "fill": "#555", "text": tables().pieces[p].name,
+               "help": help_terms()[f"piece:{p}"]["text"]} for p in PIECE_ICON if p != "castle"]
+    legend += [{"icon": "C", "text": "Castle"}, {"icon": "★", "text": "capital"},
+               {"icon": "G2", "text": "dungeon entrance (Guardians left)"}]
+    legend += [{"text": f"{REALM_NAME[r]}", "shape": "square", "fill": REALM_COLOR[r], "icon": ""} for r in REALMS]
+    side_text = "; ".join(" + ".join(REALM_NAME[x] for x in xs) + f" (to win: {target(tm)})"
+                          for tm, xs in sorted(sides.items()))
+    notes = [f"Round {view['round']}: {REALM_NAME.get(view['realm'], view['realm'])}, {view['phase']} step.",
+             f"Sides: {side_text}."]
+    # a Move step entered as a player thinks: the space, the pieces (a count per kind), the destination;
+    # the page turns it into one `move FROM TO PIECE N` per kind
+    compose = None
+    if view.get("phase") == "move" and view.get("movable"):
+        compose = {"verb": "move", "template": "move {from} {to} {kind} {n}", "counts": view["movable"],
+                   "names": {k: p.name for k, p in tables().pieces.items()}}
+    # names and counts at a size in pixels (board.js legibleLayout); a phone opens on the seat's own realm
+    mine = {REALMS[r] for r in range(4) if seat is not None and seat_of[r] == seat}
+    focus = sorted(rid for rid, owner in view["control"].items() if owner in mine)
+    # the view box: the spaces' anchors and half a hex around (the open sea beyond the outer hexes is cut)
+    xs = [r["label_at"][0] for r in board_map["regions"]]
+    ys = [r["label_at"][1] for r in board_map["regions"]]
+    box = [min(xs) - 6.5, min(ys) - 6.5, max(xs) - min(xs) + 13, max(ys) - min(ys) + 13]
+    legible = {"name_px": NAME_PX, "count_px": COUNT_PX, "unit_px": UNIT_PX, "focus": focus or None,
+               "viewbox": [round(v, 2) for v in box]}
+    return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
+            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose, "legible": legible,
+            "prompt": prompt(view, seat), "notation": "title", "layout": "large"}
+
+
+def _regions(view: dict[str, Any], seat_of: tuple[int, ...]) -> dict[str, dict[str, Any]]:
+    """Each space of the board: its controller, the pieces and Warships on it, a Castle, a capital's ring, a
+    dungeon's Guardians, the battles declared there."""
+    m = tables().board.map
     regions: dict[str, dict[str, Any]] = {rid: {"pieces": [], "markers": [], "icons": []} for rid in IDS}
     for rid, owner in view["control"].items():
         regions[rid]["owner"] = seat_of[REALMS.index(owner)]
@@ -122,20 +169,15 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         regions[rid]["markers"].append("battle declared")
     if view.get("battle"):
         regions[view["battle"]["space"]]["markers"].append("battle!")
-    # the alliances and the victory target
-    sides: dict[int, list[str]] = {}
-    for ri, realm in enumerate(REALMS):
-        sides.setdefault(team[ri], []).append(realm)
-    length = opts["length"]
+    return regions
+
+
+def _panels(view: dict[str, Any], players: int, seat_of: tuple[int, ...], team: tuple[int, ...],
+            sides: dict[int, list[str]], target: Callable[[int], str]) -> list[dict[str, Any]]:
+    """Each seat's panel: its realms' VP, gold and cards in hand, its allies and its side's victory target."""
     events = event_cards()
     treasures = treasure_cards()
-
-    def target(t: int) -> str:
-        alone = len(sides[t]) == 1
-        if length in LENGTH_VP:
-            return f"{LENGTH_VP[length][0 if alone else 1]} VP"
-        return f"all four capitals or {TREASURES_TO_WIN[0 if alone else 1]} Treasures"
-
+    length = view["options"]["length"]
     panels = []
     for t in range(players):
         realms = [REALMS[r] for r in range(4) if seat_of[r] == t]
@@ -152,33 +194,7 @@ def board_json(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "badges": ([[f"allied with {', '.join(allies)}", "allies share victory: their VP are added"]]
                        if allies else [])
             + [[f"wins at {target(tm)}", "the victory target of this side (option length: " + length + ")"]]})
-    legend = [{"icon": PIECE_ICON[p][0], "shape": PIECE_ICON[p][1], "fill": "#555", "text": tables().pieces[p].name,
-               "help": help_terms()[f"piece:{p}"]["text"]} for p in PIECE_ICON if p != "castle"]
-    legend += [{"icon": "C", "text": "Castle"}, {"icon": "★", "text": "capital"},
-               {"icon": "G2", "text": "dungeon entrance (Guardians left)"}]
-    legend += [{"text": f"{REALM_NAME[r]}", "shape": "square", "fill": REALM_COLOR[r], "icon": ""} for r in REALMS]
-    side_text = "; ".join(" + ".join(REALM_NAME[x] for x in xs) + f" (to win: {target(tm)})"
-                          for tm, xs in sorted(sides.items()))
-    notes = [f"Round {view['round']}: {REALM_NAME.get(view['realm'], view['realm'])}, {view['phase']} step.",
-             f"Sides: {side_text}."]
-    # a Move step entered as a player thinks: the space, the pieces (a count per kind), the destination;
-    # the page turns it into one `move FROM TO PIECE N` per kind
-    compose = None
-    if view.get("phase") == "move" and view.get("movable"):
-        compose = {"verb": "move", "template": "move {from} {to} {kind} {n}", "counts": view["movable"],
-                   "names": {k: p.name for k, p in tables().pieces.items()}}
-    # names and counts at a size in pixels (board.js legibleLayout); a phone opens on the seat's own realm
-    mine = {REALMS[r] for r in range(4) if seat is not None and seat_of[r] == seat}
-    focus = sorted(rid for rid, owner in view["control"].items() if owner in mine)
-    # the view box: the spaces' anchors and half a hex around (the open sea beyond the outer hexes is cut)
-    xs = [r["label_at"][0] for r in board_map["regions"]]
-    ys = [r["label_at"][1] for r in board_map["regions"]]
-    box = [min(xs) - 6.5, min(ys) - 6.5, max(xs) - min(xs) + 13, max(ys) - min(ys) + 13]
-    legible = {"name_px": NAME_PX, "count_px": COUNT_PX, "unit_px": UNIT_PX, "focus": focus or None,
-               "viewbox": [round(v, 2) for v in box]}
-    return {"kind": "nerath", "map": board_map, "regions": regions, "colors": colors, "panels": panels,
-            "legend": legend, "notes": notes, "help": help_terms(), "compose": compose, "legible": legible,
-            "prompt": prompt(view, seat), "notation": "title", "layout": "large"}
+    return panels
 
 
 def prompt(view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
@@ -357,4 +373,5 @@ def board_map_json() -> dict[str, Any]:
             if parts:
                 r["parts"] = parts  # drawn with the polygon (Eastern Reach's hex beside Anvil Hills)
         _MAP_CACHE.update(m)
-    return json_copy(_MAP_CACHE)  # a copy: a caller who edits it never edits the cache
+    out: dict[str, Any] = json_copy(_MAP_CACHE)
+    return out  # a copy: a caller who edits it never edits the cache

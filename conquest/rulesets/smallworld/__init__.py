@@ -6,6 +6,6 @@ from conquest.rulesets.smallworld.state import SmallWorldState
 
 SmallWorldState.ruleset = None  # type: ignore[assignment]
 RULESET = SmallWorldRuleset()
-SmallWorldState.ruleset = RULESET  # type: ignore[assignment]
+SmallWorldState.ruleset = RULESET
 
 __all__ = ["RULESET", "SmallWorldRuleset", "SmallWorldState"]

@@ -15,12 +15,16 @@ from conquest.core.game import State
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
+from conquest.rulesets.smallworld.variant import figures_of
 
 STAT_KEYS = ("conquests", "conquests_of_enemies", "lost_tribes_conquered", "conversions", "declines",
-             "combos_picked", "pick_coins_paid", "reinforcement_rolls")
+             "combos_picked", "pick_coins_paid", "reinforcement_rolls", "coins_regions", "coins_race", "coins_power",
+             "coins_column")
 """The running counts a finished game reports (``SmallWorldRuleset.game_stats``, docs/rules/smallworld.md):
 regions conquered (of them from another seat's race, of them from a Lost Tribe), Sorcerers' conversions, races
-put into decline, combos picked and the coins laid on the column to pick them, reinforcement die rolls."""
+put into decline, combos picked and the coins laid on the column to pick them, reinforcement die rolls, and the
+victory coins scored by source: regions occupied, race bonuses, the active power's bonus, and the coins taken
+from the column with a combo."""
 
 
 class StateBase(State):
@@ -113,10 +117,11 @@ class StateBase(State):
 
     def pile_races(self) -> list[int]:
         col = set(self.col_race)
-        return [x for x in range(NR) if self.rstatus[x] == OUT and x not in col]
+        gone = figures_of(self).removed_races
+        return [x for x in range(NR) if self.rstatus[x] == OUT and x not in col and x not in gone]
 
     def pile_powers(self) -> list[int]:
-        used = set(self.col_power) | {p for p in self.rpower if p >= 0}
+        used = set(self.col_power) | {p for p in self.rpower if p >= 0} | figures_of(self).removed_powers
         return [p for p in range(NP) if p not in used]
 
     def immune(self, r: int) -> bool:

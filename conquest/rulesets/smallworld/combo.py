@@ -3,10 +3,10 @@ combos, the coins laid on the combos above the chosen one, and the tokens of ban
 
 from __future__ import annotations
 
-import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DRAW_RACE, VISIBLE
 from conquest.rulesets.smallworld.races import RACE_RULES
+from conquest.rulesets.smallworld.variant import figures_of
 
 
 class PickingCombo(StateBase):
@@ -33,13 +33,14 @@ class PickingCombo(StateBase):
         for k in range(i):
             self.col_coins[k] += 1
         self.coins[s] += self.col_coins[i]
+        self.count("coins_column", self.col_coins[i])
         x = self.col_race.pop(i)
         p = self.col_power.pop(i)
         self.col_coins.pop(i)
         self.rseat[x] = s
         self.rpower[x] = p
         self.rstatus[x] = ACTIVE
-        self.rhand[x] = min(D.BANNER[x] + D.BADGE[p], D.SUPPLY[x])
+        self.rhand[x] = figures_of(self).tokens(x, p)
         self.cur = x
         self.picked = True
         self.readied = True

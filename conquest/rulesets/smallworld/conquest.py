@@ -4,6 +4,7 @@ The races' and powers' changes to these steps are their hooks (races.py, powers.
 
 from __future__ import annotations
 
+from conquest.core.kinds import Action
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, RID
 from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT, EXTEND_REACH, NO_POWER, POWER_RULES
@@ -181,10 +182,10 @@ class Conquering(StateBase):
         self.start_redeployment()
 
     # ---- what the conquering race may do ----------------------------------------------------------
-    def _conquer_actions(self) -> list[tuple]:
+    def _conquer_actions(self) -> list[Action]:
         x = self.cur
         hand = self.hand_now()
-        acts: list[tuple] = []
+        acts: list[Action] = []
         active = self.rstatus[x] == ACTIVE
         pw = POWER_RULES[self.rpower[x]] if active else NO_POWER
         bd = self.bdie

@@ -8,12 +8,13 @@ from collections.abc import Iterable
 from typing import Any
 
 import conquest.rulesets.smallworld.data as D
+from conquest.core.kinds import ActionArgs
 from conquest.rulesets.smallworld.state import ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState
 
 ALL_KEYS = [f"race:{r}" for r in D.RACE_IDS] + [f"power:{p}" for p in D.POWER_IDS]
 
 
-def uses(b: SmallWorldState, a: tuple, s: SmallWorldState) -> set[str]:
+def uses(b: SmallWorldState, a: ActionArgs, s: SmallWorldState) -> set[str]:
     """Abilities used by this transition (keys ``race:<id>`` / ``power:<id>``)."""
     out: set[str] = set()
     k = a[0]
@@ -108,7 +109,7 @@ def _scoring_uses(b: SmallWorldState, s: SmallWorldState, seat: int) -> set[str]
     return out
 
 
-def picks(b: SmallWorldState, a: tuple) -> set[str]:
+def picks(b: SmallWorldState, a: ActionArgs) -> set[str]:
     if a[0] != "pick":
         return set()
     return {f"bought:{D.RACE_IDS[b.col_race[a[1]]]}", f"bought:{D.POWER_IDS[b.col_power[a[1]]]}"}

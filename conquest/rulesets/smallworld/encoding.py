@@ -148,7 +148,8 @@ class SmallWorldEncoding(Encoding):
         observer = self._observers.get(seat)
         if observer is None or observer.n != state.board.n:
             if state.board.n > self.slots:  # a board with more regions than slots: only the view's numbering knows
-                return super().observe(state, seat)
+                out: np.ndarray = super().observe(state, seat)
+                return out
             observer = self._observers[seat] = _Observer(self, seat, state.board.n)
         return observer.observe(state)
 

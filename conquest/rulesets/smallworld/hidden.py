@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from conquest.rulesets.smallworld import data as D
+from conquest.rulesets.smallworld.variant import figures_of
 
 if TYPE_CHECKING:
     from conquest.core.game import State
@@ -33,8 +33,8 @@ def coin_estimate(state: State, t: int) -> int:
     """The public estimate of seat ``t``'s coins (see the module's text)."""
     rrace, rseat = state.rrace, state.rseat  # type: ignore[attr-defined]
     regions = sum(1 for y in rrace if y >= 0 and rseat[y] == t)
-    scored = state.turn + (1 if t < state.seat else 0)  # type: ignore[attr-defined]
-    return int(D.SETUP["starting_coins"]) + scored * regions
+    scored: int = state.turn + (1 if t < state.seat else 0)  # type: ignore[attr-defined]
+    return figures_of(state).coins_at_start(t) + scored * regions
 
 
 def coin_range(state: State, t: int) -> tuple[int, int]:

@@ -206,10 +206,60 @@ def generate_board(figures: dict[str, int], seed: int, map_id: str | None = None
 def _dress(rng: random.Random, pts: list[tuple[float, float]], cells: list[list[tuple[float, float]]],
            nbrs: list[set[int]], edge: list[bool], figures: dict[str, int], seas: int, lakes: int,
            map_id: str, name: str) -> dict[str, Any] | None:
+    """The board document on the cells ``pts``/``cells``: seas, lakes, terrains, symbols, Lost Tribes and
+    names drawn with ``rng`` (in this order: a seed gives one board), or None when the cells cannot take them."""
+    n = len(pts)
+    waters = _waters(rng, pts, nbrs, edge, seas, lakes)
+    if waters is None:
+        return None
+    sea_ids, lake_ids = waters
+    water = set(sea_ids) | set(lake_ids)
+    land = [i for i in range(n) if i not in water]
+    terrain: dict[int, str] = {i: "sea" for i in sea_ids}
+    terrain.update({i: "lake" for i in lake_ids})
+    _land_terrains(rng, land, nbrs, figures, terrain)
+    # symbols: mines, caverns and magic sources on distinct land regions; lost tribes on non-mountain land
+    pool = land[:]
+    rng.shuffle(pool)
+    k = 0
+    symbol: dict[int, str] = {}
+    for s, key in (("mine", "mines"), ("cavern", "caverns"), ("magic", "magic")):
+        for _ in range(figures[key]):
+            if k >= len(pool):
+                return None
+            symbol[pool[k]] = s
+            k += 1
+    lt_pool = [i for i in land if terrain[i] != "mountain"]
+    if len(lt_pool) < figures["lost_tribes"]:
+        return None
+    tribes = set(rng.sample(lt_pool, figures["lost_tribes"]))
+    names = _names(rng, n, sea_ids, lake_ids)
+    regions = []
+    for i in range(n):
+        kind = "sea" if i in sea_ids else "lake" if i in lake_ids else "land"
+        attrs: dict[str, Any] = {"terrain": terrain[i]}
+        if edge[i]:
+            attrs["edge"] = True
+        if i in symbol:
+            attrs[symbol[i]] = True
+        if i in tribes:
+            attrs["lost_tribe"] = True
+        regions.append({"id": f"r{i + 1}", "name": names[i], "kind": kind, "attrs": attrs,
+                        "center": [round(pts[i][0], 1), round(pts[i][1], 1)],
+                        "polygon": [[round(x, 1), round(y, 1)] for x, y in cells[i]]})
+    borders = sorted({(min(i, j), max(i, j)) for i in range(n) for j in nbrs[i]})
+    return {"format": "conquest-map/1", "id": map_id, "name": name,
+            "attrs": {"width": WIDTH, "height": HEIGHT, "players": None},
+            "regions": regions, "borders": [[f"r{i + 1}", f"r{j + 1}"] for i, j in borders]}
+
+
+def _waters(rng: random.Random, pts: list[tuple[float, float]], nbrs: list[set[int]], edge: list[bool], seas: int,
+            lakes: int) -> tuple[list[int], list[int]] | None:
+    """The seas (edge cells far apart from each other) and the lakes (inner cells not touching a sea), or
+    None when the cells leave no room for them."""
     n = len(pts)
     edge_ids = [i for i in range(n) if edge[i]]
     inner_ids = [i for i in range(n) if not edge[i]]
-    # seas: edge cells far apart from each other; the lake: an inner cell not touching a sea
     sea_ids: list[int] = []
     for _ in range(seas):
         cands = [i for i in edge_ids if i not in sea_ids and not (nbrs[i] & set(sea_ids))]
@@ -222,13 +272,13 @@ def _dress(rng: random.Random, pts: list[tuple[float, float]], cells: list[list[
     lake_cands = [i for i in inner_ids if not (nbrs[i] & set(sea_ids))]
     if len(lake_cands) < lakes:
         return None
-    lake_ids = rng.sample(lake_cands, lakes)
-    water = set(sea_ids) | set(lake_ids)
-    land = [i for i in range(n) if i not in water]
-    terrain: dict[int, str] = {i: "sea" for i in sea_ids}
-    terrain.update({i: "lake" for i in lake_ids})
-    # mountains spread out (no two adjacent when possible), then the four other terrains in turn,
-    # each region taking the terrain least used among its neighbours
+    return sea_ids, rng.sample(lake_cands, lakes)
+
+
+def _land_terrains(rng: random.Random, land: list[int], nbrs: list[set[int]], figures: dict[str, int],
+                   terrain: dict[int, str]) -> None:
+    """Mountains spread out (no two adjacent when possible), then the four other terrains in turn, each land
+    region taking the terrain least used among its neighbours; written into ``terrain``."""
     order = land[:]
     rng.shuffle(order)
     mountains: list[int] = []
@@ -250,22 +300,10 @@ def _dress(rng: random.Random, pts: list[tuple[float, float]], cells: list[list[
         t = min(others, key=lambda t: (around.count(t), used[t]))
         terrain[i] = t
         used[t] += 1
-    # symbols: mines, caverns and magic sources on distinct land regions; lost tribes on non-mountain land
-    pool = land[:]
-    rng.shuffle(pool)
-    k = 0
-    symbol: dict[int, str] = {}
-    for s, key in (("mine", "mines"), ("cavern", "caverns"), ("magic", "magic")):
-        for _ in range(figures[key]):
-            if k >= len(pool):
-                return None
-            symbol[pool[k]] = s
-            k += 1
-    lt_pool = [i for i in land if terrain[i] != "mountain"]
-    if len(lt_pool) < figures["lost_tribes"]:
-        return None
-    tribes = set(rng.sample(lt_pool, figures["lost_tribes"]))
-    # names
+
+
+def _names(rng: random.Random, n: int, sea_ids: list[int], lake_ids: list[int]) -> list[str]:
+    """Each region's name: the seas' and lakes' from their lists, the land's made of two syllables, unique."""
     names: list[str] = []
     seen: set[str] = set()
     sea_names = rng.sample(_SEA_NAMES, len(sea_ids))
@@ -283,20 +321,4 @@ def _dress(rng: random.Random, pts: list[tuple[float, float]], cells: list[list[
                 seen.add(nm)
                 names.append(nm)
                 break
-    regions = []
-    for i in range(n):
-        kind = "sea" if i in sea_ids else "lake" if i in lake_ids else "land"
-        attrs: dict[str, Any] = {"terrain": terrain[i]}
-        if edge[i]:
-            attrs["edge"] = True
-        if i in symbol:
-            attrs[symbol[i]] = True
-        if i in tribes:
-            attrs["lost_tribe"] = True
-        regions.append({"id": f"r{i + 1}", "name": names[i], "kind": kind, "attrs": attrs,
-                        "center": [round(pts[i][0], 1), round(pts[i][1], 1)],
-                        "polygon": [[round(x, 1), round(y, 1)] for x, y in cells[i]]})
-    borders = sorted({(min(i, j), max(i, j)) for i in range(n) for j in nbrs[i]})
-    return {"format": "conquest-map/1", "id": map_id, "name": name,
-            "attrs": {"width": WIDTH, "height": HEIGHT, "players": None},
-            "regions": regions, "borders": [[f"r{i + 1}", f"r{j + 1}"] for i, j in borders]}
+    return names

@@ -70,6 +70,8 @@ class Explaining(StateBase):
 
     def illegal_reason(self, action: Any) -> str:  # noqa: C901 - one message per rule
         """Why an action is refused, naming the rule it breaks."""
+        # Long because: one refusal per rule of the rulebook, in the order of a turn; each branch names the rule it
+        # checks.
         ph = self.phase
         if ph == OVER:
             return "the game is over"

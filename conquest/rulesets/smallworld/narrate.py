@@ -151,7 +151,8 @@ def _ordinal(n: int) -> str:
 
 
 def _own_race(view: Mapping[str, Any], seat: int) -> str | None:
-    for race, info in (view.get("races") or {}).items():
+    races: dict[str, Any] = view.get("races") or {}
+    for race, info in races.items():
         if info.get("seat") == seat and info.get("status") == "active":
             return race
     return None

@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.core.game import State
+from conquest.core.kinds import Action
 from conquest.core.odds import action_odds_report
 
 
-def _summary(before: State, after: State, path: tuple) -> Any:
+def _summary(before: State, after: State, path: tuple[Action, ...]) -> Any:
     b: Any = before
     a: Any = after
     taken = [i for i in range(len(a.rrace)) if a.rrace[i] != b.rrace[i] and a.rrace[i] >= 0

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import conquest.rulesets.smallworld.data as D
+from conquest.core.kinds import Action
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import MAX_CAMPS, MAX_FORTS, MAX_HEROES, RID
 
@@ -59,7 +60,7 @@ class Power:
     def on_redeployment(self, s: StateBase) -> None:
         """Troop redeployment begins."""
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
         """Markers that may be placed in the race's regions ``own`` during redeployment."""
         return []
 
@@ -110,7 +111,7 @@ class Bivouacking(Power):
     def on_redeployment(self, s: StateBase) -> None:
         s.camp = [0] * len(s.camp)
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
         if sum(s.camp) < MAX_CAMPS:
             return [("camp", RID[r]) for r in own]
         return []
@@ -156,7 +157,7 @@ class Fortified(Power):
     """1 Fortress per turn (6 at most on the map): +1 defence, +1 coin each while active."""
     places_markers = True
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
         if not s.fort_placed and sum(s.fort) < MAX_FORTS:
             return [("fortress", RID[r]) for r in own if not s.fort[r]]
         return []
@@ -174,7 +175,7 @@ class Heroic(Power):
     def on_redeployment(self, s: StateBase) -> None:
         s.hero = [0] * len(s.hero)
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[tuple]:
+    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
         if sum(s.hero) < MAX_HEROES:
             return [("hero", RID[r]) for r in own if not s.hero[r]]
         return []

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import conquest.rulesets.smallworld.data as D
+from conquest.core.kinds import Action
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, EXTRA, MAX_HOLES, RID
 
@@ -53,7 +54,7 @@ class Race:
     def on_ready(self, s: StateBase) -> None:
         """Troops are readied (active race only)."""
 
-    def conquest_actions(self, s: StateBase, acts: list[tuple], bdie: int) -> None:
+    def conquest_actions(self, s: StateBase, acts: list[Action], bdie: int) -> None:
         """Actions besides conquering a region, offered while conquering (active race only)."""
 
     # ---- picking a combo, redeployment --------------------------------------------------------------
@@ -189,7 +190,7 @@ class Sorcerers(Race):
     """Once per opponent per turn, replace a lone active enemy token in an adjacent region with a Sorcerer
     from the supply."""
 
-    def conquest_actions(self, s: StateBase, acts: list[tuple], bdie: int) -> None:
+    def conquest_actions(self, s: StateBase, acts: list[Action], bdie: int) -> None:
         # option convert_needs_token (default true): "a player must always have at least one Race token available
         # to initiate a new Conquest" (003) holds for a conversion too
         if bdie < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):

@@ -3,6 +3,7 @@ the attacker's turn (003, "Enemy Losses and Withdrawals")."""
 
 from __future__ import annotations
 
+from conquest.core.kinds import Action
 from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, DEFEND, NR, REDEPLOY, RID
 from conquest.rulesets.smallworld.powers import MARKER_ACTIONS, POWER_RULES
@@ -44,13 +45,13 @@ class Redeploying(StateBase):
             return
         self.end_of_turn()
 
-    def _redeploy_actions(self) -> list[tuple]:
+    def _redeploy_actions(self) -> list[Action]:
         x = self.cur
         own = self.regions_of(x)
         if self.amazon_debt > 0:
             return [("abandon", RID[r]) for r in own]
         h = self.rhand[x]
-        acts: list[tuple] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
+        acts: list[Action] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
         if self.rstatus[x] == ACTIVE:
             markers = MARKER_ACTIONS[self.rpower[x]]
             if markers is not None:
@@ -64,10 +65,10 @@ class Redeploying(StateBase):
         """The race's power has Encampments its owner places again when a region is lost (Bivouacking)."""
         return race >= 0 and self.rstatus[race] == ACTIVE and POWER_RULES[self.rpower[race]].replaces_lost_camps
 
-    def _defend_actions(self) -> list[tuple]:
+    def _defend_actions(self) -> list[Action]:
         h = self.rhand[self.cur]
         own = self.regions_of(self.cur)
-        acts: list[tuple] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
+        acts: list[Action] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
         if self.camps_loose and self._replaces_camps(self.cur):
             acts.extend(("camp", RID[r]) for r in own)
         return acts

@@ -9,8 +9,10 @@ import conquest.rulesets.smallworld.data as D
 from conquest.core.encoding import Encoding
 from conquest.core.errors import NotationError, OptionError
 from conquest.core.game import Ruleset, State, TestSettings
+from conquest.core.kinds import Action
 from conquest.core.notation import guarded_format, is_digits
 from conquest.core.options import Option, OptionsSpec
+from conquest.core.variants import VariantModel, variant_option
 from conquest.rulesets.smallworld.state import (
     ACTIVE,
     CONQUER,
@@ -28,6 +30,7 @@ from conquest.rulesets.smallworld.state import (
     STOUT_CHOICE,
     SmallWorldState,
 )
+from conquest.rulesets.smallworld.variant import SmallWorldVariant, figures_for, figures_of
 
 NOTATION_HELP = (
     "pick I | conquer rN | final rN | dragon rN | convert rN | berserk | abandon rN | decline | end | "
@@ -114,13 +117,22 @@ class SmallWorldRuleset(Ruleset):
                    legacy="each_race"),
             Option("column", "", "fix the first visible combos, top first, as race:power pairs separated by "
                    "commas (e.g. 'ratmen:flying,elves:hill'); the rest are drawn at random"),
+            *variant_option(self),
         ))
+
+    def variant_schema(self) -> type[VariantModel]:
+        """Token counts of races and powers, races and powers left out, starting coins (``variant.py``)."""
+        return SmallWorldVariant
 
     def default_players(self) -> int:
         return 2
 
     def check_option_combination(self, players: int, options: dict[str, Any]) -> None:
-        self._column(options)
+        fig = figures_for(str(options.get("variant") or ""))
+        for r, p in self._column(options):
+            if r in fig.removed_races or p in fig.removed_powers:
+                raise OptionError(f"option column: {D.RACE_IDS[r]}:{D.POWER_IDS[p]} names a race or power the "
+                                  f"variant leaves out")
 
     @staticmethod
     def _column(options: dict[str, Any]) -> list[tuple[int, int]]:
@@ -154,7 +166,7 @@ class SmallWorldRuleset(Ruleset):
             names = self.seat_names(int(before["players"]), before["options"])
         return narrate(before, action, after, seat, names)
 
-    def parse_action(self, text: str) -> tuple:
+    def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
             raise NotationError(f"an action must be text, got {type(text).__name__}")
         parts = text.strip().split()
@@ -195,10 +207,10 @@ class SmallWorldRuleset(Ruleset):
         raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
 
     @guarded_format("smallworld")
-    def format_action(self, action: Any) -> str:
+    def format_action(self, action: Action) -> str:
         k = action[0]
         if len(action) == 1:
-            return k
+            return str(k)
         if k == "redeploy":
             return f"redeploy {action[1]} {action[2]}"
         return f"{k} {action[1]}"
@@ -455,8 +467,8 @@ class SmallWorldRuleset(Ruleset):
         tokens of the best of the three cheapest combos in the column (their coins are not counted; 9 when no
         combo is shown)."""
         col_r, col_p = st.col_race, st.col_power
-        tokens = max((min(D.BANNER[col_r[i]] + D.BADGE[col_p[i]], D.SUPPLY[col_r[i]])
-                      for i in range(min(3, len(col_r), len(col_p)))), default=9)
+        fig = figures_of(st)
+        tokens = max((fig.tokens(col_r[i], col_p[i]) for i in range(min(3, len(col_r), len(col_p)))), default=9)
         return SmallWorldRuleset._growth(tokens, turns, this_round)
 
     @staticmethod
@@ -501,7 +513,7 @@ class SmallWorldRuleset(Ruleset):
         if state.col_race:
             lines.append("  combos: " + " | ".join(
                 f"{i}: {D.POWERS[p]['name']} {D.RACES[x]['name']} "
-                f"({D.BANNER[x] + D.BADGE[p]}){' +' + str(c) + 'c' if c else ''}"
+                f"({figures_of(state).banner[x] + figures_of(state).badge[p]}){' +' + str(c) + 'c' if c else ''}"
                 for i, (x, p, c) in enumerate(zip(state.col_race, state.col_power, state.col_coins))))
             lines.append("  (combos: slot I costs I coins; (N) the tokens it gives; +Nc the coins lying on it)")
         from conquest.rulesets.smallworld.textmap import draw

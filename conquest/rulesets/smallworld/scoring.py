@@ -22,14 +22,19 @@ class Scoring(StateBase):
             regs = [i for i in range(len(rr)) if rr[i] == y]
             active = y == x
             g += len(regs)
+            self.count("coins_regions", len(regs))
             self.coins_floor[s] += len(regs)   # public: 1 coin per region seen occupied (``hidden``)
             coins = RACE_COINS[y]
             if coins is not None:
-                g += coins(self, regs, active)
+                bonus = coins(self, regs, active)
+                g += bonus
+                self.count("coins_race", bonus)
             if active:
                 coins = POWER_COINS[self.rpower[y]]
                 if coins is not None:
-                    g += coins(self, regs)
+                    bonus = coins(self, regs)
+                    g += bonus
+                    self.count("coins_power", bonus)
         self.coins[s] += g
         return g
 

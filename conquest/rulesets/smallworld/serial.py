@@ -25,6 +25,7 @@ from conquest.rulesets.smallworld.common import (
     STATUS_NAMES,
 )
 from conquest.rulesets.smallworld.powers import POWER_RULES
+from conquest.rulesets.smallworld.variant import figures_for
 
 S = TypeVar("S", bound=StateBase)
 
@@ -128,7 +129,13 @@ def _region(v: Any, field: str, n: int) -> int:
     return int(v[1:]) - 1
 
 
+def _vtext(options: dict[str, Any]) -> str:
+    return str(options.get("variant") or "")
+
+
 def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, Any]) -> S:
+    # Long because: it reads and checks every field of the state's JSON document, one after the other; the state's
+    # declaration (issue 29) derives this reader instead.
     m = d.get("map")
     if not isinstance(m, dict):
         raise StateFormatError("map", "expected {id, seed}")
@@ -140,6 +147,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     if m.get("id") != board.key:
         raise StateFormatError("map/id", f"expected {board.key!r} for these options, got {m.get('id')!r}")
     s = cls.__new__(cls)
+    fig = figures_for(_vtext(options))
     s.players = players
     s.options = options
     s.board = board
@@ -176,7 +184,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         if not isinstance(st, str) or st not in ("active", "declined"):
             raise StateFormatError(f"races/{name}/status", f"expected active or declined, got {st!r}")
         s.rstatus[x] = ACTIVE if st == "active" else DECLINED
-        s.rhand[x] = _int(info.get("hand", 0), f"races/{name}/hand", 0, D.SUPPLY[x] + 4)
+        s.rhand[x] = _int(info.get("hand", 0), f"races/{name}/hand", 0, fig.supply[x] + 4)
     for t in range(players):
         act = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == ACTIVE]
         if len(act) > 1:
@@ -255,10 +263,10 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     for x in range(NR):
         if s.rstatus[x] != OUT:
             on_board = sum(s.tok[i] for i in range(n) if s.rrace[i] == x)
-            if on_board + s.rhand[x] > D.SUPPLY[x]:
+            if on_board + s.rhand[x] > fig.supply[x]:
                 raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand",
                                        f"{D.RACE_IDS[x]} have {on_board} tokens on the board and {s.rhand[x]} in "
-                                       f"hand: more than the {D.SUPPLY[x]} of their supply")
+                                       f"hand: more than the {fig.supply[x]} of their supply")
         elif s.rhand[x]:
             raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand", "a race in the box holds no tokens")
     for key, have, most in (("fortress", s.fort, MAX_FORTS), ("encampments", s.camp, MAX_CAMPS),
@@ -323,7 +331,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} used")
     # coins within what the turns so far can have paid: every coin comes from the start or from scoring
     # (at most a few per region and a power's flat bonus a turn); the column's coins are seats' coins set down
-    most = int(D.SETUP["starting_coins"]) * players + max(s.turn, 1) * players * (10 * n + 20)
+    most = sum(fig.coins_at_start(t) for t in range(players)) + max(s.turn, 1) * players * (10 * n + 20)
     if sum(s.coins) + sum(s.col_coins) > most:
         raise StateFormatError("seats", f"{sum(s.coins) + sum(s.col_coins)} coins by turn {s.turn} (with those on "
                                         f"the column): more than play can have paid ({most})")

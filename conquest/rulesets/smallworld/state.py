@@ -12,6 +12,7 @@ from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.game import CHANCE
+from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.base import STAT_KEYS
 from conquest.rulesets.smallworld.combo import PickingCombo
 from conquest.rulesets.smallworld.common import (
@@ -55,6 +56,7 @@ from conquest.rulesets.smallworld.schema import SmallWorldBody
 from conquest.rulesets.smallworld.scoring import Scoring
 from conquest.rulesets.smallworld.serial import body_json, from_body
 from conquest.rulesets.smallworld.turn import TurnTrack
+from conquest.rulesets.smallworld.variant import figures_of
 
 
 class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declining, Scoring, Explaining):
@@ -74,7 +76,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.turn = 0
         s.seat = 0
         s.phase = DRAW_RACE
-        s.coins = [int(D.SETUP["starting_coins"])] * players
+        s.coins = [figures_of(s).coins_at_start(t) for t in range(players)]
         s.coins_floor = s.coins[:]
         s.rseat = [-1] * NR
         s.rpower = [-1] * NR
@@ -165,7 +167,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         return self.seat
 
     # ---- legal actions ----------------------------------------------------------------------------
-    def legal_actions(self) -> list[tuple]:  # type: ignore[override]
+    def legal_actions(self) -> list[Action]:
         ph = self.phase
         if ph == CONQUER:
             return self._conquer_actions()
@@ -184,7 +186,7 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
             return [("peace", t) for t in self._peace_choices()]
         return []
 
-    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         ph = self.phase
         if ph == DRAW_RACE:
             pile = self.pile_races()
@@ -197,7 +199,9 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         return []
 
     # ---- transitions ------------------------------------------------------------------------------
-    def _apply(self, a: tuple) -> None:  # type: ignore[override]
+    def _apply(self, a: ActionArgs) -> None:
+        # Long because: one branch per action verb (conquer, the reinforcement die, redeploy, decline, pick a combo,
+        # the powers' actions), each the few lines of its rule, in the order of a turn.
         kind = a[0]
         if kind in REGION_ACTIONS:
             a = (kind, RIDX[a[1]]) + a[2:]

@@ -10,6 +10,7 @@ from conquest.web.bodies import CreateGame, clean_name, json_body
 from conquest.web.deps import Game, Svc, Who, client_of
 from conquest.web.games import WebError
 from conquest.web.middleware import FastJSON
+from conquest.web.pace import LIVE, choose
 from conquest.web.render import draw, legal_for, payload
 
 router = APIRouter(prefix="/api/games")
@@ -55,8 +56,12 @@ def create_game(body: Annotated[CreateGame, Depends(json_body(CreateGame))], svc
         if busy >= svc.advancer.per_client:
             raise WebError(429, f"you have {busy} games whose computer players are thinking (at most "
                                 f"{svc.advancer.per_client} at once): try again when one of them has answered")
+    pace = request.app.state.pace
+    p = body.pace
+    settings = choose(p.mode, p.deadline_seconds, p.at_deadline, p.level, rs, kinds) if p is not None else LIVE
     svc.creations.take(client)  # games per client and time (429 beyond)
     row = games.create(rs.id, n, body.options, seats, body.seed)
+    pace.save(row.id, settings)
     live = games.load(row.id)
     if computers:
         svc.advancer.own(row.id, client)

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from conquest.web.bodies import MyGames, json_body
 from conquest.web.deps import Svc, client_of, load
 from conquest.web.games import Actor, WebError
+from conquest.web.pace import can_drop
 
 router = APIRouter(prefix="/api")
 
@@ -28,6 +29,7 @@ def list_rulesets(svc: Svc) -> dict[str, Any]:
             except Exception:  # noqa: BLE001
                 names[str(n)] = [f"Player {i + 1}" for i in range(n)]
         info["seat_names"] = names
+        info["can_drop_seat"] = can_drop(rs)  # a turn-based game may drop a seat at its deadline
         out.append(info)
     # seat_kinds: every kind this server accepts; levels: {id: {spec, label, help, decision_seconds,
     # turn_seconds}}; agents and policies: the operator's named agents and installed policies

@@ -32,6 +32,21 @@ def page_game(gid: str) -> FileResponse:
     return FileResponse(INDEX, media_type="text/html")
 
 
+@router.get("/account")
+def page_account() -> FileResponse:
+    return FileResponse(INDEX, media_type="text/html")
+
+
+@router.get("/tables")
+def page_tables() -> FileResponse:
+    return FileResponse(INDEX, media_type="text/html")
+
+
+@router.get("/player/{name}")
+def page_player(name: str) -> FileResponse:
+    return FileResponse(INDEX, media_type="text/html")
+
+
 @router.get("/game/{gid}/replay")
 def page_replay(gid: str) -> FileResponse:
     return FileResponse(INDEX, media_type="text/html")

@@ -22,6 +22,46 @@ async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
         pass
 
 
+async def _first_token(websocket: WebSocket) -> str | None:
+    """The token of the first message (the text ``{"token": "..."}``), or None when the client left or the
+    socket was refused and closed (see ``ws``)."""
+    try:
+        msg = await asyncio.wait_for(websocket.receive(), timeout=10)
+    except TimeoutError:
+        await _refuse(websocket, 4400, 'send {"token": ...} first')
+        return None
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text = msg.get("text")
+    if text is None:
+        await _refuse(websocket, 1003, 'binary message: send the text {"token": ...} first')
+        return None
+    try:
+        doc = parse_json(text, "the first message")
+    except WebError as e:
+        await _refuse(websocket, 1008, e.reason)
+        return None
+    token = doc.get("token") if isinstance(doc, dict) else None
+    if not isinstance(token, str):
+        await _refuse(websocket, 1008, 'send {"token": ...} first')
+        return None
+    return token
+
+
+async def _reader(websocket: WebSocket) -> None:
+    """Until the client leaves: text is ignored, a binary frame closes the socket (1003)."""
+    try:
+        while True:
+            msg = await websocket.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            if msg.get("text") is None:
+                await _refuse(websocket, 1003, "binary message: this socket only sends updates")
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
 @router.websocket("/{gid}/ws")
 async def ws(websocket: WebSocket, gid: str, svc: Svc) -> None:
     """The first message must be the text ``{"token": "..."}``; a binary frame is closed with 1003, text that
@@ -30,25 +70,8 @@ async def ws(websocket: WebSocket, gid: str, svc: Svc) -> None:
     the game's row before anything else: the socket never replays a game."""
     games, hub, advancer = svc.games, svc.hub, svc.advancer
     await websocket.accept()
-    try:
-        msg = await asyncio.wait_for(websocket.receive(), timeout=10)
-    except TimeoutError:
-        await _refuse(websocket, 4400, 'send {"token": ...} first')
-        return
-    if msg["type"] == "websocket.disconnect":
-        return
-    text = msg.get("text")
-    if text is None:
-        await _refuse(websocket, 1003, 'binary message: send the text {"token": ...} first')
-        return
-    try:
-        doc = parse_json(text, "the first message")
-    except WebError as e:
-        await _refuse(websocket, 1008, e.reason)
-        return
-    token = doc.get("token") if isinstance(doc, dict) else None
-    if not isinstance(token, str):
-        await _refuse(websocket, 1008, 'send {"token": ...} first')
+    token = await _first_token(websocket)
+    if token is None:
         return
     try:
         await asyncio.to_thread(games.authorize, gid, token)
@@ -60,21 +83,7 @@ async def ws(websocket: WebSocket, gid: str, svc: Svc) -> None:
     hub.subs.setdefault(gid, set()).add(q)
     last: tuple[int | None, int | None] = (revision, advancer.thinking.get(gid))
     await websocket.send_json({"type": "update", "revision": revision, "thinking": last[1]})
-
-    async def reader() -> None:
-        """Until the client leaves: text is ignored, a binary frame closes the socket (1003)."""
-        try:
-            while True:
-                msg = await websocket.receive()
-                if msg["type"] == "websocket.disconnect":
-                    return
-                if msg.get("text") is None:
-                    await _refuse(websocket, 1003, "binary message: this socket only sends updates")
-                    return
-        except (WebSocketDisconnect, RuntimeError):
-            return
-
-    rtask = asyncio.create_task(reader())
+    rtask = asyncio.create_task(_reader(websocket))
     try:
         while not rtask.done():
             getter = asyncio.ensure_future(q.get())

@@ -1,3 +1,4 @@
+// @ts-check
 // Action input: the legal actions grouped by verb and space, count steppers for actions that differ only in
 // a number ("move k07 k06 footsoldier 3"), narrowing by the places chosen on the board, and typed notation.
 import { h } from "./ui.js";
@@ -7,17 +8,23 @@ const FLAT_LIMIT = 14; // up to this many entries the list is flat; more are gro
 
 /** Actions whose notation differs only in a final number, and whose descriptions differ only in numbers (a
  * count, not a choice: "move k07 k06 footsoldier 3", never "pick 3" of different combinations), become one
- * entry with a stepper. */
+ * entry with a stepper.
+ * @param {LegalAction[]} actions
+ * @returns {ActionEntry[]} */
 export function entries(actions) {
-  const out = [], byKey = new Map();
+  /** @type {ActionEntry[]} */
+  const out = [];
+  /** @type {Map<string, ActionEntry>} */
+  const byKey = new Map();
   for (const a of actions) {
     const m = a.text.match(/^(.*\S) (\d+)$/);
     const key = m ? m[1] + " #" : a.text;
     // the description without its numbers and plural endings ("1 army" and "3 armies" are the same choice)
     const same = m ? key + "\u0000" + a.description.replace(/\d+/g, "#").replace(/\b(\w+?)(ies|s|y)\b/g, "$1") : null;
-    if (m && byKey.has(same)) { byKey.get(same).options.push({ n: Number(m[2]), a }); continue; }
+    const known = same === null ? undefined : byKey.get(same);
+    if (m && known) { known.options.push({ n: Number(m[2]), a }); continue; }
     const e = { key, options: [{ n: m ? Number(m[2]) : null, a }] };
-    if (m) byKey.set(same, e);
+    if (same !== null) byKey.set(same, e);
     out.push(e);
   }
   for (const e of out) e.options.sort((x, y) => (x.n ?? 0) - (y.n ?? 0));
@@ -25,21 +32,29 @@ export function entries(actions) {
 }
 
 /** Sections: by verb, and by verb and first space where a verb has several entries from one space
- * ("Move from Karkoth Keep"), so a big turn reads as the player thinks: from where, then what, then where to. */
+ * ("Move from Karkoth Keep"), so a big turn reads as the player thinks: from where, then what, then where to.
+ * @param {ActionEntry[]} es
+ * @param {(id: string) => string} names
+ * @returns {Map<string, ActionEntry[]>} the entries by their section's title */
 function sections(es, names) {
+  /** @param {ActionEntry} e */
   const verb = e => e.options[0].a.text.split(" ")[0];
+  /** @param {ActionEntry} e @returns {string | undefined} */
   const first = e => (e.options[0].a.places || [])[0];
+  /** @type {Map<string, {n: number, firsts: Set<string>}>} */
   const stats = new Map();
   for (const e of es) {
     const v = verb(e), st = stats.get(v) || { n: 0, firsts: new Set() };
-    st.n += 1; if (first(e)) st.firsts.add(first(e)); stats.set(v, st);
+    const f = first(e);
+    st.n += 1; if (f) st.firsts.add(f); stats.set(v, st);
   }
+  /** @type {Map<string, ActionEntry[]>} */
   const groups = new Map();
   for (const e of es) {
-    const v = verb(e), st = stats.get(v);
+    const v = verb(e), st = /** @type {{n: number, firsts: Set<string>}} */ (stats.get(v));
     const k = first(e) && st.firsts.size < st.n && st.n > 4 ? `${v}\u0000${first(e)}` : v;
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k).push(e);
+    const group = groups.get(k);
+    if (group) group.push(e); else groups.set(k, [e]);
   }
   const titled = new Map();
   for (const [k, group] of groups) titled.set(sectionTitle(k, group, names), group);
@@ -47,14 +62,18 @@ function sections(es, names) {
 }
 
 /** A section's title as the game speaks: the word its descriptions start with ("Move", not the notation's
- * "move"), and the space they share ("Move from Blackmere" when every one says "from Blackmere"). */
+ * "move"), and the space they share ("Move from Blackmere" when every one says "from Blackmere").
+ * @param {string} key the verb, or the verb and the first space (joined by a NUL)
+ * @param {ActionEntry[]} group
+ * @param {(id: string) => string} names */
 export function sectionTitle(key, group, names) {
   const [v, place] = key.split("\u0000");
   const descs = group.map(e => e.options[0].a.description || "");
+  /** @type {Map<string, number>} */
   const counts = new Map();
   for (const d of descs) { const w = d.split(/\s+/)[0]; if (w) counts.set(w, (counts.get(w) || 0) + 1); }
   const word = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const said = word && counts.get(word) * 2 > descs.length ? word.replace(/[:,.;]$/, "") : v;
+  const said = word && (counts.get(word) || 0) * 2 > descs.length ? word.replace(/[:,.;]$/, "") : v;
   const title = said.charAt(0).toUpperCase() + said.slice(1);
   if (place === undefined) return title;
   const name = names(place);
@@ -62,9 +81,18 @@ export function sectionTitle(key, group, names) {
 }
 
 // the notation (what one would type) is on hover only: the button reads as the game speaks
+/** @param {LegalAction} a @param {string | null} tip */
 function notationTip(a, tip) { return [tip, a.description !== a.text ? `notation: ${a.text}` : null].filter(Boolean).join("\n") || null; }
 
 // quiet (board.notation "title"): the rules help's verb text is left out of the tooltip, which gives the notation only
+/**
+ * @param {ActionEntry} e
+ * @param {Live} me
+ * @param {(text: string) => unknown} send
+ * @param {Set<LegalAction>} matchSet
+ * @param {Record<string, HelpTerm>} help
+ * @param {boolean} quiet
+ */
 function entryView(e, me, send, matchSet, help, quiet) {
   const isMatch = matchSet.has(e.options[0].a);
   const verb = help[`verb:${e.options[0].a.text.split(" ")[0]}`];
@@ -77,24 +105,27 @@ function entryView(e, me, send, matchSet, help, quiet) {
     return li;
   }
   const values = e.options.map(o => o.n);
-  let i = me.steps[e.key] !== undefined ? Math.max(0, values.indexOf(me.steps[e.key])) : values.length - 1;
+  const kept = me.steps[e.key];
+  let i = kept !== undefined ? Math.max(0, values.indexOf(kept)) : values.length - 1;
   const out = h("output", { class: "count", "aria-live": "polite" });
   const go = h("button", { type: "button", class: "go primary" });
   const desc = h("span", { class: "desc" });
   const show = () => {
     const a = e.options[i].a;
     out.textContent = String(values[i]);
+    const title = notationTip(a, null);
     go.dataset.action = a.text;
     go.setAttribute("aria-label", a.description);
     desc.textContent = a.description;
-    go.textContent = "Play"; go.title = notationTip(a, null);
+    go.textContent = "Play";
+    if (title) go.title = title; else go.removeAttribute("title"); // (a null title would read "null")
     minus.disabled = i === 0; plus.disabled = i === values.length - 1;
   };
   const minus = h("button", { type: "button", class: "step minus", "aria-label": "one fewer", text: "−",
     onclick: () => { i = Math.max(0, i - 1); me.steps[e.key] = values[i]; show(); } });
   const plus = h("button", { type: "button", class: "step plus", "aria-label": "one more", text: "+",
     onclick: () => { i = Math.min(values.length - 1, i + 1); me.steps[e.key] = values[i]; show(); } });
-  go.addEventListener("click", () => send(go.dataset.action));
+  go.addEventListener("click", () => send(go.dataset.action || ""));
   show();
   return h("li", { class: "stepper" + (isMatch ? " match" : ""), "data-key": e.key, title: tip },
     desc, h("span", { class: "stepbox" }, minus, out, plus, go));
@@ -104,9 +135,12 @@ function entryView(e, me, send, matchSet, help, quiet) {
  * The "Your actions" card. me: {selected, filter, steps}; legal: [{text, description, places}];
  * names(regionId) -> the space's name; send(text); rerender().
  */
-/** The pieces of the chosen space, a count each (0 to all), before the destination is clicked. */
+/** The pieces of the chosen space, a count each (0 to all), before the destination is clicked.
+ * @param {Live} me
+ * @param {Compose} compose
+ * @param {(id: string) => string} names */
 function composer(me, compose, names) {
-  const p = me.pieces;
+  const p = /** @type {NonNullable<Live["pieces"]>} */ (me.pieces);
   const max = compose.counts[p.from];
   const rows = Object.entries(max).map(([kind, mx]) => {
     const out = h("output", { class: "count", "data-kind": kind });
@@ -124,6 +158,12 @@ function composer(me, compose, names) {
     h("ul", {}, rows));
 }
 
+/**
+ * @param {GameData} d
+ * @param {Live} me
+ * @param {{names: (id: string) => string, send: (text: string) => unknown, rerender: () => void,
+ *   matching: LegalAction[], compose: Compose | null | undefined | false, why: HTMLElement | null}} how
+ */
 export function actionCard(d, me, { names, send, rerender, matching, compose, why }) {
   const legal = d.legal || [];
   const help = (d.board && d.board.help) || {};

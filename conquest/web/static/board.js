@@ -1,21 +1,26 @@
+// @ts-check
 // The board: one SVG drawn from the ruleset's board_json (map polygons, per-region owner, pieces, markers,
 // icons, overlays), with zoom and pan (wheel, pinch, drag, buttons) and clickable places.
 import { h, s, color, toast } from "./ui.js";
 
+/** @type {Record<string, string>} */
 const KIND_FILL = { land: "#efe6cf", sea: "#b9d3e6", lake: "#cfe3ef", water: "#b9d3e6", mountain: "#d8cbb5",
   forest: "#cfe0bf", dungeon: "#a1887f", cave: "#d9d0c7", settlement: "#f1d9b5", empty: "#f4efe4", castle: "#e8d7b0",
   hill: "#e3d6b8", swamp: "#c9d3b4", farmland: "#efe3a8" };
 const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
 
 // the view box each board keeps while the page re-draws (zoom and pan survive a move)
+/** @type {Map<string, Box>} */
 const views = new Map();
 
+/** @param {number[][]} poly @returns {Box} */
 function bbox(poly) {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of poly) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
   return [x0, y0, x1 - x0, y1 - y0];
 }
 
+/** @param {string} kind @param {number} x @param {number} y @param {number} r @param {string} fill */
 function shape(kind, x, y, r, fill) {
   const st = { fill, stroke: "#fff", "stroke-width": r * 0.12 };
   if (kind === "square") return s("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.2, ...st });
@@ -28,7 +33,8 @@ function shape(kind, x, y, r, fill) {
   return s("circle", { cx: x, cy: y, r, ...st });
 }
 
-/** A name on one line, or two (split at the space nearest the middle) when it is long. */
+/** A name on one line, or two (split at the space nearest the middle) when it is long.
+ * @param {string} name */
 function wrap(name) {
   if (name.length <= 9 || !name.includes(" ")) return [name];
   let best = -1;
@@ -36,32 +42,40 @@ function wrap(name) {
   return [name.slice(0, best), name.slice(best + 1)];
 }
 
-/** ": <rules text>" of a help term (board.help), or "". */
+/** ": <rules text>" of a help term (board.help), or "".
+ * @param {Record<string, HelpTerm> | null | undefined} help
+ * @param {string | null | undefined} key */
 export function helpText(help, key) {
   const t = key && help && help[key];
   return t ? `: ${t.text}` : "";
 }
 
-/** The text of a piece for titles and screen readers: "3 footsoldiers of Karkoth". */
+/** The text of a piece for titles and screen readers: "3 footsoldiers of Karkoth".
+ * @param {Piece} p
+ * @param {(seat: SeatIndex) => string} seatName */
 export function pieceText(p, seatName) {
   const n = p.count ?? 1;
   return `${n} ${p.kind || "piece"}${p.seat !== undefined && p.seat !== null ? " of " + seatName(p.seat) : ""}`;
 }
 
-/** opts: {places:Set, selected:[], onRegion(id), seatName(seat), colors:[], key:string} */
+/** opts: {places:Set, selected:[], onRegion(id), seatName(seat), colors:[], key:string}
+ * @param {Board & {map: BoardMap}} board
+ * @param {BoardOptions} opts
+ * @returns {BoardSvg} */
 export function drawBoard(board, opts) {
   const m = board.map;
   const vb = (board.legible && board.legible.viewbox) || m.viewbox || [0, 0, 100, 100];
   const drawn = (m.regions || []).filter(r => r.polygon).length || 1;
   const unit = Math.sqrt(vb[2] * vb[3] / drawn) / 22; // a typical region's scale
   const colors = board.colors || null;
+  /** @param {SeatIndex | null | undefined} seat */
   const col = seat => (colors && seat !== null && seat !== undefined && seat >= 0 && colors[seat]) || color(seat);
   const places = opts.places || new Set();
   const selected = opts.selected || [];
   const info = board.regions || {};
   const help = board.help || {};
-  const svg = s("svg", { class: "board", viewBox: vb.join(" "), role: "group", "aria-label": `Board: ${m.name || m.id}`,
-    "data-board": board.kind || m.id || "", "data-home": vb.join(" ") });
+  const svg = /** @type {BoardSvg} */ (s("svg", { class: "board", viewBox: vb.join(" "), role: "group", "aria-label": `Board: ${m.name || m.id}`,
+    "data-board": board.kind || m.id || "", "data-home": vb.join(" ") }));
   const defs = s("defs", {},
     s("pattern", { id: "declined", patternUnits: "userSpaceOnUse", width: 2 * unit, height: 2 * unit, patternTransform: "rotate(45)" },
       s("rect", { width: 2 * unit, height: 2 * unit, fill: "#ffffff", "fill-opacity": 0.0 }),
@@ -71,7 +85,9 @@ export function drawBoard(board, opts) {
   const showNames = m.labels !== false;
   // board.legible {name_px, count_px, focus?}: names and counts keep a size in pixels (Nerath)
   const legible = board.legible || null;
-  const stacks = [], rings = s("g", { class: "rings" });
+  /** @type {LegibleLayout["stacks"]} */
+  const stacks = [];
+  const rings = s("g", { class: "rings" });
   if (legible) svg.classList.add("legible");
   // the map's borders as lines (map.links, made by the server): between the centres of regions drawn as cells
   // set apart, under them; over the shapes where a line crosses a third region or bridges two shapes that meet
@@ -95,13 +111,13 @@ export function drawBoard(board, opts) {
     if (r.cell_from_center) backs.append(s("path", { d })); // the lines under it do not show through a tint
     const owned = st.owner !== null && st.owner !== undefined;
     const ownerColor = st.color || col(st.owner);
-    const fill = st.fill || (owned ? ownerColor : (KIND_FILL[r.kind] || "#eee"));
+    const fill = st.fill || (owned ? ownerColor : ((r.kind && KIND_FILL[r.kind]) || "#eee"));
     g.append(s("path", { d, fill, "fill-opacity": st.fill ? 1 : owned ? 0.38 : 1 }));
     if (st.fill && owned) g.append(s("path", { d, fill: ownerColor, "fill-opacity": 0.35, class: "tint" }));
     if (st.declined) g.append(s("path", { d, fill: "url(#declined)", class: "hatch" }));
     const name = st.name || r.name || "";
     const title = [name ? (legible ? name : `${name} (${r.id})`) : r.id]; // a legible board names no ids
-    if (st.label) title.push(st.label);
+    if (st.label) title.push(String(st.label));
     for (const p of st.pieces || []) title.push(pieceText(p, opts.seatName));
     for (const ic of st.icons || []) title.push(ic.title || ic.icon);
     for (const mk of st.markers || []) title.push(String(mk));
@@ -210,8 +226,10 @@ export function drawBoard(board, opts) {
   return svg;
 }
 
-/** The view box around some regions (a seat's realm), a little margin around. */
+/** The view box around some regions (a seat's realm), a little margin around.
+ * @param {BoardMap} m @param {string[]} ids @param {number} unit @returns {Box | null} */
 function focusBox(m, ids, unit) {
+  /** @type {number[][]} */
   const pts = [];
   for (const r of m.regions || []) if (ids.includes(r.id) && r.polygon) pts.push(...r.polygon);
   if (!pts.length) return null;
@@ -219,11 +237,13 @@ function focusBox(m, ids, unit) {
   return [x - unit, y - unit, w + 2 * unit, hh + 2 * unit];
 }
 
-/** Greedy wrap of a name into lines of at most `max` characters (a word longer than that keeps its line). */
+/** Greedy wrap of a name into lines of at most `max` characters (a word longer than that keeps its line).
+ * @param {string} name @param {number} max */
 function wrapTo(name, max) {
+  /** @type {string[]} */
   const out = [];
   for (const w of name.split(" ")) {
-    const last = out[out.length - 1];
+    const last = /** @type {string | undefined} */ (out[out.length - 1]);
     if (last !== undefined && (last + " " + w).length <= max) out[out.length - 1] = last + " " + w;
     else out.push(w);
   }
@@ -233,7 +253,8 @@ function wrapTo(name, max) {
 /** The names, pieces and icons of a legible board, at sizes in pixels: names at spec.name_px, piece counts at
  * spec.count_px for the board's width on the page (or, on a narrow screen, for the view zoomed on spec.focus).
  * A space shows one chip per piece kind and realm ("F3"), its Castle, capital and dungeon badges beside them;
- * the chip's title lists the pieces. */
+ * the chip's title lists the pieces.
+ * @param {BoardSvg & {legible: LegibleLayout}} svg */
 function legibleLayout(svg) {
   const L = svg.legible;
   const home = (svg.dataset.home || "").split(" ").map(Number);
@@ -257,6 +278,7 @@ function legibleLayout(svg) {
   for (const st of L.stacks) {
     const maxChars = Math.max(6, Math.floor(Math.min(st.bw, cell) * 0.98 / (fn * charW)));
     const lines = st.name ? (st.name.length <= maxChars ? [st.name] : wrapTo(st.name, maxChars)) : [];
+    /** @type {{icon?: RegionIcon, piece?: Piece, txt: string}[]} */
     const items = [];
     for (const ic of st.icons) items.push({ icon: ic, txt: String(ic.icon) });
     for (const p of st.pieces) {
@@ -265,7 +287,10 @@ function legibleLayout(svg) {
     }
     const ph = fc * 1.3, gap = fc * 0.18;
     const widths = items.map(it => Math.max(ph, it.txt.length * fc * 0.62 + fc * 0.45));
-    const rows = []; let cur = [], curW = 0;
+    /** @type {[typeof items[number], number][][]} */
+    const rows = [];
+    /** @type {[typeof items[number], number][]} */
+    let cur = [], curW = 0;
     items.forEach((it, i) => {
       const w = widths[i];
       if (cur.length && curW + gap + w > Math.min(st.bw, cell) * 1.08) { rows.push(cur); cur = []; curW = 0; }
@@ -299,7 +324,7 @@ function legibleLayout(svg) {
               fill: p.color || (p.seat === null || p.seat === undefined ? "#555" : L.col(p.seat)), stroke: "#fff", "stroke-width": fc * 0.1 }),
             s("text", { x: mx, y: my + fc * 0.36, "text-anchor": "middle", "font-size": fc, fill: "#fff", "font-weight": "bold", class: "count" }, it.txt)));
         } else {
-          const ic = it.icon;
+          const ic = /** @type {RegionIcon} */ (it.icon);
           L.top.append(s("g", { class: "icon", "data-icon": ic.key || ic.icon, "data-region": st.id },
             s("title", {}, (ic.title || ic.icon) + helpText(L.help, ic.help)),
             s("rect", { x, y: y + gap / 2, width: w, height: ph, rx: ph * 0.2, fill: ic.fill || "#fff8e1", stroke: ic.stroke || "#5a4a30", "stroke-width": fc * 0.1 }),
@@ -312,33 +337,40 @@ function legibleLayout(svg) {
   }
 }
 
-/** Labels that still touch an earlier one get smaller, then are hidden (the region's title keeps the name). */
+/** Labels that still touch an earlier one get smaller, then are hidden (the region's title keeps the name).
+ * @param {BoardSvg} svg */
 export function fitLabels(svg) {
-  if (svg.legible) { legibleLayout(svg); return; }
+  if (svg.legible) { legibleLayout(/** @type {BoardSvg & {legible: LegibleLayout}} */ (svg)); return; }
+  /** @type {DOMRect[]} */
   const kept = [];
   const [vx, vy, vw, vh] = (svg.dataset.home || "").split(" ").map(Number);
-  for (const t of svg.querySelectorAll("text.label")) { // keep every label inside the board (no clipped names)
+  /** @type {NodeListOf<SVGTextElement>} */
+  const texts = svg.querySelectorAll("text.label");
+  for (const t of texts) { // keep every label inside the board (no clipped names)
     if (!vw) break;
     const b = t.getBBox();
     const dx = b.x < vx ? vx - b.x : b.x + b.width > vx + vw ? vx + vw - b.x - b.width : 0;
     const dy = b.y < vy ? vy - b.y : b.y + b.height > vy + vh ? vy + vh - b.y - b.height : 0;
-    if (dx) for (const e of [t, ...t.querySelectorAll("tspan")]) e.setAttribute("x", Number(e.getAttribute("x")) + dx);
-    if (dy) t.setAttribute("y", Number(t.getAttribute("y")) + dy);
+    if (dx) for (const e of [t, ...t.querySelectorAll("tspan")]) e.setAttribute("x", String(Number(e.getAttribute("x")) + dx));
+    if (dy) t.setAttribute("y", String(Number(t.getAttribute("y")) + dy));
   }
+  /** @param {DOMRect} a @param {DOMRect} b */
   const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-  for (const t of svg.querySelectorAll("text.label")) {
+  for (const t of /** @type {NodeListOf<SVGTextElement>} */ (svg.querySelectorAll("text.label"))) {
     for (let k = 0; k < 4; k++) {
       const b = t.getBBox();
       if (!kept.some(o => hit(o, b))) { kept.push(b); break; }
       if (k === 3) { t.setAttribute("visibility", "hidden"); t.classList.add("hidden"); break; }
-      t.setAttribute("font-size", Number(t.getAttribute("font-size")) * 0.8);
+      t.setAttribute("font-size", String(Number(t.getAttribute("font-size")) * 0.8));
     }
   }
 }
 
 // ---- zoom and pan ------------------------------------------------------------------------------------
+/** @param {BoardSvg} svg @param {string} key @param {Box} home */
 function zoomable(svg, key, home) {
   let v = views.get(key) || home.slice();
+  /** @param {Box} nv */
   const set = nv => {
     const w = Math.min(Math.max(nv[2], home[2] / 8), home[2]), hgt = w * home[3] / home[2];
     const x = Math.min(Math.max(nv[0], home[0] - w * 0.25), home[0] + home[2] - w * 0.75);
@@ -346,21 +378,25 @@ function zoomable(svg, key, home) {
     v = [x, y, w, hgt]; views.set(key, v); svg.setAttribute("viewBox", v.join(" "));
   };
   set(v);
+  /** @param {number} cx @param {number} cy */
   const toBoard = (cx, cy) => {
     const r = svg.getBoundingClientRect();
     const sc = Math.max(v[2] / r.width, v[3] / r.height);
     const ox = (r.width - v[2] / sc) / 2, oy = (r.height - v[3] / sc) / 2;
     return [v[0] + (cx - r.left - ox) * sc, v[1] + (cy - r.top - oy) * sc, sc];
   };
+  /** @param {number} f @param {number} [cx] @param {number} [cy] */
   const zoomAt = (f, cx, cy) => {
-    const [bx, by] = cx === undefined ? [v[0] + v[2] / 2, v[1] + v[3] / 2] : toBoard(cx, cy);
+    const [bx, by] = cx === undefined || cy === undefined ? [v[0] + v[2] / 2, v[1] + v[3] / 2] : toBoard(cx, cy);
     set([bx - (bx - v[0]) * f, by - (by - v[1]) * f, v[2] * f, v[3] * f]);
   };
   svg.zoomBy = zoomAt;
   svg.setView = set;
   svg.resetZoom = () => set(home.slice());
   svg.addEventListener("wheel", ev => { ev.preventDefault(); zoomAt(ev.deltaY > 0 ? 1.2 : 1 / 1.2, ev.clientX, ev.clientY); }, { passive: false });
+  /** @type {Map<number, number[]>} */
   const pts = new Map();
+  /** @type {{v: Box, pts: Map<number, number[]>} | null} */
   let start = null;
   svg.addEventListener("pointerdown", ev => {
     pts.set(ev.pointerId, [ev.clientX, ev.clientY]);
@@ -388,19 +424,22 @@ function zoomable(svg, key, home) {
       set([bx - (bx - start.v[0]) * f, by - (by - start.v[1]) * f, start.v[2] * f, start.v[3] * f]);
     }
   });
+  /** @param {PointerEvent} ev */
   const up = ev => { pts.delete(ev.pointerId); start = pts.size ? { v: v.slice(), pts: new Map(pts) } : null; setTimeout(() => { svg.dragged = false; }, 0); };
   svg.addEventListener("pointerup", up); svg.addEventListener("pointercancel", up);
 }
 
-/** The zoom buttons under a board. */
+/** The zoom buttons under a board.
+ * @param {() => BoardSvg | null | undefined} svgGetter */
 export function zoomBar(svgGetter) {
   return h("div", { class: "zoombar", "aria-label": "Zoom" },
-    h("button", { type: "button", title: "Zoom in", "aria-label": "Zoom in", onclick: () => svgGetter()?.zoomBy(1 / 1.4), text: "+" }),
-    h("button", { type: "button", title: "Zoom out", "aria-label": "Zoom out", onclick: () => svgGetter()?.zoomBy(1.4), text: "−" }),
-    h("button", { type: "button", title: "Whole board", "aria-label": "Whole board", onclick: () => svgGetter()?.resetZoom(), text: "⤢" }));
+    h("button", { type: "button", title: "Zoom in", "aria-label": "Zoom in", onclick: () => svgGetter()?.zoomBy?.(1 / 1.4), text: "+" }),
+    h("button", { type: "button", title: "Zoom out", "aria-label": "Zoom out", onclick: () => svgGetter()?.zoomBy?.(1.4), text: "−" }),
+    h("button", { type: "button", title: "Whole board", "aria-label": "Whole board", onclick: () => svgGetter()?.resetZoom?.(), text: "⤢" }));
 }
 
-/** Legend entries (board.legend: [{icon, text, shape?, help?}]) shown beside the board, not as a footnote. */
+/** Legend entries (board.legend: [{icon, text, shape?, help?}]) shown beside the board, not as a footnote.
+ * @param {Board} board */
 export function legend(board) {
   const items = board.legend || [];
   if (!items.length) return null;

@@ -1,13 +1,22 @@
+// @ts-check
 // Exact odds in the page: a badge and a small panel beside each dice-driven action of a game (fetched from
 // GET /api/games/{id}/odds), and the drawing of a battle's result (bars) that the calculator page shares.
 // An ES module; every text from the server goes in with textContent.
 
+/**
+ * An HTML element: attributes (`on…` listeners, `text` its text), then its children (one level of lists).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {Kid[]} kids
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "text") e.textContent = v;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+    else if (k === "text") e.textContent = String(v);
     else e.setAttribute(k, v === true ? "" : String(v));
   }
   for (const kid of kids.flat()) {
@@ -17,6 +26,8 @@ export function el(tag, attrs, ...kids) {
   return e;
 }
 
+/** A probability as a percentage to show: "0%", "<0.1%", "37%", "4.2%", ">99.9%", "100%".
+ * @param {number} p */
 export function pct(p) {
   if (p <= 0) return "0%";
   if (p >= 1) return "100%";
@@ -25,6 +36,7 @@ export function pct(p) {
   return (100 * p).toFixed(p < 0.1 || p > 0.9 ? 1 : 0) + "%";
 }
 
+/** @type {["attacker_wins" | "defender_holds" | "both_destroyed", string, string][]} */
 const OUTCOMES = [
   ["attacker_wins", "Attacker wins", "win"],
   ["defender_holds", "Defender holds", "hold"],
@@ -32,22 +44,25 @@ const OUTCOMES = [
 ];
 
 // the three results of a battle as one stacked bar and a legend (ids prefixed with `id` when given)
+/** @param {Partial<OddsResult>} r @param {string} [id] */
 export function battleBars(r, id) {
   const bar = el("div", { class: "odds-stack", role: "img",
-    "aria-label": OUTCOMES.map(([k, label]) => `${label} ${pct(r[k])}`).join(", ") });
+    "aria-label": OUTCOMES.map(([k, label]) => `${label} ${pct(/** @type {number} */ (r[k]))}`).join(", ") });
   const legend = el("ul", { class: "odds-legend" });
   for (const [k, label, cls] of OUTCOMES) {
     const seg = el("span", { class: `seg ${cls}` });
-    seg.style.width = `${(100 * r[k]).toFixed(3)}%`;
+    const p = /** @type {number} */ (r[k]);
+    seg.style.width = `${(100 * p).toFixed(3)}%`;
     bar.append(seg);
     legend.append(el("li", { class: cls }, el("span", { class: "dot" }), `${label} `,
-      el("b", { id: id ? `${id}-${cls}` : null, "data-p": r[k], text: pct(r[k]) })));
+      el("b", { id: id ? `${id}-${cls}` : null, "data-p": p, text: pct(p) })));
   }
-  if (r.attacker_retreats > 0)
+  if (r.attacker_retreats !== undefined && r.attacker_retreats > 0)
     legend.append(el("li", { class: "muted" }, `(the attacker retreats in ${pct(r.attacker_retreats)})`));
   return el("div", { class: "odds-bars" }, bar, legend);
 }
 
+/** "2 footsoldier, wizard", or "none". @param {string[]} pieces */
 function pieceList(pieces) {
   if (!pieces.length) return "none";
   const counts = new Map();
@@ -56,14 +71,16 @@ function pieceList(pieces) {
 }
 
 // allied defenders' pieces, realm by realm ("realm: castle; other realm: 2 footsoldier")
+/** @param {Record<string, string[]>} byRealm */
 function realmList(byRealm) {
   return Object.entries(byRealm).map(([r, p]) => `${r}: ${pieceList(p)}`).join("; ");
 }
 
 // the most likely survivors of each side, as rows of small bars; `names` the sides' captions
+/** @param {Partial<OddsResult>} r @param {number} [limit] @param {{attacker: string, defender: string}} [names] */
 export function survivorTable(r, limit = 6, names = { attacker: "Attacker", defender: "Defender" }) {
   const box = el("div", { class: "odds-surv" });
-  for (const side of ["attacker", "defender"]) {
+  for (const side of /** @type {const} */ (["attacker", "defender"])) {
     const rows = r[`${side}_survivors`] || [];
     const tb = el("table", { class: "odds-table", id: `surv-${side}` },
       el("caption", { text: `${names[side]}: what is left` }));
@@ -83,6 +100,7 @@ export function survivorTable(r, limit = 6, names = { attacker: "Attacker", defe
 
 // a battle in words: "2 fighter, wizard against the Guardians (troll, facedown) (casualties cheapest, pressing
 // always)"; `b` is a game's battle record ({attacker, defender, kind, sea, order, press, allies?})
+/** @param {BattleRecord} b */
 export function battleLine(b) {
   return el("p", { class: "help battle-line" }, `${pieceList(b.attacker)} against `,
     b.allies ? realmList(b.allies) : b.kind === "dungeon" ? `the Guardians (${pieceList(b.defender)})` : pieceList(b.defender),
@@ -90,6 +108,7 @@ export function battleLine(b) {
 }
 
 // what a won dungeon brings, as the odds report it (null outside a dungeon)
+/** @param {Partial<OddsResult>} r @param {BattleRecord | null | undefined} b */
 export function rewardLine(r, b) {
   if (!b || b.kind !== "dungeon" || r.reward_gold === undefined) return null;
   const avg = b.defender.includes("facedown") ? " on average" : "";
@@ -102,6 +121,7 @@ export const ALLY_SPLIT = "Allied defenders share each roll's hits: half each, a
   "the space (the Castle counts for its owner; on equal numbers either, ½ each), and hits beyond what one realm can " +
   "take go to the other. Each realm takes its share in its own casualty order and rolls with its own cards.";
 
+/** @param {Partial<OddsResult>} r */
 export function battleFigures(r) {
   const g = r.expected_gold_lost || {};
   return el("dl", { class: "odds-figs" },
@@ -113,6 +133,10 @@ export function battleFigures(r) {
 // the calculator page's address hash for a battle given as POST /api/odds/{ruleset}'s body (pieces as lists of ids):
 // a=attacker&d=defender (or the Guardians with dungeon=1)&l=the ally's pieces (present when an ally is stated)
 // &sea=1&order=listed&press=until-below=K&ac=, dc=, lc=: the attacker's, defender's, ally's cards
+/**
+ * @param {{attacker: string[], defender: string[], ally?: string[] | null, dungeon?: boolean, sea?: boolean,
+ *   order?: string, press?: string, attacker_cards?: string[], defender_cards?: string[], ally_cards?: string[]}} b
+ */
 export function calcHash(b) {
   const q = new URLSearchParams({ a: b.attacker.join(","), d: b.defender.join(",") });
   if (b.ally) q.set("l", b.ally.join(","));
@@ -120,13 +144,16 @@ export function calcHash(b) {
   if (b.sea) q.set("sea", "1");
   if (b.order && b.order !== "cheapest") q.set("order", b.order);
   if (b.press && b.press !== "always") q.set("press", b.press);
-  for (const [k, key] of [["attacker_cards", "ac"], ["defender_cards", "dc"], ["ally_cards", "lc"]])
-    if (b[k] && b[k].length) q.set(key, b[k].join(","));
+  for (const [k, key] of /** @type {const} */ ([["attacker_cards", "ac"], ["defender_cards", "dc"], ["ally_cards", "lc"]])) {
+    const cards = b[k];
+    if (cards && cards.length) q.set(key, cards.join(","));
+  }
   return q.toString();
 }
 
 // a calculator link with a game's battle record filled in (allied defenders: the first realm is the defender,
 // the second its ally; a dungeon: its Guardians, facedown for a tile not seen); `ruleset` the game's
+/** @param {BattleRecord} battle @param {string | undefined} ruleset */
 export function calcLink(battle, ruleset) {
   const realms = battle.allies ? Object.values(battle.allies) : null;
   return `/calc/${ruleset}#` + calcHash({ attacker: battle.attacker, defender: realms ? realms[0] : battle.defender,
@@ -135,6 +162,7 @@ export function calcLink(battle, ruleset) {
 }
 
 // an outcome in words: a summary text, or a record such as {result, attacker_keeps: [pieces]}
+/** @param {unknown} o */
 function outcomeText(o) {
   if (typeof o === "string") return o;
   if (!o || typeof o !== "object") return String(o);
@@ -143,12 +171,13 @@ function outcomeText(o) {
 }
 
 // the answer of GET /api/games/{id}/odds, drawn: bars for a battle, a table of outcomes otherwise
+/** @param {ActionOdds} data */
 export function oddsPanel(data) {
   const box = el("div", { class: "odds-panel" });
   if (data.attacker_wins !== undefined) {
     const b = data.battle;
     if (b) box.append(battleLine(b));
-    box.append(...[battleBars(data), battleFigures(data), rewardLine(data, b)].filter(Boolean));
+    box.append(...[battleBars(data), battleFigures(data), rewardLine(data, b)].filter(x => x !== null));
     // the calculator states the pieces, the Guardian tiles and the policies; what else this battle has, it is told
     const beyond = (b && b.beyond_calculator) || [];
     if (b) box.append(el("p", { class: "calc-open" }, el("a", { href: calcLink(b, data.ruleset), target: "_blank", rel: "noopener", text: "Open in the battle calculator" }),
@@ -156,17 +185,21 @@ export function oddsPanel(data) {
     return box;
   }
   const tb = el("table", { class: "odds-table" });
-  for (const o of data.outcomes.slice(0, 12)) {
+  const outcomes = data.outcomes || [];
+  for (const o of outcomes.slice(0, 12)) {
     const fill = el("span", { class: "fill" }); fill.style.width = `${(100 * o.probability).toFixed(2)}%`;
     tb.append(el("tr", {}, el("td", { class: "who", text: outcomeText(o.outcome) }),
       el("td", { class: "meter" }, el("span", { class: "track" }, fill)), el("td", { class: "p", text: pct(o.probability) })));
   }
-  if (data.outcomes.length > 12) tb.append(el("tr", { class: "muted" }, el("td", { text: `${data.outcomes.length - 12} more outcomes` })));
+  if (outcomes.length > 12) tb.append(el("tr", { class: "muted" }, el("td", { text: `${outcomes.length - 12} more outcomes` })));
   box.append(tb);
   return box;
 }
 
+/** @typedef {{gid: string, token: string, step: number | null}} OddsContext */
+/** @type {Map<string, Promise<ActionOdds>>} */
 const cache = new Map();
+/** @param {OddsContext} ctx @param {string} text @returns {Promise<ActionOdds>} */
 async function fetchOdds(ctx, text) {
   const key = `${ctx.gid}|${ctx.step}|${text}`;
   if (!cache.has(key)) {
@@ -178,12 +211,13 @@ async function fetchOdds(ctx, text) {
       return data;
     })());
   }
-  return cache.get(key);
+  return /** @type {Promise<ActionOdds>} */ (cache.get(key));
 }
 
 // The hook the game page calls for each listed action: `li` holds the action's button; `action` is an entry of
 // the payload's `legal` list ({text, description, odds}); ctx = {gid, token, step}. Actions with odds get a
 // small "odds" button that opens a panel under them; the battle window's `press` opens its panel at once.
+/** @param {HTMLLIElement} li @param {LegalAction} action @param {OddsContext} ctx */
 export function decorateAction(li, action, ctx) {
   if (!action || !action.odds) return;
   const panel = el("div", { class: "odds-drop", hidden: true, "aria-live": "polite" });
@@ -203,13 +237,14 @@ export function decorateAction(li, action, ctx) {
       const data = await fetchOdds(ctx, action.text);
       panel.replaceChildren(oddsPanel(data));
       if (data.attacker_wins !== undefined) { badge.textContent = pct(data.attacker_wins); badge.className = "odds-badge win"; }
-    } catch (e) { loaded = false; panel.replaceChildren(el("p", { class: "odds-error", role: "alert", text: e.message })); }
+    } catch (e) { loaded = false; panel.replaceChildren(el("p", { class: "odds-error", role: "alert", text: /** @type {Error} */ (e).message })); }
   }
+  /** @param {boolean} open */
   function toggle(open) {
     panel.hidden = !open; btn.setAttribute("aria-expanded", String(open));
     if (open) load();
   }
-  btn.addEventListener("click", () => toggle(panel.hidden));
+  btn.addEventListener("click", () => toggle(Boolean(panel.hidden)));
   // a battle's chance of winning shows on the badge as soon as the action is hovered or focused
   if (row) for (const ev of ["mouseenter", "focus"]) row.addEventListener(ev, () => load(), { once: true });
   if (action.text === "press") toggle(true);

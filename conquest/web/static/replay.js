@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page: any step of a game, as a seat or spectator saw it then.
 import { h, app, api, toast, status, seatNamer, downloadRecord, setSeatColors, setSeatWords } from "./ui.js";
 import { tokensOf, hashToken } from "./store.js";
@@ -5,14 +6,17 @@ import { fitLabels } from "./board.js";
 import { stopLive, boardSection, logList } from "./game.js";
 import { playerPanels, viewPanel } from "./panels.js";
 
+/** @param {string} gid */
 export async function replayPage(gid) {
   const token = hashToken() || (tokensOf(gid)[0] || {}).token;
   stopLive();
   if (!token) { app.replaceChildren(h("p", { text: "This replay link has no token." })); return; }
   let step = 0, total = 0;
+  /** @param {number} k */
   async function show(k) {
+    /** @type {ReplayData} */
     let d;
-    try { d = await api("GET", `/api/games/${gid}/replay?step=${k}`, undefined, token); } catch (e) { toast(e.message); return; }
+    try { d = await api("GET", `/api/games/${gid}/replay?step=${k}`, undefined, token); } catch (e) { toast(/** @type {Error} */ (e).message); return; }
     step = d.step; total = d.total;
     const g = d.game; const seatName = seatNamer(g);
     setSeatColors(d.board && d.board.colors); setSeatWords(d);
@@ -36,10 +40,10 @@ export async function replayPage(gid) {
         h("div", { class: "card" }, playerPanels(pd, seatName)),
         d.board && d.board.map ? h("details", { class: "card" }, h("summary", { text: "Details" }), ...viewPanel(d, false)) : null,
         h("div", { class: "card" }, h("h2", { text: "Log" }), logList(d.log, seatName)))));
-    for (const svg of app.querySelectorAll("svg.board")) fitLabels(svg);
+    for (const svg of /** @type {NodeListOf<BoardSvg>} */ (app.querySelectorAll("svg.board"))) fitLabels(svg);
   }
   document.onkeydown = (ev) => {
-    if (!location.pathname.endsWith("/replay") || ev.target.tagName === "INPUT") return;
+    if (!location.pathname.endsWith("/replay") || /** @type {HTMLElement} */ (ev.target).tagName === "INPUT") return;
     if (ev.key === "ArrowRight") show(Math.min(total, step + 1));
     if (ev.key === "ArrowLeft") show(Math.max(0, step - 1));
   };
