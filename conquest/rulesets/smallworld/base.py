@@ -3,8 +3,8 @@ which race is active, what is left in the piles). The steps of the turn (conques
 redeployment.py, decline.py, scoring.py, turn.py) are mixins over this class; the procedures one step hands
 over to another are named here, so that no step imports another.
 
-Every list is flat (ints and bools) so that ``clone``, generated from ``FIELDS``, is a handful of list
-copies. Region numbers are 0-based inside (``r1`` is 0); races and powers are indices into ``data.RACES`` / ``data.POWERS``.
+Every list is flat (ints and bools) so that ``clone`` is a handful of list copies. Region numbers are 0-based
+inside (``r1`` is 0); races and powers are indices into ``data.RACES`` / ``data.POWERS``.
 """
 
 from __future__ import annotations
