@@ -41,6 +41,8 @@ Tokens = Annotated[int, Field(ge=0, le=30)]
 Seat = Annotated[int, Field(ge=0, le=4)]
 One = Annotated[int, Field(ge=0, le=1)]
 Phase: Any = Literal[tuple(PHASE_NAMES)]
+RaceId: Any = Literal[tuple(D.RACE_IDS)]
+PowerId: Any = Literal[tuple(D.POWER_IDS)]
 
 
 class MapDoc(Part):
@@ -55,46 +57,23 @@ class SeatDoc(Part):
 
 class RaceDoc(Part):
     seat: Seat
-    power: Id
+    power: PowerId
     status: Literal["active", "declined"] = "active"
     hand: Annotated[int, Field(ge=0, le=40)] = 0
 
 
 class ComboDoc(Part):
-    race: Id
-    power: Id
+    race: RaceId
+    power: PowerId
     coins: Coins = 0
 
 
-class RegionDoc(Part):
-    race: Id | None = None
-    tokens: Tokens = 0
-    lost_tribe: One = 0
-    lair: One = 0
-    fortress: One = 0
-    encampments: Annotated[int, Field(ge=0, le=5)] = 0
-    hole: One = 0
-    hero: One = 0
-    dragon: One = 0
-
-
-class TurnStateDoc(Part):
-    race: Id | None = None
-    readied: bool = False
-    conquered: bool = False
-    picked: bool = False
-    declined: bool = False
-    nonempty_conquered: Annotated[int, Field(ge=0, le=100)] = 0
-    attacked: Annotated[list[Seat], Field(max_length=5)] = []
-    converted: Annotated[list[Seat], Field(max_length=5)] = []
-    dragon_used: bool = False
-    die_used: bool = False
-    fortress_placed: bool = False
-    berserk_die: Annotated[int, Field(ge=0, le=3)] | None = None
-    final_region: Id | None = None
-    amazon_debt: Annotated[int, Field(ge=0, le=4)] = 0
-    defender: Seat | None = None
-    loose_encampments: Annotated[int, Field(ge=0, le=5)] = 0
+MARKERS = (("lost_tribe", "lost", One), ("lair", "lair", One), ("fortress", "fort", One),
+           ("encampments", "camp", Annotated[int, Field(ge=0, le=5)]), ("hole", "hole", One), ("hero", "hero", One),
+           ("dragon", "dragon", One))
+"""What a region holds besides its race's tokens: each marker's key, the state's list of it and its bound."""
+_REGION: dict[str, Any] = {"race": (RaceId | None, None), "tokens": (Tokens, 0), **{k: (ty, 0) for k, _, ty in MARKERS}}
+RegionDoc: Any = create_model("RegionDoc", __base__=Part, **_REGION)
 
 
 class PeaceDoc(Part):
@@ -121,18 +100,8 @@ def _race_name(x: int) -> str | None:
     return D.RACE_IDS[x] if x >= 0 else None
 
 
-def _race(v: str | None, field: str) -> int:
-    if v is None:
-        return -1
-    if v not in D.RACE_INDEX:
-        raise StateFormatError(field, f"unknown race {v!r} (races: {', '.join(D.RACE_IDS)})")
-    return D.RACE_INDEX[v]
-
-
-def _power(v: str, field: str) -> int:
-    if v not in D.POWER_INDEX:
-        raise StateFormatError(field, f"unknown power {v!r} (powers: {', '.join(D.POWER_IDS)})")
-    return D.POWER_INDEX[v]
+def _race(v: str | None) -> int:
+    return -1 if v is None else D.RACE_INDEX[v]
 
 
 def _region(v: str | None, field: str, n: int) -> int:
@@ -192,9 +161,9 @@ def _write_races(s: StateBase) -> dict[str, Any]:
 def _read_races(s: StateBase, races: dict[str, dict[str, Any]]) -> None:
     s.rseat, s.rpower, s.rstatus, s.rhand = [-1] * NR, [-1] * NR, [OUT] * NR, [0] * NR
     for name, info in races.items():
-        x = _race(name, f"races/{name}")
+        x = D.RACE_INDEX[name]
         s.rseat[x] = _seat(s, info["seat"], f"races/{name}/seat")
-        s.rpower[x] = _power(info["power"], f"races/{name}/power")
+        s.rpower[x] = D.POWER_INDEX[info["power"]]
         s.rstatus[x] = DECLINED if info.get("status") == "declined" else ACTIVE
         s.rhand[x] = info.get("hand", 0)
         if s.rhand[x] > D.SUPPLY[x] + 4:
@@ -217,8 +186,8 @@ def _read_column(s: StateBase, col: list[dict[str, Any]]) -> None:
     in_play = {s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT}
     s.col_race, s.col_power, s.col_coins = [], [], []
     for k, c in enumerate(col):
-        x = _race(c["race"], f"column/{k}/race")
-        p = _power(c["power"], f"column/{k}/power")
+        x = D.RACE_INDEX[c["race"]]
+        p = D.POWER_INDEX[c["power"]]
         if s.rstatus[x] != OUT or x in s.col_race:
             raise StateFormatError(f"column/{k}/race", "race already in play or shown")
         if p in in_play or p in s.col_power:
@@ -230,7 +199,7 @@ def _read_column(s: StateBase, col: list[dict[str, Any]]) -> None:
 
 def _read_drawn(s: StateBase, name: str | None) -> None:
     """The race drawn for the bottom of the column, waiting for its power: appended to the column's races."""
-    drawn = _race(name, "drawn_race")
+    drawn = _race(name)
     if (drawn >= 0) != (PHASE_NAMES[s.phase] == "draw-power"):
         raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
                                              "then")
@@ -243,9 +212,8 @@ def _read_drawn(s: StateBase, name: str | None) -> None:
 
 
 def _write_regions(s: StateBase) -> dict[str, Any]:
-    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], "lost_tribe": s.lost[i],
-                          "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
-                          "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
+    markers = [(k, getattr(s, a)) for k, a, _ in MARKERS]
+    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], **{k: m[i] for k, m in markers}}
             for i in range(s.board.n)}
 
 
@@ -253,24 +221,27 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
     board, n = s.board, s.board.n
     for key in regs:
         _region(key, f"regions/{key}", n)
-    s.rrace, s.tok, s.lost, s.lair, s.fort, s.camp, s.hole, s.hero, s.dragon = ([0] * n for _ in range(9))
+    s.rrace, s.tok = [0] * n, [0] * n
+    markers = [(k, [0] * n) for k, _, _ in MARKERS]
+    for (_, a, _), (_, m) in zip(MARKERS, markers, strict=True):
+        setattr(s, a, m)
     for i in range(n):
         rid = f"r{i + 1}"
         info = _filled(RegionDoc, regs.get(rid, {}))
-        x = _race(info["race"], f"regions/{rid}/race")
+        x = _race(info["race"])
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
         s.rrace[i], s.tok[i] = x, info["tokens"]
         if (x >= 0) != (s.tok[i] > 0):
             raise StateFormatError(f"regions/{rid}/tokens", "a region with a race holds at least 1 token, "
                                                             "and an empty one none")
-        # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
-        s.lost[i] = 0 if x >= 0 else info["lost_tribe"]
         if board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
             raise StateFormatError(f"regions/{rid}/race", "only a Seafaring race holds a sea or the lake")
-        s.lair[i], s.fort[i], s.camp[i] = info["lair"], info["fortress"], info["encampments"]
-        s.hole[i], s.hero[i], s.dragon[i] = info["hole"], info["hero"], info["dragon"]
-        if x < 0 and (s.lair[i] or s.fort[i] or s.camp[i] or s.hole[i] or s.hero[i] or s.dragon[i]):
+        for k, m in markers:
+            m[i] = info[k]
+        if x >= 0:   # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
+            s.lost[i] = 0
+        elif any(info[k] for k, _, _ in MARKERS[1:]):
             raise StateFormatError(f"regions/{rid}", "markers lie only in occupied regions")
     # counts within the boxes: a race's tokens (board and hand) within its supply, markers within their number
     for x in range(NR):
@@ -288,39 +259,46 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
             raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
 
 
+def _nullable(name: str, type_: Any, attribute: str) -> Key:
+    """A key for a number the state keeps as -1 when the document has null."""
+    get = attrgetter(attribute)
+    return Key(name, type_ | None, lambda s: None if get(s) < 0 else get(s),
+               lambda s, v: setattr(s, attribute, -1 if v is None else v), None)
+
+
+def _seat_set(name: str) -> Key:
+    """A key for a set of seats, a bit mask in the state."""
+    return Key(name, Annotated[list[Seat], Field(max_length=5)], lambda s: _seats_mask(getattr(s, name), s.players),
+               lambda s, v: setattr(s, name, _mask(s, v, f"turn_state/{name}")), [])
+
+
+TURN_STATE = Document("TurnStateDoc", [
+    Key("race", RaceId | None, lambda s: _race_name(s.cur), lambda s, v: setattr(s, "cur", _race(v)), None),
+    attr("readied", bool, default=False),
+    attr("conquered", bool, "acted", False),
+    attr("picked", bool, default=False),
+    attr("declined", bool, "declined_now", False),
+    attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conq_ne", 0),
+    _seat_set("attacked"),
+    _seat_set("converted"),
+    attr("dragon_used", bool, default=False),
+    attr("die_used", bool, default=False),   # written only when true
+    attr("fortress_placed", bool, "fort_placed", False),
+    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "bdie"),
+    Key("final_region", Id | None, lambda s: f"r{s.final_r + 1}" if s.final_r >= 0 else None,
+        lambda s, v: setattr(s, "final_r", _region(v, "turn_state/final_region", s.board.n)), None),
+    attr("amazon_debt", Annotated[int, Field(ge=0, le=4)], default=0),
+    _nullable("defender", Seat, "defender"),
+    attr("loose_encampments", Annotated[int, Field(ge=0, le=5)], "camps_loose", 0),
+], base=Part)  # type: ignore[arg-type]  # a nested object: no header, no other key allowed
+"""The turn's progress (docs/rules/smallworld.md, ``turn_state``), a nested document declared the same way."""
+
+
 def _write_turn_state(s: StateBase) -> dict[str, Any]:
-    return {
-        "race": _race_name(s.cur),
-        "readied": s.readied,
-        "conquered": s.acted,
-        "picked": s.picked,
-        "declined": s.declined_now,
-        "nonempty_conquered": s.conq_ne,
-        "attacked": _seats_mask(s.attacked, s.players),
-        "converted": _seats_mask(s.converted, s.players),
-        "dragon_used": s.dragon_used,
-        **({"die_used": True} if s.die_used else {}),
-        "fortress_placed": s.fort_placed,
-        "berserk_die": s.bdie if s.bdie >= 0 else None,
-        "final_region": f"r{s.final_r + 1}" if s.final_r >= 0 else None,
-        "amazon_debt": s.amazon_debt,
-        "defender": s.defender if s.defender >= 0 else None,
-        "loose_encampments": s.camps_loose,
-    }
-
-
-def _read_turn_state(s: StateBase, value: dict[str, Any]) -> None:
-    ts = _filled(TurnStateDoc, value)
-    s.cur = _race(ts["race"], "turn_state/race")
-    s.readied, s.acted, s.picked = ts["readied"], ts["conquered"], ts["picked"]
-    s.declined_now, s.conq_ne = ts["declined"], ts["nonempty_conquered"]
-    s.attacked = _mask(s, ts["attacked"], "turn_state/attacked")
-    s.converted = _mask(s, ts["converted"], "turn_state/converted")
-    s.dragon_used, s.die_used, s.fort_placed = ts["dragon_used"], ts["die_used"], ts["fortress_placed"]
-    s.bdie = -1 if ts["berserk_die"] is None else ts["berserk_die"]
-    s.final_r = _region(ts["final_region"], "turn_state/final_region", s.board.n)
-    s.amazon_debt, s.camps_loose = ts["amazon_debt"], ts["loose_encampments"]
-    s.defender = -1 if ts["defender"] is None else _seat(s, ts["defender"], "turn_state/defender")
+    ts = TURN_STATE.write(s)
+    if not s.die_used:
+        del ts["die_used"]
+    return ts
 
 
 def _read_peace(s: StateBase, pc: dict[str, int] | None) -> None:
@@ -338,15 +316,15 @@ DOCUMENT = Document("SmallWorldBody", [
     Key("phase", Phase, lambda s: PHASE_NAMES[s.phase], lambda s, v: setattr(s, "phase", PHASE_INDEX[v])),
     Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
         lambda s: [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)], _read_seats),
-    Key("races", dict[Id, RaceDoc], _write_races, _read_races, {}),
+    Key("races", dict[RaceId, RaceDoc], _write_races, _read_races, {}),
     Key("column", Annotated[list[ComboDoc], Field(max_length=6)],
         lambda s: [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
                    for x, p, c in zip(s.col_race, s.col_power, s.col_coins)], _read_column, []),
     # the race just drawn for the bottom of the column, waiting for its power (phase draw-power)
-    Key("drawn_race", Id | None,
+    Key("drawn_race", RaceId | None,
         lambda s: D.RACE_IDS[s.col_race[-1]] if len(s.col_race) > len(s.col_power) else None, _read_drawn, None),
     Key("regions", dict[Id, RegionDoc], _write_regions, _read_regions, {}),
-    Key("turn_state", TurnStateDoc, _write_turn_state, _read_turn_state, {}),
+    Key("turn_state", TURN_STATE.model, _write_turn_state, TURN_STATE.read, {}),
     Key("peace", PeaceDoc | None,
         lambda s: {"diplomat": s.peace_by, "opponent": s.peace_to} if s.peace_by >= 0 else None, _read_peace, None),
     attr("holes_used", Annotated[int, Field(ge=0, le=2)], default=0),
@@ -376,6 +354,8 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     if s.turn > s.turns:
         raise StateFormatError("turn", f"expected an integer 0..{s.turns}, got {s.turn!r}")
     _seat(s, s.seat, "seat")
+    if s.defender >= 0:
+        _seat(s, s.defender, "turn_state/defender")
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
