@@ -7,6 +7,7 @@ and the fields against each other, with errors that name the offending field."""
 
 from __future__ import annotations
 
+from functools import cache
 from operator import attrgetter
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -90,9 +91,14 @@ class _Body(Body):
     result: list[StrictInt | StrictFloat] | None = None   # written at the end, for readers; never read
 
 
+@cache
+def _defaults(model: type[BaseModel]) -> dict[str, Any]:
+    return {k: f.default for k, f in model.model_fields.items()}
+
+
 def _filled(model: type[BaseModel], value: dict[str, Any]) -> dict[str, Any]:
     """A validated nested object with the defaults its model declares for the keys it leaves out."""
-    return {k: value[k] if k in value else f.default for k, f in model.model_fields.items()}
+    return {**_defaults(model), **value}
 
 
 # ---------------------------------------------------------------------------------------------- ids
@@ -212,8 +218,10 @@ def _read_drawn(s: StateBase, name: str | None) -> None:
 
 
 def _write_regions(s: StateBase) -> dict[str, Any]:
-    markers = [(k, getattr(s, a)) for k, a, _ in MARKERS]
-    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], **{k: m[i] for k, m in markers}}
+    # the markers of ``MARKERS`` spelled out: a dict display is twice as fast as one built from the table
+    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], "lost_tribe": s.lost[i],
+                          "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
+                          "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
             for i in range(s.board.n)}
 
 
