@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conquest.core.fields import DICT, LIST, SHARE, Slots
 from conquest.core.game import State
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
@@ -27,17 +28,24 @@ victory coins scored by source: regions occupied, race bonuses, the active power
 from the column with a combo."""
 
 
+FIELDS = Slots(
+    players=SHARE, options=SHARE, board=SHARE, map_seed=SHARE, turns=SHARE,
+    turn=SHARE, seat=SHARE, phase=SHARE, coins=LIST, coins_floor=LIST,
+    rseat=LIST, rpower=LIST, rstatus=LIST, rhand=LIST,
+    col_race=LIST, col_power=LIST, col_coins=LIST,
+    rrace=LIST, tok=LIST, lost=LIST, lair=LIST, fort=LIST, camp=LIST, hole=LIST, hero=LIST, dragon=LIST,
+    cur=SHARE, readied=SHARE, acted=SHARE, picked=SHARE, declined_now=SHARE, conq_ne=SHARE, attacked=SHARE,
+    converted=SHARE, dragon_used=SHARE, die_used=SHARE, fort_placed=SHARE, bdie=SHARE, final_r=SHARE,
+    amazon_debt=SHARE, defender=SHARE, camps_loose=SHARE, peace_by=SHARE, peace_to=SHARE, holes_used=SHARE,
+    stats=DICT,
+)
+"""Every field of a position and how a copy takes it (``core.fields``): numbers, flags, the board and the
+options are shared, the flat lists copied, the report counters copied."""
+
+
 class StateBase(State):
-    __slots__ = (
-        "players", "options", "board", "map_seed", "turns",
-        "turn", "seat", "phase", "coins", "coins_floor",
-        "rseat", "rpower", "rstatus", "rhand",
-        "col_race", "col_power", "col_coins",
-        "rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon",
-        "cur", "readied", "acted", "picked", "declined_now", "conq_ne", "attacked", "converted",
-        "dragon_used", "die_used", "fort_placed", "bdie", "final_r", "amazon_debt", "defender", "camps_loose",
-        "peace_by", "peace_to", "holes_used", "stats",
-    )
+    __slots__ = FIELDS.names
+    clone = FIELDS.clone
 
     players: int
     options: dict[str, Any]

@@ -1,15 +1,24 @@
-"""The state as JSON (documented field by field in docs/rules/smallworld.md) and back, with errors that name
-the offending field."""
+"""The Small World state as JSON (documented field by field in docs/rules/smallworld.md): ``DOCUMENT`` declares
+every key of the body once (its type and the components' bounds, how it is written, how it is read), and
+``core.fields`` derives from it the schema a document is validated with, ``body_json`` and the reader. Counts are
+bounded by the components: a race's tokens by its box (at most 30 with the power's), markers by their number in
+the box, coins by a sane 100,000. What a type cannot say is checked here: ids against the board and the boxes,
+and the fields against each other, with errors that name the offending field."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from functools import cache
+from operator import attrgetter
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, Field, StrictFloat, StrictInt, create_model
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
+from conquest.core.fields import Document, Key, attr
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
-from conquest.core.schema import read_counters
+from conquest.core.schema import Body, Count, Id, Part
 from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
@@ -25,167 +34,154 @@ from conquest.rulesets.smallworld.common import (
     STATUS_NAMES,
 )
 from conquest.rulesets.smallworld.powers import POWER_RULES
-from conquest.rulesets.smallworld.variant import figures_for
+from conquest.rulesets.smallworld.variant import Figures, figures_for
 
 S = TypeVar("S", bound=StateBase)
 
-REGION_KEYS = {"race": None, "tokens": 0, "lost_tribe": 0, "lair": 0, "fortress": 0, "encampments": 0,
-               "hole": 0, "hero": 0, "dragon": 0}
+Coins = Annotated[int, Field(ge=0, le=100_000)]
+Tokens = Annotated[int, Field(ge=0, le=30)]
+Seat = Annotated[int, Field(ge=0, le=4)]
+One = Annotated[int, Field(ge=0, le=1)]
+Phase: Any = Literal[tuple(PHASE_NAMES)]
+RaceId: Any = Literal[tuple(D.RACE_IDS)]
+PowerId: Any = Literal[tuple(D.POWER_IDS)]
 
 
+class MapDoc(Part):
+    id: Id
+    seed: Annotated[int, Field(ge=-(2 ** 63), le=2 ** 63)] = 0
+
+
+class SeatDoc(Part):
+    coins: Coins
+    coins_at_least: Coins = 0   # public: the least coins the seat's public actions prove (hidden.py)
+
+
+class RaceDoc(Part):
+    seat: Seat
+    power: PowerId
+    status: Literal["active", "declined"] = "active"
+    hand: Annotated[int, Field(ge=0, le=40)] = 0
+
+
+class ComboDoc(Part):
+    race: RaceId
+    power: PowerId
+    coins: Coins = 0
+
+
+MARKERS = (("lost_tribe", "lost", One), ("lair", "lair", One), ("fortress", "fort", One),
+           ("encampments", "camp", Annotated[int, Field(ge=0, le=5)]), ("hole", "hole", One), ("hero", "hero", One),
+           ("dragon", "dragon", One))
+"""What a region holds besides its race's tokens: each marker's key, the state's list of it and its bound."""
+_REGION: dict[str, Any] = {"race": (RaceId | None, None), "tokens": (Tokens, 0), **{k: (ty, 0) for k, _, ty in MARKERS}}
+RegionDoc: Any = create_model("RegionDoc", __base__=Part, **_REGION)
+
+
+class PeaceDoc(Part):
+    diplomat: Seat
+    opponent: Seat
+
+
+_COUNTERS: dict[str, Any] = {k: (Count, 0) for k in STAT_KEYS}
+StatsDoc: Any = create_model("StatsDoc", __base__=Part, **_COUNTERS)
+"""The report counters (``STAT_KEYS``; no rule reads them): a document without them starts at 0."""
+
+
+class _Body(Body):
+    result: list[StrictInt | StrictFloat] | None = None   # written at the end, for readers; never read
+
+
+@cache
+def _defaults(model: type[BaseModel]) -> dict[str, Any]:
+    return {k: f.default for k, f in model.model_fields.items()}
+
+
+def _filled(model: type[BaseModel], value: dict[str, Any]) -> dict[str, Any]:
+    """A validated nested object with the defaults its model declares for the keys it leaves out."""
+    return {**_defaults(model), **value}
+
+
+# ---------------------------------------------------------------------------------------------- ids
 def _race_name(x: int) -> str | None:
     return D.RACE_IDS[x] if x >= 0 else None
+
+
+def _race(v: str | None) -> int:
+    return -1 if v is None else D.RACE_INDEX[v]
+
+
+def _region(v: str | None, field: str, n: int) -> int:
+    if v is None:
+        return -1
+    if not v.startswith("r") or not is_digits(v[1:]) or not 1 <= int(v[1:]) <= n:
+        raise StateFormatError(field, f"expected a region r1..r{n}, got {v!r}")
+    return int(v[1:]) - 1
+
+
+def _seat(s: StateBase, t: int, field: str) -> int:
+    if t >= s.players:
+        raise StateFormatError(field, f"expected an integer 0..{s.players - 1}, got {t!r}")
+    return t
 
 
 def _seats_mask(mask: int, players: int) -> list[int]:
     return [t for t in range(players) if mask >> t & 1]
 
 
-def body_json(s: StateBase) -> dict[str, Any]:
-    b = s.board
-    races: dict[str, Any] = {}
-    for x in range(NR):
-        if s.rstatus[x] != OUT:
-            races[D.RACE_IDS[x]] = {"seat": s.rseat[x], "power": D.POWER_IDS[s.rpower[x]],
-                                    "status": STATUS_NAMES[s.rstatus[x]], "hand": s.rhand[x]}
-    regions = {}
-    for i in range(b.n):
-        regions[f"r{i + 1}"] = {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], "lost_tribe": s.lost[i],
-                                "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
-                                "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
-    body: dict[str, Any] = {
-        "map": {"id": b.key, "seed": s.map_seed},
-        "turn": s.turn,
-        "turns": s.turns,
-        "seat": s.seat,
-        "phase": PHASE_NAMES[s.phase],
-        "seats": [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)],
-        "races": races,
-        "column": [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
-                   for x, p, c in zip(s.col_race, s.col_power, s.col_coins)],
-        # the race just drawn for the bottom of the column, waiting for its power (phase draw-power)
-        "drawn_race": D.RACE_IDS[s.col_race[-1]] if len(s.col_race) > len(s.col_power) else None,
-        "regions": regions,
-        "turn_state": {
-            "race": _race_name(s.cur),
-            "readied": s.readied,
-            "conquered": s.acted,
-            "picked": s.picked,
-            "declined": s.declined_now,
-            "nonempty_conquered": s.conq_ne,
-            "attacked": _seats_mask(s.attacked, s.players),
-            "converted": _seats_mask(s.converted, s.players),
-            "dragon_used": s.dragon_used,
-            **({"die_used": True} if s.die_used else {}),
-            "fortress_placed": s.fort_placed,
-            "berserk_die": s.bdie if s.bdie >= 0 else None,
-            "final_region": f"r{s.final_r + 1}" if s.final_r >= 0 else None,
-            "amazon_debt": s.amazon_debt,
-            "defender": s.defender if s.defender >= 0 else None,
-            "loose_encampments": s.camps_loose,
-        },
-        "peace": ({"diplomat": s.peace_by, "opponent": s.peace_to} if s.peace_by >= 0 else None),
-        "holes_used": s.holes_used,
-        "stats": dict(s.stats),
-    }
-    res = s.result()
-    if res is not None:
-        body["result"] = list(res)
-    return body
+def _mask(s: StateBase, seats: list[int], field: str) -> int:
+    m = 0
+    for k, t in enumerate(seats):
+        m |= 1 << _seat(s, t, f"{field}/{k}")
+    return m
 
 
-def _int(v: Any, field: str, lo: int = 0, hi: int | None = None) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
-        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise StateFormatError(field, f"expected an integer {span}, got {v!r}")
-    return v
-
-
-def _bool(v: Any, field: str) -> bool:
-    if not isinstance(v, bool):
-        raise StateFormatError(field, f"expected true or false, got {v!r}")
-    return v
-
-
-def _race(v: Any, field: str) -> int:
-    if v is None:
-        return -1
-    if not isinstance(v, str) or v not in D.RACE_INDEX:
-        raise StateFormatError(field, f"unknown race {v!r} (races: {', '.join(D.RACE_IDS)})")
-    return D.RACE_INDEX[v]
-
-
-def _power(v: Any, field: str) -> int:
-    if not isinstance(v, str) or v not in D.POWER_INDEX:
-        raise StateFormatError(field, f"unknown power {v!r} (powers: {', '.join(D.POWER_IDS)})")
-    return D.POWER_INDEX[v]
-
-
-def _region(v: Any, field: str, n: int) -> int:
-    if v is None:
-        return -1
-    if not isinstance(v, str) or not v.startswith("r") or not is_digits(v[1:]) or not 1 <= int(v[1:]) <= n:
-        raise StateFormatError(field, f"expected a region r1..r{n}, got {v!r}")
-    return int(v[1:]) - 1
-
-
-def _vtext(options: dict[str, Any]) -> str:
-    return str(options.get("variant") or "")
-
-
-def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, Any]) -> S:
-    # Long because: it reads and checks every field of the state's JSON document, one after the other; the state's
-    # declaration (issue 29) derives this reader instead.
-    m = d.get("map")
-    if not isinstance(m, dict):
-        raise StateFormatError("map", "expected {id, seed}")
-    seed = _int(m.get("seed", 0), "map/seed", lo=-(2 ** 63))
+# ---------------------------------------------------------------------------------------------- keys
+def _read_map(s: StateBase, m: dict[str, Any]) -> None:
+    seed = m.get("seed", 0)
     try:
-        board = D.get_board(players, options["map"], seed)
+        board = D.get_board(s.players, s.options["map"], seed)
     except MapError as e:
         raise StateFormatError("map", str(e)) from None
-    if m.get("id") != board.key:
-        raise StateFormatError("map/id", f"expected {board.key!r} for these options, got {m.get('id')!r}")
-    s = cls.__new__(cls)
-    fig = figures_for(_vtext(options))
-    s.players = players
-    s.options = options
-    s.board = board
-    s.map_seed = seed
-    s.turns = D.FIGURES[players]["turns"]
-    s.turn = _int(d.get("turn"), "turn", 0, s.turns)
-    s.seat = _int(d.get("seat"), "seat", 0, players - 1)
-    ph = d.get("phase")
-    if not isinstance(ph, str) or ph not in PHASE_INDEX:
-        raise StateFormatError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {ph!r}")
-    s.phase = PHASE_INDEX[ph]
-    seats = d.get("seats")
-    if not isinstance(seats, list) or len(seats) != players:
-        raise StateFormatError("seats", f"expected a list of {players} seats")
-    s.coins = [_int((st or {}).get("coins") if isinstance(st, dict) else None, f"seats/{i}/coins")
-               for i, st in enumerate(seats)]
+    if m["id"] != board.key:
+        raise StateFormatError("map/id", f"expected {board.key!r} for these options, got {m['id']!r}")
+    s.board, s.map_seed, s.turns = board, seed, D.FIGURES[s.players]["turns"]
+
+
+def _read_seats(s: StateBase, seats: list[dict[str, Any]]) -> None:
+    if len(seats) != s.players:
+        raise StateFormatError("seats", f"expected a list of {s.players} seats")
+    s.coins = [st["coins"] for st in seats]
     # the public lower bound (``hidden``): a document without it proves nothing (0); never above the coins
-    s.coins_floor = [_int(st.get("coins_at_least", 0), f"seats/{i}/coins_at_least", 0, s.coins[i])
-                     for i, st in enumerate(seats)]
-    s.rseat = [-1] * NR
-    s.rpower = [-1] * NR
-    s.rstatus = [OUT] * NR
-    s.rhand = [0] * NR
-    races = d.get("races") or {}
-    if not isinstance(races, dict):
-        raise StateFormatError("races", "expected an object keyed by race id")
+    s.coins_floor = [st.get("coins_at_least", 0) for st in seats]
+    for i, (c, f) in enumerate(zip(s.coins, s.coins_floor, strict=True)):
+        if f > c:
+            raise StateFormatError(f"seats/{i}/coins_at_least", f"expected an integer 0..{c}, got {f!r}")
+
+
+def _write_races(s: StateBase) -> dict[str, Any]:
+    return {D.RACE_IDS[x]: {"seat": s.rseat[x], "power": D.POWER_IDS[s.rpower[x]],
+                            "status": STATUS_NAMES[s.rstatus[x]], "hand": s.rhand[x]}
+            for x in range(NR) if s.rstatus[x] != OUT}
+
+
+def _figures(s: StateBase) -> Figures:
+    """The token supplies and starting coins of the game's variant (``variant.py``; the box's without one)."""
+    return figures_for(str(s.options.get("variant") or ""))
+
+
+def _read_races(s: StateBase, races: dict[str, dict[str, Any]]) -> None:
+    s.rseat, s.rpower, s.rstatus, s.rhand = [-1] * NR, [-1] * NR, [OUT] * NR, [0] * NR
     for name, info in races.items():
-        x = _race(name, f"races/{name}")
-        if not isinstance(info, dict):
-            raise StateFormatError(f"races/{name}", "expected {seat, power, status, hand}")
-        s.rseat[x] = _int(info.get("seat"), f"races/{name}/seat", 0, players - 1)
-        s.rpower[x] = _power(info.get("power"), f"races/{name}/power")
-        st = info.get("status", "active")
-        if not isinstance(st, str) or st not in ("active", "declined"):
-            raise StateFormatError(f"races/{name}/status", f"expected active or declined, got {st!r}")
-        s.rstatus[x] = ACTIVE if st == "active" else DECLINED
-        s.rhand[x] = _int(info.get("hand", 0), f"races/{name}/hand", 0, fig.supply[x] + 4)
-    for t in range(players):
+        x = D.RACE_INDEX[name]
+        s.rseat[x] = _seat(s, info["seat"], f"races/{name}/seat")
+        s.rpower[x] = D.POWER_INDEX[info["power"]]
+        s.rstatus[x] = DECLINED if info.get("status") == "declined" else ACTIVE
+        s.rhand[x] = info.get("hand", 0)
+        if s.rhand[x] > _figures(s).supply[x] + 4:
+            raise StateFormatError(f"races/{name}/hand", f"expected an integer 0..{_figures(s).supply[x] + 4}, "
+                                                         f"got {s.rhand[x]!r}")
+    for t in range(s.players):
         act = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == ACTIVE]
         if len(act) > 1:
             raise StateFormatError("races", f"seat {t} has {len(act)} active races")
@@ -196,24 +192,27 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     powers_in_play = [s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT]
     if len(set(powers_in_play)) != len(powers_in_play):
         raise StateFormatError("races", "a power is held by two races")
-    col = d.get("column") or []
-    if not isinstance(col, list) or len(col) > 6:
-        raise StateFormatError("column", "expected a list of at most 6 combos")
+
+
+def _read_column(s: StateBase, col: list[dict[str, Any]]) -> None:
+    in_play = {s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT}
     s.col_race, s.col_power, s.col_coins = [], [], []
     for k, c in enumerate(col):
-        if not isinstance(c, dict):
-            raise StateFormatError(f"column/{k}", "expected {race, power, coins}")
-        x = _race(c.get("race"), f"column/{k}/race")
-        p = _power(c.get("power"), f"column/{k}/power")
-        if x < 0 or s.rstatus[x] != OUT or x in s.col_race:
+        x = D.RACE_INDEX[c["race"]]
+        p = D.POWER_INDEX[c["power"]]
+        if s.rstatus[x] != OUT or x in s.col_race:
             raise StateFormatError(f"column/{k}/race", "race already in play or shown")
-        if p in powers_in_play or p in s.col_power:
+        if p in in_play or p in s.col_power:
             raise StateFormatError(f"column/{k}/power", "power already in play or shown")
         s.col_race.append(x)
         s.col_power.append(p)
-        s.col_coins.append(_int(c.get("coins", 0), f"column/{k}/coins"))
-    drawn = _race(d.get("drawn_race"), "drawn_race")
-    if (drawn >= 0) != (ph == "draw-power"):
+        s.col_coins.append(c.get("coins", 0))
+
+
+def _read_drawn(s: StateBase, name: str | None) -> None:
+    """The race drawn for the bottom of the column, waiting for its power: appended to the column's races."""
+    drawn = _race(name)
+    if (drawn >= 0) != (PHASE_NAMES[s.phase] == "draw-power"):
         raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
                                              "then")
     if drawn >= 0:
@@ -222,88 +221,155 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         if len(s.col_race) >= 6:
             raise StateFormatError("drawn_race", "the column already shows 6 combos")
         s.col_race.append(drawn)
-    n = board.n
-    regs = d.get("regions") or {}
-    if not isinstance(regs, dict):
-        raise StateFormatError("regions", "expected an object keyed by region id")
+
+
+def _write_regions(s: StateBase) -> dict[str, Any]:
+    # the markers of ``MARKERS`` spelled out: a dict display is twice as fast as one built from the table
+    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], "lost_tribe": s.lost[i],
+                          "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
+                          "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
+            for i in range(s.board.n)}
+
+
+def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
+    board, n = s.board, s.board.n
     for key in regs:
         _region(key, f"regions/{key}", n)
-    s.rrace, s.tok, s.lost, s.lair, s.fort, s.camp, s.hole, s.hero, s.dragon = ([0] * n for _ in range(9))
+    s.rrace, s.tok = [0] * n, [0] * n
+    markers = [(k, [0] * n) for k, _, _ in MARKERS]
+    for (_, a, _), (_, m) in zip(MARKERS, markers, strict=True):
+        setattr(s, a, m)
     for i in range(n):
         rid = f"r{i + 1}"
-        info = regs.get(rid, {})
-        if not isinstance(info, dict):
-            raise StateFormatError(f"regions/{rid}", "expected an object")
-        for k in info:
-            if k not in REGION_KEYS:
-                raise StateFormatError(f"regions/{rid}/{k}", f"unknown field (fields: {', '.join(REGION_KEYS)})")
-        x = _race(info.get("race"), f"regions/{rid}/race")
+        info = _filled(RegionDoc, regs.get(rid, {}))
+        x = _race(info["race"])
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
-        s.rrace[i] = x
-        s.tok[i] = _int(info.get("tokens", 0), f"regions/{rid}/tokens", 0, 30)
+        s.rrace[i], s.tok[i] = x, info["tokens"]
         if (x >= 0) != (s.tok[i] > 0):
             raise StateFormatError(f"regions/{rid}/tokens", "a region with a race holds at least 1 token, "
                                                             "and an empty one none")
-        s.lost[i] = _int(info.get("lost_tribe", 0), f"regions/{rid}/lost_tribe", 0, 1)
-        if s.lost[i] and x >= 0:
-            # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
-            s.lost[i] = 0
         if board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
             raise StateFormatError(f"regions/{rid}/race", "only a Seafaring race holds a sea or the lake")
-        s.lair[i] = _int(info.get("lair", 0), f"regions/{rid}/lair", 0, 1)
-        s.fort[i] = _int(info.get("fortress", 0), f"regions/{rid}/fortress", 0, 1)
-        s.camp[i] = _int(info.get("encampments", 0), f"regions/{rid}/encampments", 0, 5)
-        s.hole[i] = _int(info.get("hole", 0), f"regions/{rid}/hole", 0, 1)
-        s.hero[i] = _int(info.get("hero", 0), f"regions/{rid}/hero", 0, 1)
-        s.dragon[i] = _int(info.get("dragon", 0), f"regions/{rid}/dragon", 0, 1)
-        if x < 0 and (s.lair[i] or s.fort[i] or s.camp[i] or s.hole[i] or s.hero[i] or s.dragon[i]):
+        for k, m in markers:
+            m[i] = info[k]
+        if x >= 0:   # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
+            s.lost[i] = 0
+        elif any(info[k] for k, _, _ in MARKERS[1:]):
             raise StateFormatError(f"regions/{rid}", "markers lie only in occupied regions")
     # counts within the boxes: a race's tokens (board and hand) within its supply, markers within their number
     for x in range(NR):
         if s.rstatus[x] != OUT:
             on_board = sum(s.tok[i] for i in range(n) if s.rrace[i] == x)
-            if on_board + s.rhand[x] > fig.supply[x]:
+            if on_board + s.rhand[x] > _figures(s).supply[x]:
                 raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand",
                                        f"{D.RACE_IDS[x]} have {on_board} tokens on the board and {s.rhand[x]} in "
-                                       f"hand: more than the {fig.supply[x]} of their supply")
+                                       f"hand: more than the {_figures(s).supply[x]} of their supply")
         elif s.rhand[x]:
             raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand", "a race in the box holds no tokens")
     for key, have, most in (("fortress", s.fort, MAX_FORTS), ("encampments", s.camp, MAX_CAMPS),
                             ("hero", s.hero, MAX_HEROES), ("hole", s.hole, MAX_HOLES), ("dragon", s.dragon, 1)):
         if sum(have) > most:
             raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
-    ts = d.get("turn_state") or {}
-    if not isinstance(ts, dict):
-        raise StateFormatError("turn_state", "expected an object")
-    s.cur = _race(ts.get("race"), "turn_state/race")
-    s.readied = _bool(ts.get("readied", False), "turn_state/readied")
-    s.acted = _bool(ts.get("conquered", False), "turn_state/conquered")
-    s.picked = _bool(ts.get("picked", False), "turn_state/picked")
-    s.declined_now = _bool(ts.get("declined", False), "turn_state/declined")
-    s.conq_ne = _int(ts.get("nonempty_conquered", 0), "turn_state/nonempty_conquered")
-    s.attacked = _mask(ts.get("attacked", []), "turn_state/attacked", players)
-    s.converted = _mask(ts.get("converted", []), "turn_state/converted", players)
-    s.dragon_used = _bool(ts.get("dragon_used", False), "turn_state/dragon_used")
-    s.die_used = _bool(ts.get("die_used", False), "turn_state/die_used")
-    s.fort_placed = _bool(ts.get("fortress_placed", False), "turn_state/fortress_placed")
-    bd = ts.get("berserk_die")
-    s.bdie = -1 if bd is None else _int(bd, "turn_state/berserk_die", 0, 3)
-    s.final_r = _region(ts.get("final_region"), "turn_state/final_region", n)
-    s.amazon_debt = _int(ts.get("amazon_debt", 0), "turn_state/amazon_debt", 0, 4)
-    s.camps_loose = _int(ts.get("loose_encampments", 0), "turn_state/loose_encampments", 0, 5)
-    dfd = ts.get("defender")
-    s.defender = -1 if dfd is None else _int(dfd, "turn_state/defender", 0, players - 1)
-    pc = d.get("peace")
-    if pc is None:
-        s.peace_by = s.peace_to = -1
-    elif isinstance(pc, dict):
-        s.peace_by = _int(pc.get("diplomat"), "peace/diplomat", 0, players - 1)
-        s.peace_to = _int(pc.get("opponent"), "peace/opponent", 0, players - 1)
-    else:
-        raise StateFormatError("peace", "expected null or {diplomat, opponent}")
-    s.holes_used = _int(d.get("holes_used", 0), "holes_used", 0, 2)
-    s.stats = read_counters(d, STAT_KEYS)
+
+
+def _nullable(name: str, type_: Any, attribute: str) -> Key:
+    """A key for a number the state keeps as -1 when the document has null."""
+    get = attrgetter(attribute)
+    return Key(name, type_ | None, lambda s: None if get(s) < 0 else get(s),
+               lambda s, v: setattr(s, attribute, -1 if v is None else v), None)
+
+
+def _seat_set(name: str) -> Key:
+    """A key for a set of seats, a bit mask in the state."""
+    return Key(name, Annotated[list[Seat], Field(max_length=5)], lambda s: _seats_mask(getattr(s, name), s.players),
+               lambda s, v: setattr(s, name, _mask(s, v, f"turn_state/{name}")), [])
+
+
+TURN_STATE = Document("TurnStateDoc", [
+    Key("race", RaceId | None, lambda s: _race_name(s.cur), lambda s, v: setattr(s, "cur", _race(v)), None),
+    attr("readied", bool, default=False),
+    attr("conquered", bool, "acted", False),
+    attr("picked", bool, default=False),
+    attr("declined", bool, "declined_now", False),
+    attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conq_ne", 0),
+    _seat_set("attacked"),
+    _seat_set("converted"),
+    attr("dragon_used", bool, default=False),
+    attr("die_used", bool, default=False),   # written only when true
+    attr("fortress_placed", bool, "fort_placed", False),
+    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "bdie"),
+    Key("final_region", Id | None, lambda s: f"r{s.final_r + 1}" if s.final_r >= 0 else None,
+        lambda s, v: setattr(s, "final_r", _region(v, "turn_state/final_region", s.board.n)), None),
+    attr("amazon_debt", Annotated[int, Field(ge=0, le=4)], default=0),
+    _nullable("defender", Seat, "defender"),
+    attr("loose_encampments", Annotated[int, Field(ge=0, le=5)], "camps_loose", 0),
+], base=Part)  # type: ignore[arg-type]  # a nested object: no header, no other key allowed
+"""The turn's progress (docs/rules/smallworld.md, ``turn_state``), a nested document declared the same way."""
+
+
+def _write_turn_state(s: StateBase) -> dict[str, Any]:
+    ts = TURN_STATE.write(s)
+    if not s.die_used:
+        del ts["die_used"]
+    return ts
+
+
+def _read_peace(s: StateBase, pc: dict[str, int] | None) -> None:
+    s.peace_by = s.peace_to = -1
+    if pc is not None:
+        s.peace_by = _seat(s, pc["diplomat"], "peace/diplomat")
+        s.peace_to = _seat(s, pc["opponent"], "peace/opponent")
+
+
+DOCUMENT = Document("SmallWorldBody", [
+    Key("map", MapDoc, lambda s: {"id": s.board.key, "seed": s.map_seed}, _read_map),
+    attr("turn", Annotated[int, Field(ge=0, le=10)]),
+    Key("turns", Annotated[int, Field(ge=1, le=10)] | None, attrgetter("turns"), None, None),  # from the players
+    attr("seat", Seat),
+    Key("phase", Phase, lambda s: PHASE_NAMES[s.phase], lambda s, v: setattr(s, "phase", PHASE_INDEX[v])),
+    Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
+        lambda s: [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)], _read_seats),
+    Key("races", dict[RaceId, RaceDoc], _write_races, _read_races, {}),
+    Key("column", Annotated[list[ComboDoc], Field(max_length=6)],
+        lambda s: [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
+                   for x, p, c in zip(s.col_race, s.col_power, s.col_coins)], _read_column, []),
+    # the race just drawn for the bottom of the column, waiting for its power (phase draw-power)
+    Key("drawn_race", RaceId | None,
+        lambda s: D.RACE_IDS[s.col_race[-1]] if len(s.col_race) > len(s.col_power) else None, _read_drawn, None),
+    Key("regions", dict[Id, RegionDoc], _write_regions, _read_regions, {}),
+    Key("turn_state", TURN_STATE.model, _write_turn_state, TURN_STATE.read, {}),
+    Key("peace", PeaceDoc | None,
+        lambda s: {"diplomat": s.peace_by, "opponent": s.peace_to} if s.peace_by >= 0 else None, _read_peace, None),
+    attr("holes_used", Annotated[int, Field(ge=0, le=2)], default=0),
+    Key("stats", StatsDoc, lambda s: dict(s.stats), lambda s, v: setattr(s, "stats", _filled(StatsDoc, v)), {}),
+], base=_Body)
+"""Every key of a Small World state document (besides ``result``, written at the end of a game for readers):
+the declared schema, the writer and the reader in one place."""
+
+SmallWorldBody = DOCUMENT.model
+
+
+def body_json(s: StateBase) -> dict[str, Any]:
+    body = DOCUMENT.write(s)
+    res = s.result()
+    if res is not None:
+        body["result"] = list(res)
+    return body
+
+
+def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, Any]) -> S:
+    """A state from a validated document: the keys read by ``DOCUMENT`` (ids to indices, each key against the
+    keys before it), then what depends on several keys."""
+    s = cls.__new__(cls)
+    s.players, s.options = players, options
+    DOCUMENT.read(s, d)
+    ph, n = PHASE_NAMES[s.phase], s.board.n
+    if s.turn > s.turns:
+        raise StateFormatError("turn", f"expected an integer 0..{s.turns}, got {s.turn!r}")
+    _seat(s, s.seat, "seat")
+    if s.defender >= 0:
+        _seat(s, s.defender, "turn_state/defender")
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
@@ -314,7 +380,7 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         waiting = [x for x in range(NR) if s.rseat[x] == s.defender and s.rhand[x] > 0]
         s.cur = waiting[0] if waiting else -1
     # the seat to move must be able to act in its phase
-    if s.phase in (PHASE_INDEX["conquer"], PHASE_INDEX["redeploy"], PHASE_INDEX["defend"], PHASE_INDEX["die"]):
+    if ph in ("conquer", "redeploy", "defend", "die"):
         if s.cur < 0 or s.rstatus[s.cur] == OUT:
             raise StateFormatError("turn_state/race", f"phase {ph} needs the acting race in play")
         owner = s.defender if ph == "defend" else s.seat
@@ -331,19 +397,10 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
         raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} used")
     # coins within what the turns so far can have paid: every coin comes from the start or from scoring
     # (at most a few per region and a power's flat bonus a turn); the column's coins are seats' coins set down
-    most = sum(fig.coins_at_start(t) for t in range(players)) + max(s.turn, 1) * players * (10 * n + 20)
+    most = sum(_figures(s).coins_at_start(t) for t in range(players)) + max(s.turn, 1) * players * (10 * n + 20)
     if sum(s.coins) + sum(s.col_coins) > most:
         raise StateFormatError("seats", f"{sum(s.coins) + sum(s.col_coins)} coins by turn {s.turn} (with those on "
                                         f"the column): more than play can have paid ({most})")
     if ph == "pick" and not s.col_race:
         raise StateFormatError("column", "phase pick needs combos in the column")
     return s
-
-
-def _mask(v: Any, field: str, players: int) -> int:
-    if not isinstance(v, list):
-        raise StateFormatError(field, "expected a list of seats")
-    m = 0
-    for k, t in enumerate(v):
-        m |= 1 << _int(t, f"{field}/{k}", 0, players - 1)
-    return m

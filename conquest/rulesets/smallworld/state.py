@@ -52,9 +52,8 @@ from conquest.rulesets.smallworld.data import Board
 from conquest.rulesets.smallworld.decline import Declining
 from conquest.rulesets.smallworld.messages import Explaining
 from conquest.rulesets.smallworld.redeployment import Redeploying
-from conquest.rulesets.smallworld.schema import SmallWorldBody
 from conquest.rulesets.smallworld.scoring import Scoring
-from conquest.rulesets.smallworld.serial import body_json, from_body
+from conquest.rulesets.smallworld.serial import SmallWorldBody, body_json, from_body
 from conquest.rulesets.smallworld.turn import TurnTrack
 from conquest.rulesets.smallworld.variant import figures_of
 
@@ -102,56 +101,6 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.holes_used = 0
         s.stats = dict.fromkeys(STAT_KEYS, 0)
         s._after_draw()
-        return s
-
-    def clone(self) -> SmallWorldState:
-        s = SmallWorldState.__new__(SmallWorldState)
-        s.players = self.players
-        s.options = self.options
-        s.board = self.board
-        s.map_seed = self.map_seed
-        s.turns = self.turns
-        s.turn = self.turn
-        s.seat = self.seat
-        s.phase = self.phase
-        s.coins = self.coins[:]
-        s.coins_floor = self.coins_floor[:]
-        s.rseat = self.rseat[:]
-        s.rpower = self.rpower[:]
-        s.rstatus = self.rstatus[:]
-        s.rhand = self.rhand[:]
-        s.col_race = self.col_race[:]
-        s.col_power = self.col_power[:]
-        s.col_coins = self.col_coins[:]
-        s.rrace = self.rrace[:]
-        s.tok = self.tok[:]
-        s.lost = self.lost[:]
-        s.lair = self.lair[:]
-        s.fort = self.fort[:]
-        s.camp = self.camp[:]
-        s.hole = self.hole[:]
-        s.hero = self.hero[:]
-        s.dragon = self.dragon[:]
-        s.cur = self.cur
-        s.readied = self.readied
-        s.acted = self.acted
-        s.picked = self.picked
-        s.declined_now = self.declined_now
-        s.conq_ne = self.conq_ne
-        s.attacked = self.attacked
-        s.converted = self.converted
-        s.dragon_used = self.dragon_used
-        s.die_used = self.die_used
-        s.fort_placed = self.fort_placed
-        s.bdie = self.bdie
-        s.final_r = self.final_r
-        s.amazon_debt = self.amazon_debt
-        s.defender = self.defender
-        s.camps_loose = self.camps_loose
-        s.peace_by = self.peace_by
-        s.peace_to = self.peace_to
-        s.holes_used = self.holes_used
-        s.stats = self.stats.copy()
         return s
 
     # ---- who moves --------------------------------------------------------------------------------
