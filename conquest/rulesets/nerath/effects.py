@@ -149,17 +149,17 @@ def window_cards(state: NerathData, realm: int, kind: str = "battle") -> list[st
 def reaction_kind(state: NerathData, realm: int) -> str:
     """The kind of card a realm may play in the open reaction window: at income its own ``income`` cards (the
     collecting realm) or ``enemy_income`` cards (its enemies); in movement ``enemy_move`` cards."""
-    react = state.react
+    react = state.reaction
     assert react is not None
-    if react["kind"] == "income":
-        return "income" if realm == react["mover"] else "enemy_income"
+    if react.kind == "income":
+        return "income" if realm == react.mover else "enemy_income"
     return "enemy_move"
 
 
 def reaction_plays(state: NerathData, realm: int) -> list[tuple]:
     """The plays a realm has in the open reaction window: ``play CARD`` (a card that removes a piece names its
     target among the moving realm's pieces in the space just entered: ``play CARD SPACE PIECE``)."""
-    react = state.react
+    react = state.reaction
     assert react is not None
     out: list[tuple] = []
     for cid in window_cards(state, realm, reaction_kind(state, realm)):
@@ -167,7 +167,7 @@ def reaction_plays(state: NerathData, realm: int) -> list[tuple]:
         if kind is None:
             out.append(("play", cid))
             continue
-        s, mover = react["space"], react["mover"]
+        s, mover = react.space, react.mover
         base = (s * R + mover) * T
         for t in range(T):
             if state.n[base + t] and (kind == "*" or COUNTED[t] == kind):
@@ -182,12 +182,12 @@ def _space_id(s: int) -> str:
 def play_reaction(state: NerathData, realm: int, action: tuple) -> None:
     """A card played in a reaction window: its effects act for its holder, except ``tax N`` (the realm
     collecting income collects N less, this turn) and ``remove_piece`` (the moving realm's pieces)."""
-    react = state.react
+    react = state.reaction
     assert react is not None
     cid = action[1]
     card = event_cards()[cid]
     state.hands[realm].remove(cid)
-    mover = react["mover"]
+    mover = react.mover
     if len(action) == 4:
         remove_piece(state, realm, action[2], action[3], cid, victim=mover)
     apply_card(state, realm, card)

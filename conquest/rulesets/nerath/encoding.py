@@ -239,9 +239,9 @@ class NerathEncoding(Encoding):
                     sure = True
                     break
         if sure or n != kept:
-            if st.bt is not None:
-                rows.append(st.bt["space"])
-            if k.bt is not None and (st.bt is None or k.bt[0] != st.bt["space"]):
+            if st.battle is not None:
+                rows.append(st.battle.space)
+            if k.bt is not None and (st.battle is None or k.bt[0] != st.battle.space):
                 rows.append(k.bt[0])
             self._pieces(buf, n, () if many else cols, rows)
         hands, treasures = st.hands, st.treasures
@@ -282,10 +282,10 @@ class NerathEncoding(Encoding):
         if count != k.pending:
             buf[self._tail0 + 1] = count / 5
             k.pending = count
-        bt = st.bt
+        bt = st.battle
         if bt is not None or k.bt is not None:
-            b = None if bt is None else (bt["space"], bt["att"], tuple(bt["defs"]), bt["step"], bt["round"],
-                                         bt["ha"], bt["hd"])
+            b = None if bt is None else (bt.space, bt.attacker, tuple(bt.defenders), bt.step, bt.round,
+                                         bt.hits_on_attacker, bt.hits_on_defenders)
             if b != k.bt:
                 k.battle = _swap(buf, k.battle, self._battle(b))
                 k.bt = b
@@ -303,9 +303,9 @@ class NerathEncoding(Encoding):
             for i in me.held:
                 buf[i] = 1.0
             me.cards = tuple([c[:] for c in cards])
-        react = st.react
+        react = st.reaction
         if react is not None or me.window is not None:
-            window = _window(react["kind"], react["mover"] in mine) if react is not None else None
+            window = _window(react.kind, react.mover in mine) if react is not None else None
             if window != me.window:
                 if me.window is not None:
                     buf[self._react[me.window]] = 0.0

@@ -169,9 +169,9 @@ class _Realm:
                 self.comp_at[k] = self.comp_at[k - 1]
 
     def k(self, st: Any) -> int:
-        bt = st.bt
-        key = (_composition(st, self.x, self.realm), bt["hurt"][self.realm],
-               int(bool(bt["castle_out"])) if self.castle else 0)
+        bt = st.battle
+        key = (_composition(st, self.x, self.realm), bt.wounded_dragons[self.realm],
+               int(bool(bt.castle_inactive)) if self.castle else 0)
         k = self.exact.get(key)
         if k is None:
             raise OddsError(f"the rules reached a position the casualty order cannot (a bug): "
@@ -251,7 +251,7 @@ class _Defence:
         D = self.D
         assert isinstance(D, _Allies)
         ka, kb = D.states[self.j(st)]
-        sa, sb = D.chosen_split(ka, kb, st.bt["pending_split"])
+        sa, sb = D.chosen_split(ka, kb, st.battle.split_hits)
         share = sorted((r.realm, s) for r, s in zip(self.realms, (sa, sb)))
         return ("split", REALMS[share[0][0]], share[0][1], REALMS[share[1][0]], share[1][1])
 
@@ -284,7 +284,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                                      f"drawn at random)", weights=[k / n for _b, k in sorted(counts.items())])
     t0 = time.perf_counter()
     start, xid, sid_a, sid_d = battle_position(battle)
-    x = start.bt["space"]  # type: ignore[attr-defined]
+    x = start.battle.space  # type: ignore[attr-defined]
     ra = REALMS.index(ATTACKER)
     att = _Realm(battle.a, ra, sid_a, x)
     dfn = _Defence(battle, start, x, sid_d)
@@ -298,15 +298,15 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
         defender and not yet split, queued on each defending realm). The step that ends a battle resets
         wounded Dragons and the Castle, so a battle's last position is read from the one before it and the hits
         still to come."""
-        bt = pre.bt
-        on_a, on_d = bt["ha"], bt["hd"]
+        bt = pre.battle
+        on_a, on_d = bt.hits_on_attacker, bt.hits_on_defenders
         if act[0] == "hits":
-            if bt["step"] in ("fs_a", "roll_a"):
+            if bt.step in ("fs_a", "roll_a"):
                 on_d += act[1]
             else:
                 on_a += act[1]
         queued: dict[int, int] = {}
-        for realm, h in bt["queue"]:
+        for realm, h in bt.queue:
             if realm == ra:
                 on_a += h
             else:
@@ -320,7 +320,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
             first = REALMS.index(act[1]) == dfn.realms[0].realm
             ka, kb = D.states[dfn.j(pre)]
             (ca, _pa), (cb, _pb) = D.realms[0].standing(ka), D.realms[1].standing(kb)
-            sa, sb = split_hits(bt["pending_split"], ca, cb, first)
+            sa, sb = split_hits(bt.split_hits, ca, cb, first)
             for r, s in zip(dfn.realms, (sa, sb)):
                 queued[r.realm] = queued.get(r.realm, 0) + s
         return on_a, on_d, queued
@@ -338,10 +338,10 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
         pre: Any = None
         act: tuple = ()
         while True:
-            bt = st.bt
-            if bt is None or bt["step"] not in RUNNING:
+            bt = st.battle
+            if bt is None or bt.step not in RUNNING:
                 break
-            rounds = bt["round"]
+            rounds = bt.round
             pre = st
             if st.to_move == CHANCE:
                 outs = st.chance_outcomes()
@@ -355,7 +355,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                         break
                 st = st.apply_unchecked(act)
                 continue
-            step = bt["step"]
+            step = bt.step
             if step == "press":
                 ka, kd = att.k(st), dfn.j(st)
                 if battle.press.presses(battle.a.pieces_left(ka)) and not silent(ka, kd):
@@ -367,7 +367,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                 how = "retreat"
                 break
             if step == "assign":
-                realm = bt["queue"][0][0]
+                realm = bt.queue[0][0]
                 act = att.hit(att.k(st)) if realm == ra else dfn.hit(st, realm)
                 if act not in st.legal_actions():
                     raise OddsError(f"the casualty order chose {act}, which the rules do not allow here (a bug)")

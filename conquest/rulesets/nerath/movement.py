@@ -27,6 +27,7 @@ from conquest.rulesets.nerath.state import (
     SPACE,
     WARSHIP_MOVE,
     NerathData,
+    Reaction,
     S,
 )
 
@@ -196,7 +197,7 @@ def open_move_reaction(st: NerathData, y: int) -> None:
                 realms.append(e)
     if realms:
         # asked only when the card has something to act on (a removal needs a moving piece of its kind)
-        st.react = {"kind": "move", "realms": realms, "space": y, "mover": r}
+        st.reaction = Reaction("move", realms, y, r)
         realms[:] = [e for e in realms if fx.reaction_plays(st, e)]
         if not realms:
-            st.react = None
+            st.reaction = None

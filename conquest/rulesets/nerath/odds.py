@@ -388,7 +388,7 @@ def _forces(state: Any, x: int, realm: int, kind: str) -> tuple[list[str], int]:
             if sh[1] == x and sh[0] == realm:
                 out.append("warship")
                 out += [COUNTED[c] for c in cargo(sh) if c in HEROES]
-    wounded = state.bt["hurt"][realm] if state.bt is not None else 0
+    wounded = state.battle.wounded_dragons[realm] if state.battle is not None else 0
     return out, wounded
 
 
@@ -410,18 +410,18 @@ def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | 
     from conquest.rulesets.nerath.data import DUNGEON, LAND, SEA
     from conquest.rulesets.nerath.state import KIND
     kind = {LAND: "land", SEA: "sea", DUNGEON: "dungeon"}[KIND[x]]
-    bt = state.bt
-    att = bt["att"] if bt is not None else state.realm
+    bt = state.battle
+    att = bt.attacker if bt is not None else state.realm
     attackers, wa = _forces(state, x, att, kind)
     if kind == "dungeon":
         return _dungeon_from_state(state, x, att, attackers, order, press)
-    defs = ([d for d in bt["defs"]] if bt is not None else
+    defs = ([d for d in bt.defenders] if bt is not None else
             [e for e in range(R) if state.team[e] != state.team[att] and
              (any(state.n[(x * R + e) * T:(x * R + e) * T + T]) or
               any(sh[1] == x and sh[0] == e for sh in state.ships.values()))])
     if kind == "land" and bt is None and state.ctrl[x] not in defs and state.castle[x]:
         defs.insert(0, state.ctrl[x])
-    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt["castle_out"]))
+    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt.castle_inactive))
     sides: list[tuple[int, list[str], int]] = []
     for d in defs:
         f, w = _forces(state, x, d, kind)
@@ -462,7 +462,7 @@ def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: 
     dice = {g[0]: list(g[2:]) for g in gs if g[1]}
     seen = {g[0] for entrance in state.guardians.values() for g in entrance if g[1]}
     unseen = sorted(set(guardian_tiles()) - seen)
-    fought = list(state.bt["tiles"]) if state.bt is not None else None
+    fought = list(state.battle.guardian_tiles) if state.battle is not None else None
     battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought,
                             heroes_need_lasts=state.options.get("heroes_need_lasts", "whole_battle"))
     bonus, event_bonus = _bonus_cards(state, att), _bonus_cards(state, att, events_only=True)
@@ -545,19 +545,19 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
     verb = action[0]
     t0 = time.perf_counter()
     battle: Battle | None = None
-    if verb == "battle" and st.bt is None:
+    if verb == "battle" and st.battle is None:
         battle = battle_from_state(st, IX[action[1]])
-    elif verb == "press" and st.bt is not None:
-        battle = battle_from_state(st, st.bt["space"])
-    elif verb == "retreat" and st.bt is not None:
-        forces, _w = _forces(st, st.bt["space"], st.bt["att"], st.bt["kind"])
+    elif verb == "press" and st.battle is not None:
+        battle = battle_from_state(st, st.battle.space)
+    elif verb == "retreat" and st.battle is not None:
+        forces, _w = _forces(st, st.battle.space, st.battle.attacker, st.battle.kind)
         return {"ruleset": ruleset.id, "action": "retreat",
                 "outcomes": [{"outcome": {"result": "attacker retreats, the defender holds",
                                           "attacker_keeps": forces}, "probability": 1.0}],
                 "method": "certain (no dice)", "seconds": round(time.perf_counter() - t0, 6)}
     if battle is not None:
         odds = battle.solve()
-        summary = battle_summary(battle, IDS[st.bt["space"]] if st.bt is not None else action[1])
+        summary = battle_summary(battle, IDS[st.battle.space] if st.battle is not None else action[1])
         words = OUTCOME_WORDS[summary["kind"]]
         out = {"ruleset": ruleset.id, "action": ruleset.format_action(action), "battle": summary,
                "outcomes": [{"outcome": words[0], "probability": odds.attacker_wins},
@@ -589,7 +589,7 @@ def _summary(before: State, after: State, path: tuple) -> Any:
     for r in range(R):
         if lost[r] > 0:
             parts.append(f"{REALMS[r]} loses {lost[r]} pieces")
-    bt = a.bt
+    bt = a.battle
     if bt is not None:
-        parts.append(f"battle step {bt['step']}")
+        parts.append(f"battle step {bt.step}")
     return "; ".join(parts) or "no change"

@@ -22,12 +22,12 @@ def illegal_reason(st: NerathData, action: Any) -> str:
     step = STEP_TITLES.get(ph, ph)
     if st.to_move == CHANCE:
         return "a chance outcome is due here (a die roll or a draw), not a decision"
-    if st.react is not None:
+    if st.reaction is not None:
         return ("a card window is open (an enemy moved in, or income is collected): the realm asked plays a "
                 "card it holds for this moment, or passes")
-    bt = st.bt
+    bt = st.battle
     if ph == "fight" and bt is not None:
-        s = bt["step"]
+        s = bt.step
         expect = {"assign": "hit", "press": "press or retreat", "withdraw": "withdraw", "window": "play or pass",
                   "amok": "amok or stay", "landing": "debark or done", "choose": "split"}.get(s, s)
         if verb not in expect.split() and not (s == "withdraw" and verb.startswith("withdraw")):
@@ -37,7 +37,7 @@ def illegal_reason(st: NerathData, action: Any) -> str:
                     "each hit while any is left; that piece is not among them")
         if s == "choose":
             from conquest.rulesets.nerath.battle import split_choices
-            h = bt["pending_split"]
+            h = bt.split_hits
             first = split_choices(st)[0]
             return (f"you play both defending allies: split the {h} hit{'s' if h != 1 else ''} between them, "
                     f"each realm named once in turn order ({first[1]} first), the two numbers adding up to {h} "

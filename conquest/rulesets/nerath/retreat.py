@@ -16,15 +16,15 @@ def withdraw_actions(st: NerathData) -> list[tuple]:
     can retreat to an adjacent friendly sea space ... If there are no friendly adjacent land spaces to
     retreat to, but you have one or more Warships in an adjacent sea space, your pieces can retreat by
     embarking onto those Warships.\""""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    r = bt["att"]
+    x = bt.space
+    r = bt.attacker
     friendly_lands = [y for y in ADJ[x] if KIND[y] == LAND and friendly_land(st, y, r)]
     friendly_seas = [y for y in ADJ[x] if KIND[y] == SEA and not enemy_sea(st, y, r)]
     acts: list[tuple] = []
     base = (x * R + r) * T
-    sea = bt["kind"] == "sea"
+    sea = bt.kind == "sea"
     for t in range(T):
         c = st.n[base + t]
         if not c:
@@ -54,15 +54,15 @@ def finish_withdrawal_if_done(st: NerathData) -> None:
     """Pieces that cannot retreat anywhere are destroyed; the attacker has lost the battle."""
     if withdraw_actions(st):
         return
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    r = bt["att"]
+    x = bt.space
+    r = bt.attacker
     base = (x * R + r) * T
     for t in range(T):
-        if bt["kind"] != "sea" or t in FLYING_TYPES:
+        if bt.kind != "sea" or t in FLYING_TYPES:
             st.n[base + t] = 0
-    if bt["kind"] == "sea":
+    if bt.kind == "sea":
         for sid in ships_at(st, x, r):
             del st.ships[sid]
     fx.on_retreat(st, x)

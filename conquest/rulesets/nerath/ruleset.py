@@ -192,7 +192,7 @@ class NerathRuleset(Ruleset):
             card = event_cards().get(action[1], {})
             return bool(card.get("immediate")) or (seat is not None and before.seat_of[realm] == seat)
         if verb == "treasure":
-            return seat is not None and before.bt is not None and before.seat_of[before.bt["att"]] == seat
+            return seat is not None and before.battle is not None and before.seat_of[before.battle.attacker] == seat
         if verb == "guardian":
             return False
         return True
@@ -256,7 +256,7 @@ class NerathRuleset(Ruleset):
                 power[s * R + st.ctrl[s]] += _CASTLE_STRENGTH * 1.5
         # declared battles: the attacker's expected gain
         r0 = st.realm
-        for x in st.pending + ([st.bt["space"]] if st.bt is not None else []):
+        for x in st.pending + ([st.battle.space] if st.battle is not None else []):
             att = power[x * R + r0]
             dfn = sum(power[x * R + e] for e in range(R) if st.team[e] != st.team[r0])
             if KIND[x] == LAND:
@@ -325,9 +325,9 @@ class NerathRuleset(Ruleset):
                 lines.append(f"{head} {tables().board.map.regions[s].name:<24} " + "; ".join(parts + ships))
         if st.pending:
             lines.append("declared battles: " + ", ".join(IDS[s] for s in st.pending))
-        if st.bt is not None:
-            b = st.bt
-            lines.append(f"battle in {IDS[b['space']]} round {b['round']}: {b['step']}")
+        if st.battle is not None:
+            b = st.battle
+            lines.append(f"battle in {IDS[b.space]} round {b.round}: {b.step}")
         if st.winners is not None:
             lines.append(f"game over ({st.end_reason}): seats {st.winners} win")
         return "\n".join(lines)
@@ -385,10 +385,10 @@ class NerathRuleset(Ruleset):
         from conquest.rulesets.nerath.state import IX
         assert isinstance(state, NerathState)
         verb = action[0] if isinstance(action, tuple) and action else None
-        if verb == "battle" and state.bt is None and len(action) > 1:
+        if verb == "battle" and state.battle is None and len(action) > 1:
             x = IX.get(action[1]) if isinstance(action[1], str) else None
-        elif verb in ("press", "retreat") and state.bt is not None:
-            x = state.bt["space"]
+        elif verb in ("press", "retreat") and state.battle is not None:
+            x = state.battle.space
         else:
             return False
         if x is None:
@@ -419,7 +419,7 @@ class NerathRuleset(Ruleset):
         if verb == "done":
             phase = getattr(state, "phase", "")
             bt = getattr(state, "battle", None)
-            if bt is not None and bt.get("step") == "landing":
+            if isinstance(bt, dict) and bt.get("step") == "landing":  # a view's battle
                 return "Land no more pieces from the Warships"
             return f"End the {PHASES.get(phase, phase)} step"
         if verb == "move":

@@ -43,11 +43,11 @@ def debark(st: NerathData, sid: int, y: int, t: int) -> None:
 
 
 def landing_actions(st: NerathData) -> list[tuple]:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
+    x = bt.space
     acts = []
-    for sid in ships_at(st, x, bt["att"]):
+    for sid in ships_at(st, x, bt.attacker):
         sh = st.ships[sid]
         for t in sorted(set(cargo(sh))):
             for y in ADJ[x]:

@@ -10,6 +10,7 @@ the start of the turn) lives next to it. ``clone`` copies a few lists.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Self
 
@@ -77,6 +78,78 @@ def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple
     return (0, 1, 2, 3), (0, 1, 0, 1)
 
 
+@dataclass(slots=True)
+class Battle:
+    """The battle in progress, under the names of the state JSON's ``battle`` (docs/rules/nerath.md): spaces and
+    realms as indices, ``-1`` for none; ``copy`` copies its lists (a state's clone copies the battle)."""
+
+    space: int
+    kind: str                     # land, sea or dungeon
+    attacker: int
+    defenders: list[int]
+    round: int = 1
+    step: str = "fs_a"            # a chance step (CHANCE_STEPS) or a decision: assign, press, window, ...
+    hits_on_attacker: int = 0
+    hits_on_defenders: int = 0
+    queue: list[list[int]] = field(default_factory=list)   # [realm or GUARDIANS, hits left to assign]
+    hit_this_assignment: int = 0
+    after: str = ""               # the step after the hits are assigned
+    castle_inactive: bool = False
+    wounded_dragons: list[int] = field(default_factory=lambda: [0] * R)   # per realm
+    split_hits: int = 0           # hits waiting for the allies' split (steps split and choose)
+    guardian_seat: int = -1       # the seat rolling and deciding for the Guardians
+    guardian_tiles: list[str] = field(default_factory=list)   # the tiles the dungeon battle began with
+    restock: int = 0              # Guardian tiles still to place on the entrance
+    window: list[int] = field(default_factory=list)   # realms still asked in the open card window
+    window_kind: str = ""         # roll or damage
+    window_step: str = ""         # the step the window returns to
+    rolled: int = 0               # the hits of the roll the window is about
+    offered: list[int] = field(default_factory=list)   # realms already offered this battle's window
+
+    def copy(self) -> Battle:
+        c = _new_battle(Battle)
+        c.space = self.space
+        c.kind = self.kind
+        c.attacker = self.attacker
+        c.defenders = self.defenders[:]
+        c.round = self.round
+        c.step = self.step
+        c.hits_on_attacker = self.hits_on_attacker
+        c.hits_on_defenders = self.hits_on_defenders
+        c.queue = [q[:] for q in self.queue]
+        c.hit_this_assignment = self.hit_this_assignment
+        c.after = self.after
+        c.castle_inactive = self.castle_inactive
+        c.wounded_dragons = self.wounded_dragons[:]
+        c.split_hits = self.split_hits
+        c.guardian_seat = self.guardian_seat
+        c.guardian_tiles = self.guardian_tiles[:]
+        c.restock = self.restock
+        c.window = self.window[:]
+        c.window_kind = self.window_kind
+        c.window_step = self.window_step
+        c.rolled = self.rolled
+        c.offered = self.offered[:]
+        return c
+
+
+@dataclass(slots=True)
+class Reaction:
+    """A card window outside battles (the state JSON's ``reaction``): an enemy moved into a space (``move``) or
+    a realm collects income (``income``); ``realms`` still to be asked, in order."""
+
+    kind: str
+    realms: list[int]
+    space: int                    # the space entered, -1 for none
+    mover: int                    # the realm moving or collecting
+
+    def copy(self) -> Reaction:
+        return Reaction(self.kind, self.realms[:], self.space, self.mover)
+
+
+_new_battle = object.__new__
+
+
 class NerathData(State):
     """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle."""
 
@@ -100,9 +173,8 @@ class NerathData(State):
         self.ctrl_start: list[int] = self.ctrl[:]
         self.placed: dict[int, int] = {}
         self.built: list[int] = []
-        self.bt: dict[str, Any] | None = None
-        # a card window outside battles: {kind: move|income, realms: [...], space, mover}
-        self.react: dict[str, Any] | None = None
+        self.battle: Battle | None = None
+        self.reaction: Reaction | None = None   # a card window outside battles
         self.decks: list[list[str]] = [[] for _ in range(R)]
         self.hands: list[list[str]] = [[] for _ in range(R)]
         self.discards: list[list[str]] = [[] for _ in range(R)]
@@ -141,21 +213,8 @@ class NerathData(State):
         c.ctrl_start = self.ctrl_start
         c.placed = dict(self.placed)
         c.built = self.built[:]
-        bt = self.bt
-        if bt is not None:
-            bt = dict(bt)
-            bt["hurt"] = bt["hurt"][:]
-            bt["queue"] = [q[:] for q in bt["queue"]]
-            bt["defs"] = bt["defs"][:]
-            bt["tiles"] = bt["tiles"][:]
-            bt["window"] = bt["window"][:]
-            bt["offered"] = bt["offered"][:]
-        c.bt = bt
-        react = self.react
-        if react is not None:
-            react = dict(react)
-            react["realms"] = react["realms"][:]
-        c.react = react
+        c.battle = None if self.battle is None else self.battle.copy()
+        c.reaction = None if self.reaction is None else self.reaction.copy()
         c.decks = [d[:] for d in self.decks]
         c.hands = [h[:] for h in self.hands]
         c.discards = [d[:] for d in self.discards]
@@ -183,21 +242,21 @@ class NerathData(State):
             return None
         if ph in ("draw", "deal"):
             return CHANCE
-        if self.react is not None:
-            return self.seat_of[self.react["realms"][0]]
-        bt = self.bt
+        if self.reaction is not None:
+            return self.seat_of[self.reaction.realms[0]]
+        bt = self.battle
         if ph == "fight" and bt is not None:
-            step = bt["step"]
+            step = bt.step
             if step in CHANCE_STEPS:
                 return CHANCE
             if step == "assign":
-                who = bt["queue"][0][0]
-                return bt["gseat"] if who == GUARDIANS else self.seat_of[who]
+                who = bt.queue[0][0]
+                return bt.guardian_seat if who == GUARDIANS else self.seat_of[who]
             if step == "window":
-                return self.seat_of[bt["window"][0]]
+                return self.seat_of[bt.window[0]]
             if step == "choose":   # the seat playing both defending allies splits their hits
-                return self.seat_of[bt["defs"][0]]
-            return self.seat_of[bt["att"]]
+                return self.seat_of[bt.defenders[0]]
+            return self.seat_of[bt.attacker]
         return self.seat_of[self.realm]
 
     def result(self) -> tuple[float, ...] | None:

@@ -40,8 +40,8 @@ def legal_actions(st: NerathData) -> list[tuple]:
         return []
     if st.to_move == CHANCE:
         return [a for a, _ in chance_outcomes(st)]
-    if st.react is not None:
-        return fx.reaction_plays(st, st.react["realms"][0]) + [("pass",)]
+    if st.reaction is not None:
+        return fx.reaction_plays(st, st.reaction.realms[0]) + [("pass",)]
     if ph == "move":
         return move_actions(st)
     if ph == "fight":
@@ -64,12 +64,12 @@ def chance_outcomes(st: NerathData) -> list[tuple[tuple, float]]:
         return _multiset_outcomes("guardian", st.guardian_pile)
     if st.phase in ("draw", "deal"):
         return fx.draw_outcomes(st)
-    bt = st.bt
-    if st.phase != "fight" or bt is None or bt["step"] not in CHANCE_STEPS:
+    bt = st.battle
+    if st.phase != "fight" or bt is None or bt.step not in CHANCE_STEPS:
         return []
-    step = bt["step"]
+    step = bt.step
     if step == "split":
-        a, b = bt["defs"][:2]
+        a, b = bt.defenders[:2]
         return [(("extra", REALMS[a]), 0.5), (("extra", REALMS[b]), 0.5)]
     if step == "plunder":
         return _multiset_outcomes("treasure", st.treasure_deck)
@@ -91,7 +91,7 @@ def start_turn(st: NerathData) -> None:
     st.pending = []
     st.placed = {}
     st.built = []
-    st.bt = None
+    st.battle = None
     fx.expire(st, "turn")
     st.phase = "draw"
     if not fx.draw_outcomes(st):
@@ -113,13 +113,13 @@ def end_turn(st: NerathData) -> None:
 
 
 def apply_reaction(st: NerathData, action: tuple) -> None:
-    react = st.react
+    react = st.reaction
     assert react is not None
-    realms = react["realms"]
+    realms = react.realms
     if action[0] == "play":
         fx.play_reaction(st, realms[0], action)
-        if react["kind"] == "move":
-            y, r = react["space"], react["mover"]
+        if react.kind == "move":
+            y, r = react.space, react.mover
             if y in st.pending and not any(st.n[(y * R + r) * T:(y * R + r) * T + T]) and \
                     not any(sh[SPACE] == y and sh[OWNER] == r for sh in st.ships.values()):
                 st.pending.remove(y)   # nothing of the mover is left there: no battle
@@ -128,8 +128,8 @@ def apply_reaction(st: NerathData, action: tuple) -> None:
     while realms and not fx.reaction_plays(st, realms[0]):
         realms.pop(0)
     if not realms:
-        st.react = None
-        if react["kind"] == "income":
+        st.reaction = None
+        if react.kind == "income":
             end_turn(st)
 
 
@@ -148,25 +148,25 @@ def apply_action(st: NerathData, action: Any) -> None:
             fx.resolve_deal(st, action[1])
             if not st.dealing:
                 start_turn(st)
-    elif st.react is not None:
+    elif st.reaction is not None:
         apply_reaction(st, action)
     elif verb == "play":
-        bt = st.bt
-        if bt is not None and bt["step"] == "window":
-            realm = bt["window"][0]
+        bt = st.battle
+        if bt is not None and bt.step == "window":
+            realm = bt.window[0]
             fx.play(st, action, realm)
             verbs = {e[0]: e[1] for e in fx.event_cards()[action[1]].get("effects", [])}
             if "reroll" in verbs:
                 # "reroll": the roll is made again (a new chance node); its first result is void
-                bt.update(rolled=0, window=[], step=bt["wstep"])
+                bt.rolled, bt.window, bt.step = 0, [], bt.window_step
             elif "cancel_hits" in verbs:
-                q = bt["queue"][0]
+                q = bt.queue[0]
                 q[1] -= min(q[1], verbs["cancel_hits"])
                 if q[1] <= 0:
-                    bt["queue"].pop(0)
-                    bt["hitnow"] = 0
-                bt["window"] = []
-                bt["step"] = "assign"
+                    bt.queue.pop(0)
+                    bt.hit_this_assignment = 0
+                bt.window = []
+                bt.step = "assign"
         else:
             fx.play(st, action)
     elif ph == "move":
