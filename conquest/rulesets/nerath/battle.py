@@ -14,6 +14,7 @@ from conquest.rulesets.nerath.data import (
     FLYING_TYPES,
     HEROES,
     LAND,
+    N_TYPES,
     REALM_INDEX,
     REALMS,
     SEA,
@@ -22,7 +23,6 @@ from conquest.rulesets.nerath.data import (
     TYPE_INDEX,
     WIZARD,
     R,
-    T,
 )
 from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, place_guardian, return_guardian
 from conquest.rulesets.nerath.reposition import start_reposition
@@ -88,7 +88,7 @@ def start_battle(st: NerathData, x: int) -> None:
         defs: list[int] = []
     else:
         defs = [e for e in range(R) if st.team[e] != st.team[r] and
-                (any(st.n[(x * R + e) * T:(x * R + e) * T + T]) or
+                (any(st.pieces[(x * R + e) * N_TYPES:(x * R + e) * N_TYPES + N_TYPES]) or
                  any(sh[SPACE] == x and sh[OWNER] == e for sh in st.ships.values()))]
         if kind == "land" and st.ctrl[x] not in defs:
             defs.insert(0, st.ctrl[x])
@@ -161,11 +161,11 @@ def battle_dice(st: NerathData, side: str, first_strike: bool) -> tuple[tuple[in
     if dungeon and side == "d":
         return guardian_dice(st, first_strike)
     dice: dict[tuple[int, int], int] = {}
-    n = st.n
+    n = st.pieces
     fights = st.options["hurt_dragon_fights"]
     for r in battle_realms(st, side):
-        base = (x * R + r) * T
-        for t in range(T):
+        base = (x * R + r) * N_TYPES
+        for t in range(N_TYPES):
             c = n[base + t]
             if not c:
                 continue
@@ -206,8 +206,8 @@ def side_alive(st: NerathData, side: str) -> bool:
     if side == "d" and bt.kind == "dungeon":
         return bool(st.guardians[x])
     for r in battle_realms(st, side):
-        base = (x * R + r) * T
-        if any(st.n[base:base + T]):
+        base = (x * R + r) * N_TYPES
+        if any(st.pieces[base:base + N_TYPES]):
             return True
         if bt.kind == "sea":
             if any(sh[SPACE] == x and sh[OWNER] == r for sh in st.ships.values()):
@@ -224,9 +224,9 @@ def capacity(st: NerathData, r: int) -> tuple[int, int]:
     x = bt.space
     if r == GUARDIANS:
         return sum(len(g) - 2 for g in st.guardians[x]), len(st.guardians[x])
-    base = (x * R + r) * T
-    pieces = sum(st.n[base:base + T])
-    cap = pieces + st.n[base + DRAGON] - bt.wounded_dragons[r]
+    base = (x * R + r) * N_TYPES
+    pieces = sum(st.pieces[base:base + N_TYPES])
+    cap = pieces + st.pieces[base + DRAGON] - bt.wounded_dragons[r]
     if bt.kind == "sea":
         for sh in st.ships.values():
             if sh[SPACE] == x and sh[OWNER] == r:
@@ -250,13 +250,13 @@ def hit_targets(st: NerathData, r: int) -> list[tuple]:
         # it chooses which)"
         return [("hit", "guardian", i + 1, f) for i, g in enumerate(st.guardians[x])
                 for f in sorted(set(g[2:]))]
-    base = (x * R + r) * T
+    base = (x * R + r) * N_TYPES
     hurt = bt.wounded_dragons[r]
     hitnow = bt.hit_this_assignment
     out: list[tuple] = []
     sea = bt.kind == "sea"
-    for t in range(T):
-        c = st.n[base + t]
+    for t in range(N_TYPES):
+        c = st.pieces[base + t]
         if not c or (sea and t not in FLYING_TYPES):
             continue
         if t == DRAGON:
@@ -325,11 +325,11 @@ def destroy_all(st: NerathData, r: int) -> None:
             return_guardian(st, g[0])
         st.guardians[x] = []
         return
-    base = (x * R + r) * T
+    base = (x * R + r) * N_TYPES
     sea = bt.kind == "sea"
-    for t in range(T):
+    for t in range(N_TYPES):
         if not sea or t in FLYING_TYPES:
-            st.n[base + t] = 0
+            st.pieces[base + t] = 0
     bt.wounded_dragons[r] = 0
     if sea:
         for sid in ships_at(st, x, r):

@@ -19,7 +19,7 @@ from typing import Any
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, REALMS, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
 
 
@@ -31,9 +31,9 @@ def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str
         for e in range(R):
             if state.team[e] == state.team[realm]:
                 continue
-            base = (s * R + e) * T
-            for t in range(T):
-                if state.n[base + t] and (piece == "*" or COUNTED[t] == piece):
+            base = (s * R + e) * N_TYPES
+            for t in range(N_TYPES):
+                if state.pieces[base + t] and (piece == "*" or COUNTED[t] == piece):
                     out.append((IDS[s], COUNTED[t]))
     return sorted(set(out))
 
@@ -168,9 +168,9 @@ def reaction_plays(state: NerathData, realm: int) -> list[tuple]:
             out.append(("play", cid))
             continue
         s, mover = react.space, react.mover
-        base = (s * R + mover) * T
-        for t in range(T):
-            if state.n[base + t] and (kind == "*" or COUNTED[t] == kind):
+        base = (s * R + mover) * N_TYPES
+        for t in range(N_TYPES):
+            if state.pieces[base + t] and (kind == "*" or COUNTED[t] == kind):
                 out.append(("play", cid, _space_id(s), COUNTED[t]))
     return out
 
@@ -233,8 +233,8 @@ def remove_piece(state: NerathData, realm: int, space: str, piece: str, cid: str
     s, t = IX[space], TYPE_INDEX[piece]
     for e in range(R):
         if state.team[e] != state.team[realm] and n > 0 and (victim is None or e == victim):
-            k = min(n, state.n[(s * R + e) * T + t])
-            state.n[(s * R + e) * T + t] -= k
+            k = min(n, state.pieces[(s * R + e) * N_TYPES + t])
+            state.pieces[(s * R + e) * N_TYPES + t] -= k
             n -= k
 
 

@@ -15,9 +15,9 @@ import numpy as np
 
 from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, R, T, tables
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, PIECE_NAMES, REALMS, R, tables
 from conquest.rulesets.nerath.notation import WORDS
-from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, RS, SPACE
+from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PER_SPACE, PHASES, SPACE
 from conquest.rulesets.nerath.turn import NerathState
 
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
@@ -231,7 +231,7 @@ class NerathEncoding(Encoding):
                 buf[s0 + s * C + 6] = placed.get(s, 0) / 5.0
                 rows.append(s)
             k.placed = placed.copy()
-        n, kept = st.n, k.n
+        n, kept = st.pieces, k.n
         sure = False
         if left and kept is not None:
             for i in left:
@@ -325,9 +325,9 @@ class NerathEncoding(Encoding):
             fifth = self._fifth
             lines: list[tuple[int, int | None, int]] = []     # (start, stop, step): a column or a space's row
             for c in cols:
-                lines.append((c, None, RS))
+                lines.append((c, None, PER_SPACE))
             for s in rows:
-                lines.append((s * RS, s * RS + RS, 1))
+                lines.append((s * PER_SPACE, s * PER_SPACE + PER_SPACE, 1))
             try:
                 for start, stop, step in lines:
                     new = bytearray(n[start:stop:step])
@@ -406,7 +406,7 @@ class NerathEncoding(Encoding):
                     self._board_ship(buf, old, -1)
                     self._board_ship(buf, sh, 1)
                     if old[C1] != sh[C1] or old[C2] != sh[C2]:
-                        base = sh[OWNER] * T
+                        base = sh[OWNER] * N_TYPES
                         cols.update([base + t for t in (old[C1], old[C2], sh[C1], sh[C2]) if t >= 0])
                 kept[i] = sh[:]
         if not same:
@@ -433,35 +433,35 @@ class NerathEncoding(Encoding):
         k = self._seen
         kept, sums = k.movable, k.free
         s0, C = self._space0 + 7, SPACE_COLUMNS
-        base = realm * T
+        base = realm * N_TYPES
         k.movable = movable.copy()
         if not movable:    # a phase ends: all zero
             buf[s0:self._ships0:C] = 0.0
             k.free = [0] * len(sums)
-            cols.update({base + key % T for key in kept})
+            cols.update({base + key % N_TYPES for key in kept})
             return False
         if not kept:       # a phase begins
             for key, c in movable.items():
-                sums[key // T] += c
-            for s in {key // T for key in movable}:
+                sums[key // N_TYPES] += c
+            for s in {key // N_TYPES for key in movable}:
                 buf[s0 + s * C] = sums[s] / 5.0
             return True
         changed = kept.items() ^ movable.items()
         if len(changed) > 4:   # summed again
             now = [0] * len(sums)
             for key, c in movable.items():
-                now[key // T] += c
-            for s in {key // T for key in kept.keys() | movable.keys()}:
+                now[key // N_TYPES] += c
+            for s in {key // N_TYPES for key in kept.keys() | movable.keys()}:
                 if now[s] != sums[s]:
                     buf[s0 + s * C] = now[s] / 5.0
             k.free = now
             return True
         for key, c in changed:
-            s = key // T
+            s = key // N_TYPES
             sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
             buf[s0 + s * C] = sums[s] / 5.0
-            cols.add(base + key % T)
-            left.append(s * RS + base + key % T)
+            cols.add(base + key % N_TYPES)
+            left.append(s * PER_SPACE + base + key % N_TYPES)
         return False
 
     def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:

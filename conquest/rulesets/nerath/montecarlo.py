@@ -22,7 +22,7 @@ from typing import Any
 from conquest.core.game import CHANCE, State
 from conquest.core.odds import OddsError
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T, full_strength, guardian_tiles
+from conquest.rulesets.nerath.data import N_TYPES, REALMS, TYPE_INDEX, R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.odds import (  # noqa: F401
     Battle,
@@ -126,7 +126,7 @@ def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int
 
 
 def _composition(state: Any, x: int, realm: int) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
-    counts = tuple(state.n[(x * R + realm) * T + t] for t in range(T))
+    counts = tuple(state.pieces[(x * R + realm) * N_TYPES + t] for t in range(N_TYPES))
     ships = tuple(sorted((sid, tuple(sorted(cargo(sh)))) for sid, sh in state.ships.items()
                          if sh[1] == x and sh[0] == realm))
     return counts, ships
@@ -138,7 +138,7 @@ def _side_keys(side: _Side, sid_of: dict[int, int]) -> tuple[dict[Any, int], dic
     exact: dict[Any, int] = {}
     comp: dict[Any, int] = {}
     for k, snap in enumerate(side.snaps):
-        counts = [0] * T
+        counts = [0] * N_TYPES
         ships = []
         castle_out = 0
         for u in side.units:
@@ -192,7 +192,7 @@ class _Realm:
     def check_final(self, st: Any, k: int) -> None:
         """The rules' final position must be the one the hit count says (pieces; Dragons healed)."""
         comp = _composition(st, self.x, self.realm)
-        if comp != (self.comp_at[k] if k < self.side.K else ((0,) * T, ())):
+        if comp != (self.comp_at[k] if k < self.side.K else ((0,) * N_TYPES, ())):
             raise OddsError(f"the rules ended the battle with {comp} for {REALMS[self.realm]}, the chain with "
                             f"{k} hits taken (a bug)")
 

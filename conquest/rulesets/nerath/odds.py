@@ -28,7 +28,7 @@ from conquest.core.game import CHANCE, State
 from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import COUNTED, HEROES, REALMS, R, T, guardian_tiles
+from conquest.rulesets.nerath.data import COUNTED, HEROES, N_TYPES, REALMS, R, guardian_tiles
 from conquest.rulesets.nerath.odds_sides import (  # noqa: F401 - the calculator's names, in one place
     FACEDOWN,
     POLICY_ORDERS,
@@ -375,13 +375,13 @@ def dungeon_battle(attacker: list[str], tiles: list[str], unseen: Sequence[str] 
 # ------------------------------------------------------------------------------------- from a position
 def _forces(state: Any, x: int, realm: int, kind: str) -> tuple[list[str], int]:
     """The pieces a realm fights with in space x (Heroes aboard its Warships at sea), wounded Dragons."""
-    base = (x * R + realm) * T
+    base = (x * R + realm) * N_TYPES
     out: list[str] = []
     sea = kind == "sea"
-    for t in range(T):
+    for t in range(N_TYPES):
         if sea and COUNTED[t] not in ("storm", "dragon"):
             continue
-        out += [COUNTED[t]] * state.n[base + t]
+        out += [COUNTED[t]] * state.pieces[base + t]
     if sea:
         for sid in sorted(state.ships):
             sh = state.ships[sid]
@@ -417,7 +417,7 @@ def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | 
         return _dungeon_from_state(state, x, att, attackers, order, press)
     defs = ([d for d in bt.defenders] if bt is not None else
             [e for e in range(R) if state.team[e] != state.team[att] and
-             (any(state.n[(x * R + e) * T:(x * R + e) * T + T]) or
+             (any(state.pieces[(x * R + e) * N_TYPES:(x * R + e) * N_TYPES + N_TYPES]) or
               any(sh[1] == x and sh[0] == e for sh in state.ships.values()))])
     if kind == "land" and bt is None and state.ctrl[x] not in defs and state.castle[x]:
         defs.insert(0, state.ctrl[x])
@@ -583,7 +583,7 @@ def _summary(before: State, after: State, path: tuple) -> Any:
         if len(a.treasures[r]) != len(b.treasures[r]):
             parts.append(f"{REALMS[r]} Treasures {len(a.treasures[r]) - len(b.treasures[r]):+d}")
     def pieces(s: Any, r: int) -> int:
-        return sum(s.n[i] for i in range(len(s.n)) if (i // T) % R == r) + sum(
+        return sum(s.pieces[i] for i in range(len(s.pieces)) if (i // N_TYPES) % R == r) + sum(
             1 + len(cargo(sh)) for sh in s.ships.values() if sh[0] == r)
     lost = [pieces(b, r) - pieces(a, r) for r in range(R)]
     for r in range(R):

@@ -7,7 +7,7 @@ from typing import Any
 
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.base import cargo, may_debark
-from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, SEA, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX, R
 from conquest.rulesets.nerath.movement import ship_move
 from conquest.rulesets.nerath.reinforce import buy_refusal
 from conquest.rulesets.nerath.reposition import heroes_to_exit
@@ -123,8 +123,8 @@ def move_refusal(st: NerathData, action: tuple) -> str:
     s, y, t, r = IX[a], IX[b], TYPE_INDEX[p], st.realm
     if s == y:
         return f"{a} is where the {p} already is"
-    there = st.n[(s * R + r) * T + t]
-    free = st.movable.get(s * T + t, 0)
+    there = st.pieces[(s * R + r) * N_TYPES + t]
+    free = st.movable.get(s * N_TYPES + t, 0)
     if KIND[s] == SEA and t in LAND_TYPES:
         return (f"a {p} is a land piece: at sea it rides a Warship, moves with it ('sail SHIP TO') and lands "
                 "with 'debark SHIP TO PIECE'")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land, ships_at
-from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, SEA, R, T
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, N_TYPES, SEA, R
 from conquest.rulesets.nerath.results import battle_over
 from conquest.rulesets.nerath.state import ADJ, C1, C2, IDS, KIND, OWNER, SEA_ADJ, SPACE, NerathData
 
@@ -23,10 +23,10 @@ def withdraw_actions(st: NerathData) -> list[tuple]:
     friendly_lands = [y for y in ADJ[x] if KIND[y] == LAND and friendly_land(st, y, r)]
     friendly_seas = [y for y in ADJ[x] if KIND[y] == SEA and not enemy_sea(st, y, r)]
     acts: list[tuple] = []
-    base = (x * R + r) * T
+    base = (x * R + r) * N_TYPES
     sea = bt.kind == "sea"
-    for t in range(T):
-        c = st.n[base + t]
+    for t in range(N_TYPES):
+        c = st.pieces[base + t]
         if not c:
             continue
         if t in FLYING_TYPES:
@@ -58,10 +58,10 @@ def finish_withdrawal_if_done(st: NerathData) -> None:
     assert bt is not None
     x = bt.space
     r = bt.attacker
-    base = (x * R + r) * T
-    for t in range(T):
+    base = (x * R + r) * N_TYPES
+    for t in range(N_TYPES):
         if bt.kind != "sea" or t in FLYING_TYPES:
-            st.n[base + t] = 0
+            st.pieces[base + t] = 0
     if bt.kind == "sea":
         for sid in ships_at(st, x, r):
             del st.ships[sid]

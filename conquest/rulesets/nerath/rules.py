@@ -38,8 +38,8 @@ from conquest.rulesets.nerath.state import (
     O1,
     O2,
     OWNER,
+    PER_SPACE,
     PHASES,
-    RS,
     SEA_ADJ,
     SEAS,
     SPACE,
@@ -57,6 +57,6 @@ __all__ = [
     "ADJ", "ALL_COSTS", "BOARD", "BUYABLE", "C1", "C2", "CAPITAL", "CHANCE_STEPS", "COST", "DIE", "DIST", "F_FIXED",
     "F_NEW", "F_RETREATED", "F_STOPPED", "F_UNLOADED", "FLAG_NAMES", "FLAGS", "GUARDIANS", "HIT_ON", "HOME", "IDS",
     "IS_CAPITAL", "IX", "KIND", "LAND_ADJ", "LANDS", "LENGTH_VP", "MOVE", "MOVES", "O1", "O2", "OWNER", "PHASES",
-    "RS", "S", "SEA_ADJ", "SEAS", "SPACE", "STEP_TITLES", "TB", "TREASURES_TO_WIN", "WARSHIP_MOVE", "NerathData",
+    "PER_SPACE", "S", "SEA_ADJ", "SEAS", "SPACE", "STEP_TITLES", "TB", "TREASURES_TO_WIN", "WARSHIP_MOVE", "NerathData",
     "NerathState", "seating",
 ]

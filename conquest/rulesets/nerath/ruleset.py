@@ -12,7 +12,7 @@ from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, REALM_TITLES, REALMS, SEA, R, T, tables
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, N_TYPES, REALM_TITLES, REALMS, SEA, R, tables
 from conquest.rulesets.nerath.dice import hit_chance
 from conquest.rulesets.nerath.income import income
 from conquest.rulesets.nerath.setup import setup_board
@@ -30,6 +30,7 @@ from conquest.rulesets.nerath.state import (
     KIND,
     LANDS,
     OWNER,
+    PER_SPACE,
     SPACE,
     STEP_TITLES,
     S,
@@ -37,9 +38,9 @@ from conquest.rulesets.nerath.state import (
 from conquest.rulesets.nerath.turn import NerathState
 
 # Expected hits per round and hits absorbed, per piece (for the evaluation)
-_STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(T)]
-_TOUGH = [2 if t == DRAGON else 1 for t in range(T)]
-_ARMY_VALUE = [0.8 * COST[t] for t in range(T)]
+_STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(N_TYPES)]
+_TOUGH = [2 if t == DRAGON else 1 for t in range(N_TYPES)]
+_ARMY_VALUE = [0.8 * COST[t] for t in range(N_TYPES)]
 _CASTLE_STRENGTH = hit_chance(tables().castle.die, HIT_ON)
 _SHIP_STRENGTH = hit_chance(tables().warship.die, HIT_ON)
 
@@ -238,11 +239,11 @@ class NerathRuleset(Ruleset):
             # the income about to be collected, so that ending the step is not worth more than buying
             realm_val[st.realm] += 0.5 * income(st, st.realm)
         army = [0.0] * (S * R)
-        n = st.n
+        n = st.pieces
         power = [0.0] * (S * R)
-        for i, c in enumerate(n):  # the counts are flat: (space * R + realm) * T + kind; most are 0
+        for i, c in enumerate(n):  # the counts are flat: (space * R + realm) * N_TYPES + kind; most are 0
             if c:
-                cell, t = divmod(i, T)
+                cell, t = divmod(i, N_TYPES)
                 v = _ARMY_VALUE[t] * c
                 realm_val[cell % R] += v
                 army[cell] += v
@@ -307,8 +308,8 @@ class NerathRuleset(Ruleset):
         for s in range(S):
             parts = []
             for r in range(R):
-                base = (s * R + r) * T
-                row = [f"{st.n[base + t]} {COUNTED[t]}" for t in range(T) if st.n[base + t]]
+                base = (s * R + r) * N_TYPES
+                row = [f"{st.pieces[base + t]} {COUNTED[t]}" for t in range(N_TYPES) if st.pieces[base + t]]
                 if row:
                     parts.append(f"{letter[r]}: " + ", ".join(row))
             ships = [f"ship {sid} ({REALMS[sh[OWNER]]}" + "".join(
@@ -337,7 +338,7 @@ class NerathRuleset(Ruleset):
         colour = ("red", "green", "white", "blue")
         grid: dict[tuple[int, int], str] = {}
         for s, region in enumerate(tables().board.map.regions):
-            occupied = any(st.n[(s * R + r) * T:(s * R + r) * T + T].count(0) < T for r in range(R)) or \
+            occupied = any(st.pieces[s * PER_SPACE:s * PER_SPACE + PER_SPACE]) or \
                 any(sh[SPACE] == s for sh in st.ships.values())
             for k, (x, y) in enumerate(region.attrs["cells"]):
                 if KIND[s] == LAND:

@@ -5,7 +5,7 @@ Battles": the sea landing of carried pieces after a won sea battle.
 from __future__ import annotations
 
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, enemy_sea, may_debark, ships_at
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, T
+from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, N_TYPES
 from conquest.rulesets.nerath.movement import declare_attack, open_move_reaction
 from conquest.rulesets.nerath.state import ADJ, F_STOPPED, F_UNLOADED, FLAGS, IDS, KIND, MOVES, SPACE, NerathData
 
@@ -23,7 +23,7 @@ def sail(st: NerathData, sid: int, y: int) -> None:
 
 def embark(st: NerathData, land: int, sid: int, t: int) -> None:
     sh = st.ships[sid]
-    key = land * T + t
+    key = land * N_TYPES + t
     st.movable[key] -= 1
     if not st.movable[key]:
         del st.movable[key]

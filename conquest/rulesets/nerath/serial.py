@@ -19,12 +19,12 @@ from conquest.rulesets.nerath.data import (
     FLYING_TYPES,
     LAND,
     LAND_TYPES,
+    N_TYPES,
     REALM_INDEX,
     REALMS,
     SEA,
     TYPE_INDEX,
     R,
-    T,
     full_strength,
     guardian_tiles,
 )
@@ -47,8 +47,8 @@ from conquest.rulesets.nerath.state import (
     O1,
     O2,
     OWNER,
+    PER_SPACE,
     PHASES,
-    RS,
     SPACE,
     Battle,
     NerathData,
@@ -82,9 +82,9 @@ def keep_bounds(st: NerathData) -> None:
 
 def body_json(st: NerathData) -> dict[str, Any]:
     pieces: dict[str, dict[str, dict[str, int]]] = {}
-    n = st.n
+    n = st.pieces
     for i in compress(range(len(n)), n):  # the few counts that are not 0, in (space, realm, type) order
-        sr, t = divmod(i, T)
+        sr, t = divmod(i, N_TYPES)
         s, r = divmod(sr, R)
         pieces.setdefault(IDS[s], {}).setdefault(REALMS[r], {})[COUNTED[t]] = n[i]
     ships = {}
@@ -98,7 +98,7 @@ def body_json(st: NerathData) -> dict[str, Any]:
                                              for c, o in ((sh[C1], sh[O1]), (sh[C2], sh[O2])) if c >= 0]
     movable: dict[str, dict[str, int]] = {}
     for key, c in sorted(st.movable.items()):
-        s, t = divmod(key, T)
+        s, t = divmod(key, N_TYPES)
         movable.setdefault(IDS[s], {})[COUNTED[t]] = c
     bt = None
     if st.battle is not None:
@@ -214,7 +214,7 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         if KIND[s] != LAND:
             raise StateFormatError("castles", f"{sp} is not a land space")
         st.castle[s] = 1
-    st.n = [0] * (S * RS)
+    st.pieces = [0] * (S * PER_SPACE)
     for sp, by_realm in need("pieces", dict).items():
         s = _ix(sp, f"pieces/{sp}")
         if not isinstance(by_realm, dict):
@@ -232,9 +232,9 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
                 t = TYPE_INDEX[p]
                 if KIND[s] == SEA and t not in FLYING_TYPES and c:
                     raise StateFormatError(f"pieces/{sp}/{name}/{p}", "land pieces at sea ride Warships")
-                st.n[(s * R + r) * T + t] = c
+                st.pieces[(s * R + r) * N_TYPES + t] = c
     for r in range(R):
-        total = sum(st.n[(s * R + r) * T + t] for s in range(S) for t in range(T))
+        total = sum(st.pieces[(s * R + r) * N_TYPES + t] for s in range(S) for t in range(N_TYPES))
         if total > MAX_REALM_PIECES:
             raise StateFormatError("pieces", f"{REALMS[r]} has {total} pieces on the board; a realm has at most "
                                              f"{MAX_REALM_PIECES} (docs/rules/nerath.md)")
@@ -281,12 +281,12 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         for p, c in row.items():
             if p not in TYPE_INDEX or not isinstance(c, int) or c < 0:
                 raise StateFormatError(f"movable/{sp}/{p}", "must map a piece to a count")
-            have = st.n[(s * R + st.realm) * T + TYPE_INDEX[p]]
+            have = st.pieces[(s * R + st.realm) * N_TYPES + TYPE_INDEX[p]]
             if c > have:
                 raise StateFormatError(f"movable/{sp}/{p}", f"{c} {p} of {REALMS[st.realm]} may still move from "
                                                             f"{sp}, which holds {have} (pieces)")
             if c:
-                st.movable[s * T + TYPE_INDEX[p]] = c
+                st.movable[s * N_TYPES + TYPE_INDEX[p]] = c
     st.pending = [_ix(sp, "battles") for sp in need("battles", list)]
     st.dealing = [_realm_ix(x, "dealing") for x in data.get("dealing", [])]
     st.placed = {_ix(sp, "placed"): int(c) for sp, c in data.get("placed", {}).items()}

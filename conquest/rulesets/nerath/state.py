@@ -2,10 +2,11 @@
 ``NerathData``, the data class every section of the rules reads and changes (``turn.NerathState`` adds the
 interface of a game to it).
 
-The state is flat: piece counts in one list indexed ``(space * 4 + realm) * 7 + piece``; Castles as a 0/1 list
-per space (a Castle belongs to whoever controls its space); Warships as individual records (they carry cargo);
-control of land spaces as a list. Per-turn bookkeeping (pieces still free to move, declared battles, control at
-the start of the turn) lives next to it. ``clone`` copies a few lists.
+The state is flat: piece counts in one list ``pieces`` indexed ``(space * R + realm) * N_TYPES + piece``
+(``PER_SPACE`` counts per space); Castles as a 0/1 list per space (a Castle belongs to whoever controls its
+space); Warships as individual records (they carry cargo); control of land spaces as a list. Per-turn bookkeeping (pieces still free to move, declared battles, control at
+the start of the turn) lives next to it, and the battle in progress (``Battle``) and the card window outside
+battles (``Reaction``) are typed records under the state JSON's names. ``clone`` copies a few lists.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from functools import cache
 from typing import Any, Self
 
 from conquest.core.game import CHANCE, State
-from conquest.rulesets.nerath.data import COUNTED, R, T, guardian_tiles, tables
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, R, guardian_tiles, tables
 
 # Warship record fields and flags
 OWNER, SPACE, MOVES, FLAGS, C1, C2, O1, O2 = range(8)
@@ -58,7 +59,7 @@ HIT_ON = TB.hit_on
 WARSHIP_MOVE = TB.warship.move
 ALL_COSTS = {**{p: TB.pieces[p].cost for p in COUNTED}, "castle": TB.castle.cost, "warship": TB.warship.cost}
 BUYABLE = COUNTED + ("castle", "warship")
-RS = R * T
+PER_SPACE = R * N_TYPES
 
 LENGTH_VP = {"short": (13, 20), "medium": (20, 30)}
 TREASURES_TO_WIN = (8, 12)
@@ -158,7 +159,7 @@ class NerathData(State):
         self.players = players
         self.options = options
         self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
-        self.n: list[int] = [0] * (S * RS)
+        self.pieces: list[int] = [0] * (S * PER_SPACE)
         self.castle: list[int] = [0] * S
         self.ctrl: list[int] = [HOME[s] for s in range(S)]
         self.ships: dict[int, list[int]] = {}
@@ -198,7 +199,7 @@ class NerathData(State):
         c.options = self.options
         c.seat_of = self.seat_of
         c.team = self.team
-        c.n = self.n[:]
+        c.pieces = self.pieces[:]
         c.castle = self.castle[:]
         c.ctrl = self.ctrl[:]
         c.ships = {k: v[:] for k, v in self.ships.items()}

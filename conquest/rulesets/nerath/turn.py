@@ -10,7 +10,7 @@ from typing import Any
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.game import CHANCE
 from conquest.rulesets.nerath.battle import advance, apply_fight, battle_dice, fight_actions
-from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.dungeons import place_guardian
 from conquest.rulesets.nerath.income import collect_income, open_income_window
@@ -120,7 +120,7 @@ def apply_reaction(st: NerathData, action: tuple) -> None:
         fx.play_reaction(st, realms[0], action)
         if react.kind == "move":
             y, r = react.space, react.mover
-            if y in st.pending and not any(st.n[(y * R + r) * T:(y * R + r) * T + T]) and \
+            if y in st.pending and not any(st.pieces[(y * R + r) * N_TYPES:(y * R + r) * N_TYPES + N_TYPES]) and \
                     not any(sh[SPACE] == y and sh[OWNER] == r for sh in st.ships.values()):
                 st.pending.remove(y)   # nothing of the mover is left there: no battle
     else:
