@@ -36,13 +36,20 @@ def hero_need(st: NerathData, r: int, t: int, side: str) -> int:
     """
     bt = st.battle
     assert bt is not None
+    need = heroes_need([g[0] for g in st.guardians[bt.space]], bt.guardian_tiles,
+                       str(st.options.get("heroes_need_lasts")))
+    return need_against(fx.attack_bonus(st, r, t, side), (need,), fx.attack_bonus(st, r, t, side, events_only=True))
+
+
+def heroes_need(standing: Iterable[str], fought: Iterable[str], lasts: str) -> int:
+    """The "Heroes Need" number in force in a dungeon battle (0: none), for the rules and the battle calculator:
+    "Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians", the
+    highest number among the Guardian tiles that count. Option ``heroes_need_lasts`` (docs/rules/nerath.md):
+    ``while_standing``, the tiles ``standing`` now; ``whole_battle``, every tile the battle began with ("during
+    that battle": ``fought``, the tiles the entrance held when it began, with those standing)."""
     tiles = guardian_tiles()
-    # option heroes_need_lasts: the Guardians standing now, or every one the battle began with ("during that
-    # battle"; the tiles fought are all the entrance held when it began)
-    fought = (bt.guardian_tiles if st.options.get("heroes_need_lasts") == "whole_battle"
-              else [g[0] for g in st.guardians[bt.space]])
-    return need_against(fx.attack_bonus(st, r, t, side), (tiles[g].heroes_need for g in fought),
-                        fx.attack_bonus(st, r, t, side, events_only=True))
+    held = [*fought, *standing] if lasts == "whole_battle" else standing
+    return max([tiles[g].heroes_need for g in held if g in tiles] + [0])
 
 
 def need_against(bonus: int, heroes_need: Iterable[int], event_bonus: int) -> int:

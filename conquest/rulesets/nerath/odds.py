@@ -29,6 +29,7 @@ from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath.base import cargo
 from conquest.rulesets.nerath.data import COUNTED, HEROES, N_TYPES, REALMS, R, guardian_tiles
+from conquest.rulesets.nerath.dungeons import heroes_need
 from conquest.rulesets.nerath.odds_sides import (  # noqa: F401 - the calculator's names, in one place
     FACEDOWN,
     POLICY_ORDERS,
@@ -173,7 +174,7 @@ class NerathBattle:
             self.guardian_dice = {t: list(v) for t, v in dice.items()}
             self.d = _Guardians([(t, dice[t]) for t in defender], order)
             if heroes_need_lasts == "whole_battle":   # the Guardians the battle began with, standing or not
-                held = max([tiles[t].heroes_need for t in [*self.fought, *defender] if t in tiles] + [0])
+                held = heroes_need(defender, self.fought, heroes_need_lasts)
                 self.d.variant = [held] * len(self.d.snaps)
             elif heroes_need_lasts != "while_standing":
                 raise OddsError(f"heroes_need_lasts '{heroes_need_lasts}': use while_standing or whole_battle")

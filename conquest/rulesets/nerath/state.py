@@ -3,10 +3,11 @@
 interface of a game to it).
 
 The state is flat: piece counts in one list ``pieces`` indexed ``(space * R + realm) * N_TYPES + piece``
-(``PER_SPACE`` counts per space); Castles as a 0/1 list per space (a Castle belongs to whoever controls its
-space); Warships as individual records (they carry cargo); control of land spaces as a list. Per-turn bookkeeping (pieces still free to move, declared battles, control at
-the start of the turn) lives next to it, and the battle in progress (``Battle``) and the card window outside
-battles (``Reaction``) are typed records under the state JSON's names. ``clone`` copies a few lists.
+(``PER_SPACE`` counts per space); Castles as a 0/1 list per space (a Castle belongs to whoever controls its space);
+Warships as individual records (they carry cargo); control of land spaces as a list. Per-turn bookkeeping (pieces
+still free to move, declared battles, control at the start of the turn) lives next to it, and the battle in
+progress (``Battle``) and the card window outside battles (``Reaction``) are typed records under the state JSON's
+names. ``clone`` copies a few lists.
 """
 
 from __future__ import annotations
