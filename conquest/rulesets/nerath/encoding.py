@@ -17,8 +17,8 @@ from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, PIECE_NAMES, REALMS, R, tables
 from conquest.rulesets.nerath.notation import WORDS
+from conquest.rulesets.nerath.rules import NerathState
 from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PER_SPACE, PHASES, SPACE
-from conquest.rulesets.nerath.turn import NerathState
 
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
 BATTLE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock", "assign", "choose", "window")

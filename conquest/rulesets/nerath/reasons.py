@@ -12,6 +12,7 @@ from conquest.rulesets.nerath.movement import ship_move
 from conquest.rulesets.nerath.reinforce import buy_refusal
 from conquest.rulesets.nerath.reposition import heroes_to_exit
 from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, STEP_TITLES, NerathData
+from conquest.rulesets.nerath.turn import PHASE_VERBS
 
 
 def illegal_reason(st: NerathData, action: Any) -> str:
@@ -50,9 +51,7 @@ def illegal_reason(st: NerathData, action: Any) -> str:
             return ("a surviving Monster may run amok only into an adjacent enemy land space that contains "
                     "no enemy pieces")
         return "not allowed here"
-    allowed = {"move": ("move", "sail", "embark", "debark", "done", "play"),
-               "fight": ("battle", "play"), "reposition": ("move", "embark", "done", "play"),
-               "reinforce": ("buy", "move", "sail", "debark", "done", "play")}.get(ph, ())
+    allowed = (*PHASE_VERBS[ph], "play") if ph in PHASE_VERBS else ()   # a card may be played in every step
     if verb not in allowed:
         return f"'{verb}' is not a decision of the {step} step"
     if ph == "fight":

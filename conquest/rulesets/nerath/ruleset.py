@@ -15,6 +15,7 @@ from conquest.rulesets.nerath.cards import event_cards, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, N_TYPES, REALM_TITLES, REALMS, SEA, R, tables
 from conquest.rulesets.nerath.dice import hit_chance
 from conquest.rulesets.nerath.income import income
+from conquest.rulesets.nerath.rules import NerathState
 from conquest.rulesets.nerath.setup import setup_board
 from conquest.rulesets.nerath.state import (
     ADJ,
@@ -35,7 +36,6 @@ from conquest.rulesets.nerath.state import (
     STEP_TITLES,
     S,
 )
-from conquest.rulesets.nerath.turn import NerathState
 
 # Expected hits per round and hits absorbed, per piece (for the evaluation)
 _STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(N_TYPES)]

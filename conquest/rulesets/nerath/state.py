@@ -1,5 +1,5 @@
 """The state of a game of Conquest of Nerath: the board as flat tables, the layout of a Warship's record, and
-``NerathData``, the data class every section of the rules reads and changes (``turn.NerathState`` adds the
+``NerathData``, the data class every section of the rules reads and changes (``rules.NerathState`` adds the
 interface of a game to it).
 
 The state is flat: piece counts in one list ``pieces`` indexed ``(space * R + realm) * N_TYPES + piece``

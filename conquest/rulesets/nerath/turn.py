@@ -1,10 +1,11 @@
-"""TURN SEQUENCE: the turn's dispatcher. ``NerathState`` is the data of ``state.py`` with the interface of a
-game: the legal actions and the applying of one by phase (Draw, Move, Fight Battles, Reposition, Reinforce,
-Collect Income), chance outcomes, the start and end of a turn, and the card windows outside battles.
+"""TURN SEQUENCE: the turn's dispatcher: the legal actions and the applying of one by phase (Draw, Move, Fight
+Battles, Reposition, Reinforce, Collect Income; ``PHASE_VERBS``), chance outcomes, the start and end of a turn,
+and the card windows outside battles. ``rules.NerathState`` binds these to the state class.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
@@ -15,15 +16,12 @@ from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.dungeons import place_guardian
 from conquest.rulesets.nerath.income import collect_income, open_income_window
 from conquest.rulesets.nerath.movement import move_actions, move_pieces, start_move
-from conquest.rulesets.nerath.reasons import illegal_reason
 from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
 from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
-from conquest.rulesets.nerath.schema import NerathBody
 from conquest.rulesets.nerath.sea import debark, embark, sail
-from conquest.rulesets.nerath.serial import body_json, from_body, keep_bounds
+from conquest.rulesets.nerath.serial import keep_bounds
 from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, O1, O2, OWNER, SPACE, NerathData
 from conquest.rulesets.nerath.victory import end_of_round
-from conquest.rulesets.nerath.view import view
 
 
 def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[tuple, float]]:
@@ -133,6 +131,47 @@ def apply_reaction(st: NerathData, action: tuple) -> None:
             end_turn(st)
 
 
+def _done_moving(st: NerathData, action: tuple) -> None:
+    st.phase = "fight"
+    st.movable = {}
+
+
+def _move(st: NerathData, action: tuple) -> None:
+    move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
+
+
+def _sail(st: NerathData, action: tuple) -> None:
+    sail(st, action[1], IX[action[2]])
+
+
+def _embark(st: NerathData, action: tuple) -> None:
+    embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
+
+
+def _debark(st: NerathData, action: tuple) -> None:
+    debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+
+
+def _done_repositioning(st: NerathData, action: tuple) -> None:
+    end_reposition(st)
+
+
+def _done_reinforcing(st: NerathData, action: tuple) -> None:
+    if not open_income_window(st):
+        end_turn(st)
+
+
+# The decisions of each step of the TURN SEQUENCE with the procedure applying each; ``play`` (a card) is open in
+# every step, and in Fight Battles a battle's own decisions (hit, press, retreat...) belong to ``battle.py``.
+# ``reasons.illegal_reason`` names these verbs when an action is refused.
+PHASE_VERBS: dict[str, dict[str, Callable[[NerathData, tuple], None]]] = {
+    "move": {"move": _move, "sail": _sail, "embark": _embark, "debark": _debark, "done": _done_moving},
+    "fight": {"battle": apply_fight},
+    "reposition": {"move": _move, "embark": _embark, "done": _done_repositioning},
+    "reinforce": {"buy": buy, "move": _move, "sail": _sail, "debark": _debark, "done": _done_reinforcing},
+}
+
+
 def apply_action(st: NerathData, action: Any) -> None:
     verb = action[0]
     ph = st.phase
@@ -169,72 +208,16 @@ def apply_action(st: NerathData, action: Any) -> None:
                 bt.step = "assign"
         else:
             fx.play(st, action)
-    elif ph == "move":
-        if verb == "done":
-            st.phase = "fight"
-            st.movable = {}
-        elif verb == "move":
-            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
-        elif verb == "sail":
-            sail(st, action[1], IX[action[2]])
-        elif verb == "embark":
-            embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
-        elif verb == "debark":
-            debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
     elif ph == "fight":
-        apply_fight(st, action)
-    elif ph == "reposition":
-        if verb == "done":
-            end_reposition(st)
-        elif verb == "embark":
-            embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
-        else:
-            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
-    elif ph == "reinforce":
-        if verb == "done":
-            if not open_income_window(st):
-                end_turn(st)
-        elif verb == "buy":
-            buy(st, action)
-        elif verb == "move":
-            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
-        elif verb == "sail":
-            sail(st, action[1], IX[action[2]])
-        elif verb == "debark":
-            debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+        apply_fight(st, action)   # a battle's decisions too
+    else:
+        do = PHASE_VERBS.get(ph, {}).get(verb)
+        if do is not None:
+            do(st, action)
     advance(st)
 
 
-class NerathState(NerathData):
-    """A game of Conquest of Nerath: the data of ``state.py`` with the interface every ruleset's state has."""
-
-    schema = NerathBody
-
-    def legal_actions(self) -> list[tuple]:
-        return legal_actions(self)
-
-    def is_legal(self, action: Any) -> bool:
-        return is_legal(self, action)
-
-    def illegal_reason(self, action: Any) -> str:
-        return illegal_reason(self, action)
-
-    def chance_outcomes(self) -> list[tuple[tuple, float]]:
-        return chance_outcomes(self)
-
-    def _apply(self, action: Any) -> None:
-        apply_action(self, action)
-        keep_bounds(self)
-
-    def start_turn(self) -> None:
-        start_turn(self)
-
-    def _body_json(self) -> dict[str, Any]:
-        return body_json(self)
-
-    @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
-        return from_body(cls, data, players, options)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return view(self, seat)
+def apply(st: NerathData, action: Any) -> None:
+    """Apply a legal action, then stop gold and victory points at the bounds a document is read with."""
+    apply_action(st, action)
+    keep_bounds(st)
