@@ -40,7 +40,7 @@ from conquest.rulesets.kingdom.base import (
     VACATE,
     economy,
 )
-from conquest.rulesets.kingdom.schema import KingdomBody
+from conquest.rulesets.kingdom.serial import KingdomBody
 from conquest.rulesets.kingdom.state import KingdomData
 
 # the names this module has always offered (the constants now live in ``base``)

@@ -10,17 +10,21 @@ copies.
 
 from __future__ import annotations
 
-from typing import Self
-
+from conquest.core.fields import LIST, RESET, SHARE, Slots
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.kingdom.base import INCOME, OVER
 from conquest.rulesets.kingdom.board import Board
 
+FIELDS = Slots(board=SHARE, players=SHARE, options=SHARE, round=SHARE, phase=SHARE, current=SHARE, first=SHARE,
+               soldiers=LIST, reserve=LIST, armies=LIST, loc=LIST, stopped=SHARE, move_to=SHARE,
+               move_from=SHARE, move_sources=SHARE, tasks=SHARE, points=LIST, _legal=RESET)
+"""Every field of a position and how a copy takes it (``core.fields``): tuples are shared, lists copied, the
+cache of legal actions starts empty."""
+
 
 class KingdomData(State):
-    __slots__ = ("board", "players", "options", "round", "phase", "current", "first", "soldiers", "reserve",
-                 "armies", "loc", "stopped", "move_to", "move_from", "move_sources", "tasks", "points",
-                 "_legal")
+    __slots__ = FIELDS.names
+    clone = FIELDS.clone
 
     board: Board
     round: int
@@ -38,28 +42,6 @@ class KingdomData(State):
     tasks: tuple[tuple[str, int, int], ...]
     points: list[int]
     _legal: tuple[tuple, ...] | None
-
-    def clone(self) -> Self:
-        s = object.__new__(self.__class__)
-        s.board = self.board
-        s.players = 2
-        s.options = self.options
-        s.round = self.round
-        s.phase = self.phase
-        s.current = self.current
-        s.first = self.first
-        s.soldiers = self.soldiers[:]
-        s.reserve = self.reserve[:]
-        s.armies = self.armies[:]
-        s.loc = self.loc[:]
-        s.stopped = self.stopped
-        s.move_to = self.move_to
-        s.move_from = self.move_from
-        s.move_sources = self.move_sources
-        s.tasks = self.tasks
-        s.points = self.points[:]
-        s._legal = None
-        return s
 
     # ------------------------------------------------------------------ who moves
     @property
