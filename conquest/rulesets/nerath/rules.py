@@ -75,6 +75,7 @@ class NerathState(NerathData):
     """A game of Conquest of Nerath: the data of ``state.py`` with the interface every ruleset's state has."""
 
     schema = NerathBody
+    __slots__ = ()
 
     legal_actions = turn.legal_actions
     is_legal = turn.is_legal

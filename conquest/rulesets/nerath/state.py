@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Self
+from typing import Any
 
+from conquest.core.fields import DICT, DICT_LISTS, DICT_NESTED, LIST, NESTED, RECORD, SHARE, Slots
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, R, guardian_tiles, tables
 
@@ -152,8 +153,22 @@ class Reaction:
 _new_battle = object.__new__
 
 
+FIELDS = Slots(
+    players=SHARE, options=SHARE, seat_of=SHARE, team=SHARE, pieces=LIST, castle=LIST, ctrl=LIST,
+    ships=DICT_LISTS, next_ship=SHARE, gold=LIST, vp=LIST, realm=SHARE, round=SHARE, phase=SHARE, movable=DICT,
+    pending=LIST, ctrl_start=SHARE, placed=DICT, built=LIST, battle=RECORD, reaction=RECORD, decks=NESTED,
+    hands=NESTED, discards=NESTED, treasure_deck=LIST, treasures=NESTED, treasures_played=NESTED, effects=NESTED,
+    guardians=DICT_NESTED, guardian_pile=LIST, dealing_guardians=LIST, dealing=LIST, stats=DICT, winners=SHARE,
+    end_reason=SHARE)
+"""Every field of a game and how a copy takes it (``core.fields``): tuples, numbers, strings and the lists that are
+replaced whole (``ctrl_start``, ``winners``) are shared; the battle and the reaction copy themselves."""
+
+
 class NerathData(State):
     """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle."""
+
+    __slots__ = FIELDS.names
+    clone = FIELDS.clone
 
     # ------------------------------------------------------------------------------------------- set-up
     def __init__(self, players: int, options: dict[str, Any]) -> None:
@@ -193,45 +208,6 @@ class NerathData(State):
                                       "events_out_of_turn": 0}  # for reports only
         self.winners: list[int] | None = None
         self.end_reason = ""
-
-    def clone(self) -> Self:
-        c = self.__class__.__new__(self.__class__)
-        c.players = self.players
-        c.options = self.options
-        c.seat_of = self.seat_of
-        c.team = self.team
-        c.pieces = self.pieces[:]
-        c.castle = self.castle[:]
-        c.ctrl = self.ctrl[:]
-        c.ships = {k: v[:] for k, v in self.ships.items()}
-        c.next_ship = self.next_ship
-        c.gold = self.gold[:]
-        c.vp = self.vp[:]
-        c.realm = self.realm
-        c.round = self.round
-        c.phase = self.phase
-        c.movable = dict(self.movable)
-        c.pending = self.pending[:]
-        c.ctrl_start = self.ctrl_start
-        c.placed = dict(self.placed)
-        c.built = self.built[:]
-        c.battle = None if self.battle is None else self.battle.copy()
-        c.reaction = None if self.reaction is None else self.reaction.copy()
-        c.decks = [d[:] for d in self.decks]
-        c.hands = [h[:] for h in self.hands]
-        c.discards = [d[:] for d in self.discards]
-        c.treasure_deck = self.treasure_deck[:]
-        c.treasures = [h[:] for h in self.treasures]
-        c.treasures_played = [h[:] for h in self.treasures_played]
-        c.effects = [e[:] for e in self.effects]
-        c.guardians = {k: [g[:] for g in v] for k, v in self.guardians.items()}
-        c.guardian_pile = self.guardian_pile[:]
-        c.dealing_guardians = self.dealing_guardians[:]
-        c.dealing = self.dealing[:]
-        c.stats = dict(self.stats)
-        c.winners = self.winners
-        c.end_reason = self.end_reason
-        return c
 
     def seat_for(self, realm: int) -> int:
         return self.seat_of[realm]
