@@ -96,7 +96,7 @@ class Battle:
     hits_on_defenders: int = 0
     queue: list[list[int]] = field(default_factory=list)   # [realm or GUARDIANS, hits left to assign]
     hit_this_assignment: int = 0
-    after: str = ""               # the step after the hits are assigned
+    after: str = ""               # the step after the hits are assigned (``end``: the round ends)
     castle_inactive: bool = False
     wounded_dragons: list[int] = field(default_factory=lambda: [0] * R)   # per realm
     split_hits: int = 0           # hits waiting for the allies' split (steps split and choose)
@@ -104,10 +104,10 @@ class Battle:
     guardian_tiles: list[str] = field(default_factory=list)   # the tiles the dungeon battle began with
     restock: int = 0              # Guardian tiles still to place on the entrance
     window: list[int] = field(default_factory=list)   # realms still asked in the open card window
-    window_kind: str = ""         # roll or damage
+    window_kind: str = ""         # battle, roll or damage: what the open card window is for
     window_step: str = ""         # the step the window returns to
     rolled: int = 0               # the hits of the roll the window is about
-    offered: list[int] = field(default_factory=list)   # realms already offered this battle's window
+    offered: list[int] = field(default_factory=list)   # realms offered a "when taking damage" window for these hits
 
     def copy(self) -> Battle:
         c = _new_battle(Battle)
