@@ -62,3 +62,17 @@ def test_a_games_option_rules_its_odds_mid_battle():
         assert abs(r["attacker_wins"] - ref.attacker_wins) < 1e-12
         got[lasts] = r["attacker_wins"]
     assert got["whole_battle"] < got["while_standing"]
+
+
+def test_one_heroes_need_rule_for_the_game_and_the_calculator():
+    # "Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians": the
+    # highest number among the tiles that count (dungeons.heroes_need, called by the rules' hero_need and by the
+    # calculator's Guardians side)
+    from conquest.rulesets.nerath.dungeons import heroes_need
+    from conquest.rulesets.nerath.odds_sides import _Guardians
+    assert heroes_need(["wraith", "gelatinous-cube", "goblin-pack"], [], "while_standing") == 8
+    assert heroes_need(["goblin-pack"], ["wraith", "goblin-pack"], "while_standing") == 0
+    assert heroes_need(["goblin-pack"], ["wraith", "goblin-pack"], "whole_battle") == 8
+    assert heroes_need(["gelatinous-cube"], ["gelatinous-cube"], "whole_battle") == 7
+    # the calculator, while standing: the Goblin Pack's two dice fall first (cheapest), then the Wraith
+    assert _Guardians([("wraith", [10]), ("goblin-pack", [6, 6])], "cheapest").variant == [8, 8, 8, 0]

@@ -49,8 +49,8 @@ def test_card_windows_outside_battles_open_in_random_games_and_never_stall() -> 
     other_seat = 0
     for seed in range(4):
         for st in _random_game(seed):
-            if st.react is not None:
-                kinds[st.react["kind"]] = kinds.get(st.react["kind"], 0) + 1
+            if st.reaction is not None:
+                kinds[st.reaction.kind] = kinds.get(st.reaction.kind, 0) + 1
                 assert ("pass",) in st.legal_actions()
                 if st.to_move != st.seat_of[st.realm]:
                     other_seat += 1
@@ -89,7 +89,7 @@ def test_view_hides_hands_decks_and_facedown_tiles_from_other_seats() -> None:
                     hidden.update(g[0] for g in gs if not g[1])
                 # the Guardians of the battle being fought were shown face up (a defeated one's tile is back in
                 # the pile, and may even be drawn again facedown): naming them tells nothing hidden
-                hidden -= set(st.bt["tiles"] if st.bt else ())
+                hidden -= set(st.battle.guardian_tiles if st.battle else ())
                 # a card id in the (public) discards may also be in a deck or hand: naming it there tells nothing
                 hidden -= {c for r in range(4) for c in st.discards[r]}
                 for cid in hidden:

@@ -133,7 +133,7 @@ def test_random_games_end_and_round_trip(players: int, options: dict) -> None:
                 assert RULESET.parse_action(RULESET.format_action(a)) == a
             st = st.apply(a)
             steps += 1
-            assert min(st.n) >= 0 and min(st.gold) >= 0
+            assert min(st.pieces) >= 0 and min(st.gold) >= 0
         assert st.result() is not None and st.end_reason in ("victory", "round limit")
 
 

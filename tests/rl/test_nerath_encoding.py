@@ -14,7 +14,7 @@ np = pytest.importorskip("numpy")
 
 from conquest.core.registry import get_ruleset  # noqa: E402
 from conquest.rl.match import Match  # noqa: E402
-from conquest.rulesets.nerath.data import COUNTED, R, T  # noqa: E402
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, R  # noqa: E402
 from conquest.rulesets.nerath.state import IX  # noqa: E402
 
 
@@ -40,13 +40,13 @@ def test_a_state_changed_in_place_after_it_was_observed_is_read_again() -> None:
     before = match.encoding.observe(st, 0).copy()   # the encoding's own array: the caller copies it
     # the same objects, edited: pieces, control and a Castle, Guardians turned face up, pieces free to move
     land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0 and not st.castle[s])
-    st.n[(land * R + 2) * T + COUNTED.index("monster")] += 3
+    st.pieces[(land * R + 2) * N_TYPES + COUNTED.index("monster")] += 3
     st.ctrl[land] = (st.ctrl[land] + 1) % R
     st.castle[land] = 1
     for tiles in st.guardians.values():
         for tile in tiles:
             tile[1] = 1
-    st.movable[land * T] = 4
+    st.movable[land * N_TYPES] = 4
     assert not np.array_equal(match.encoding.observe(st, 0), before)
     for seat in range(match.players):
         assert _same(match, st, seat)
@@ -59,7 +59,7 @@ def test_a_loaded_state_with_more_than_255_pieces_in_a_space_is_read() -> None:
     space = next(iter(doc["control"]))
     doc["pieces"].setdefault(space, {})["karkoth"] = {"footsoldier": 300}
     st: Any = rs.state_from_json(doc)
-    assert st.n[IX[space] * R * T] == 300
+    assert st.pieces[IX[space] * R * N_TYPES] == 300
     for seat in range(match.players):
         assert _same(match, st, seat)
 
@@ -124,14 +124,14 @@ def test_a_count_changed_in_place_beyond_a_byte_and_back_is_read() -> None:
     st: Any = match.state
     assert _same(match, st, 1)
     land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0)
-    cell = (land * R + st.realm) * T
-    was = st.n[cell]
+    cell = (land * R + st.realm) * N_TYPES
+    was = st.pieces[cell]
     # a count no byte holds, in a column the pieces free to move point at
-    st.n[cell] = 300
-    st.movable[land * T] = st.movable.get(land * T, 0) + 1
+    st.pieces[cell] = 300
+    st.movable[land * N_TYPES] = st.movable.get(land * N_TYPES, 0) + 1
     assert _same(match, st, 1)
     assert match.encoding.observe(st, 1)[cell] == np.float32(300 / 5.0)
-    st.n[cell] = was
+    st.pieces[cell] = was
     assert _same(match, st, 1)
     _played(match, 20)
     for seat in range(match.players):

@@ -4,8 +4,8 @@ Read in this order: ``pieces.yaml`` (the piece table), ``board.yaml`` (our own b
 ``make_board.py``), ``setup.yaml`` (starting forces), ``data.py`` (loading and checks, the Guardian tiles),
 ``cards.py`` (the Event and Treasure cards as data), ``state.py`` (the board tables and the data of a game),
 ``base.py`` (control, friendly and enemy spaces, piece counts). Then the rules, one module per section of the
-rules document in its order: ``setup.py`` (SETUP), ``turn.py`` (TURN SEQUENCE: the dispatcher and
-``NerathState``), ``effects.py`` (1. DRAW and what cards do), ``movement.py`` (2. MOVE), ``sea.py`` (Sea
+rules document in its order: ``setup.py`` (SETUP), ``turn.py`` (TURN SEQUENCE: the dispatcher; ``rules.py`` binds
+it to ``NerathState``), ``effects.py`` (1. DRAW and what cards do), ``movement.py`` (2. MOVE), ``sea.py`` (Sea
 Transport, sea landings), ``battle.py`` (3. FIGHT BATTLES), ``retreat.py`` (Press Attack or Retreat),
 ``results.py`` (Determine Battle Results), ``conquer.py`` (Conquer Spaces, Victory Points), ``run_amok.py`` (Run
 Amok), ``dungeons.py`` (Plunder Dungeons, EXPLORING DUNGEONS), ``reposition.py`` (4. REPOSITION),

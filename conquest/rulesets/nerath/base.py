@@ -5,7 +5,7 @@ entrance is not friendly to any realm", from 2. MOVE), piece counts, and the car
 
 from __future__ import annotations
 
-from conquest.rulesets.nerath.data import LAND, SEA, R, T
+from conquest.rulesets.nerath.data import LAND, N_TYPES, SEA, R
 from conquest.rulesets.nerath.state import C1, C2, KIND, O1, O2, OWNER, SPACE, NerathData
 
 
@@ -20,11 +20,11 @@ def friendly_land(st: NerathData, s: int, r: int) -> bool:
 
 
 def enemy_pieces_in(st: NerathData, s: int, r: int) -> bool:
-    n = st.n
+    n = st.pieces
     for e in range(R):
         if st.team[e] != st.team[r]:
-            base = (s * R + e) * T
-            if any(n[base:base + T]):
+            base = (s * R + e) * N_TYPES
+            if any(n[base:base + N_TYPES]):
                 return True
     if KIND[s] == SEA:
         for sh in st.ships.values():
@@ -50,11 +50,11 @@ def enemy_space(st: NerathData, s: int, r: int) -> bool:
 
 
 def count(st: NerathData, s: int, r: int, t: int) -> int:
-    return st.n[(s * R + r) * T + t]
+    return st.pieces[(s * R + r) * N_TYPES + t]
 
 
 def add(st: NerathData, s: int, r: int, t: int, k: int) -> None:
-    st.n[(s * R + r) * T + t] += k
+    st.pieces[(s * R + r) * N_TYPES + t] += k
 
 
 def ships_at(st: NerathData, s: int, r: int | None = None) -> list[int]:

@@ -15,6 +15,7 @@ from conquest.rulesets.nerath.data import (
     FLYING_TYPES,
     HEROES,
     LAND,
+    N_TYPES,
     REALM_INDEX,
     REALMS,
     SEA,
@@ -23,7 +24,6 @@ from conquest.rulesets.nerath.data import (
     TYPE_INDEX,
     WIZARD,
     R,
-    T,
 )
 from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, place_guardian, return_guardian
 from conquest.rulesets.nerath.reposition import start_reposition
@@ -43,18 +43,19 @@ from conquest.rulesets.nerath.state import (
     OWNER,
     SPACE,
     TB,
+    Battle,
     NerathData,
 )
 
 
 def fight_actions(st: NerathData) -> list[Action]:
-    bt = st.bt
+    bt = st.battle
     if bt is None:
         seas = [s for s in st.pending if KIND[s] == SEA]
         return [("battle", IDS[s]) for s in (seas or st.pending)] + fx.playable(st)
-    step = bt["step"]
+    step = bt.step
     if step == "assign":
-        return hit_targets(st, bt["queue"][0][0])
+        return hit_targets(st, bt.queue[0][0])
     if step == "choose":
         return split_choices(st)
     if step == "press":
@@ -66,14 +67,14 @@ def fight_actions(st: NerathData) -> list[Action]:
     if step == "landing":
         return landing_actions(st) + [("done",)]
     if step == "window":
-        return [("play", c) for c in fx.window_cards(st, bt["window"][0], bt["wkind"])] + [("pass",)]
+        return [("play", c) for c in fx.window_cards(st, bt.window[0], bt.window_kind)] + [("pass",)]
     return []
 
 
 def battle_realms(st: NerathData, side: str) -> list[int]:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    return [bt["att"]] if side == "a" else bt["defs"]
+    return [bt.attacker] if side == "a" else bt.defenders
 
 
 def start_battle(st: NerathData, x: int) -> None:
@@ -88,14 +89,11 @@ def start_battle(st: NerathData, x: int) -> None:
         defs: list[int] = []
     else:
         defs = [e for e in range(R) if st.team[e] != st.team[r] and
-                (any(st.n[(x * R + e) * T:(x * R + e) * T + T]) or
+                (any(st.pieces[(x * R + e) * N_TYPES:(x * R + e) * N_TYPES + N_TYPES]) or
                  any(sh[SPACE] == x and sh[OWNER] == e for sh in st.ships.values()))]
         if kind == "land" and st.ctrl[x] not in defs:
             defs.insert(0, st.ctrl[x])
-    st.bt = {"space": x, "kind": kind, "att": r, "defs": defs, "round": 1, "step": "fs_a",
-               "ha": 0, "hd": 0, "queue": [], "hitnow": 0, "after": "", "castle_out": 0,
-               "hurt": [0] * R, "gseat": -1, "tiles": [], "restock": 0, "window": [], "wkind": "",
-               "wstep": "", "rolled": 0, "offered": []}
+    st.battle = Battle(x, kind, r, defs)
     if kind == "dungeon":
         explore(st, x)
         if not st.guardians[x]:
@@ -111,64 +109,64 @@ def start_battle(st: NerathData, x: int) -> None:
 def open_battle_window(st: NerathData) -> None:
     """Cards "played when required": before the first round, each realm in the battle that holds a card
     for battles may play it (attacker first, then the defenders), or pass."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    realms = [bt["att"]] + [d for d in bt["defs"] if d >= 0]
-    bt["window"] = [r for r in realms if fx.battle_cards(st, r)]
-    if bt["window"]:
-        bt["wkind"] = "battle"
-        bt["step"] = "window"
+    realms = [bt.attacker] + [d for d in bt.defenders if d >= 0]
+    bt.window = [r for r in realms if fx.battle_cards(st, r)]
+    if bt.window:
+        bt.window_kind = "battle"
+        bt.step = "window"
 
 
 def close_window(st: NerathData) -> None:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    kind = bt["wkind"]
-    bt["window"] = []
+    kind = bt.window_kind
+    bt.window = []
     if kind == "battle":
-        bt["step"] = "fs_a"
+        bt.step = "fs_a"
     elif kind == "roll":
-        k = bt["rolled"]
-        bt["rolled"] = 0
-        take_roll(st, bt["wstep"], k)
+        k = bt.rolled
+        bt.rolled = 0
+        take_roll(st, bt.window_step, k)
     else:
-        bt["step"] = "assign"
+        bt.step = "assign"
 
 
 def take_roll(st: NerathData, step: str, k: int) -> None:
     """The hits of a side's roll are scored (and taken together once both sides of the phase rolled)."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
     if step == "fs_a":
-        bt["hd"] += k
-        bt["step"] = "fs_d"
+        bt.hits_on_defenders += k
+        bt.step = "fs_d"
     elif step == "fs_d":
-        bt["ha"] += k
+        bt.hits_on_attacker += k
         begin_damage(st, "roll_a")
     elif step == "roll_a":
-        bt["hd"] += k
-        bt["step"] = "roll_d"
+        bt.hits_on_defenders += k
+        bt.step = "roll_d"
     elif step == "roll_d":
-        bt["ha"] += k
+        bt.hits_on_attacker += k
         begin_damage(st, "end")
 
 
 def battle_dice(st: NerathData, side: str, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
     """Each piece rolls its attack die: Siege Engines 2 when attacking, Storm Elementals 2 in sea battles;
     Wizards (and Heroes aboard at sea) by their abilities; the Castle only defends."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    sea = bt["kind"] == "sea"
-    dungeon = bt["kind"] == "dungeon"
+    x = bt.space
+    sea = bt.kind == "sea"
+    dungeon = bt.kind == "dungeon"
     if dungeon and side == "d":
         return guardian_dice(st, first_strike)
     dice: dict[tuple[int, int], int] = {}
-    n = st.n
+    n = st.pieces
     fights = st.options["hurt_dragon_fights"]
     for r in battle_realms(st, side):
-        base = (x * R + r) * T
-        for t in range(T):
+        base = (x * R + r) * N_TYPES
+        for t in range(N_TYPES):
             c = n[base + t]
             if not c:
                 continue
@@ -177,7 +175,7 @@ def battle_dice(st: NerathData, side: str, first_strike: bool) -> tuple[tuple[in
             if (t == WIZARD) != first_strike:
                 continue
             if t == DRAGON and not fights:
-                c -= bt["hurt"][r]
+                c -= bt.wounded_dragons[r]
                 if c <= 0:
                     continue
             per = 2 if (t == SIEGE and side == "a") or (t == STORM and sea) else 1
@@ -196,47 +194,47 @@ def battle_dice(st: NerathData, side: str, first_strike: bool) -> tuple[tuple[in
                         key = (DIE[t], HIT_ON - fx.attack_bonus(st, r, t, side))
                         dice[key] = dice.get(key, 0) + 1
         elif side == "d" and not first_strike and r == st.ctrl[x] and st.castle[x] \
-                and not bt["castle_out"]:
+                and not bt.castle_inactive:
             key = (TB.castle.die, HIT_ON - fx.attack_bonus(st, r, -2, side))
             dice[key] = dice.get(key, 0) + 1
     return tuple(sorted((f, need, c) for (f, need), c in dice.items()))
 
 
 def side_alive(st: NerathData, side: str) -> bool:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    if side == "d" and bt["kind"] == "dungeon":
+    x = bt.space
+    if side == "d" and bt.kind == "dungeon":
         return bool(st.guardians[x])
     for r in battle_realms(st, side):
-        base = (x * R + r) * T
-        if any(st.n[base:base + T]):
+        base = (x * R + r) * N_TYPES
+        if any(st.pieces[base:base + N_TYPES]):
             return True
-        if bt["kind"] == "sea":
+        if bt.kind == "sea":
             if any(sh[SPACE] == x and sh[OWNER] == r for sh in st.ships.values()):
                 return True
-        elif side == "d" and r == st.ctrl[x] and st.castle[x] and not bt["castle_out"]:
+        elif side == "d" and r == st.ctrl[x] and st.castle[x] and not bt.castle_inactive:
             return True
     return False
 
 
 def capacity(st: NerathData, r: int) -> tuple[int, int]:
     """(hits the realm's pieces in this battle can absorb, number of its pieces there)."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
+    x = bt.space
     if r == GUARDIANS:
         return sum(len(g) - 2 for g in st.guardians[x]), len(st.guardians[x])
-    base = (x * R + r) * T
-    pieces = sum(st.n[base:base + T])
-    cap = pieces + st.n[base + DRAGON] - bt["hurt"][r]
-    if bt["kind"] == "sea":
+    base = (x * R + r) * N_TYPES
+    pieces = sum(st.pieces[base:base + N_TYPES])
+    cap = pieces + st.pieces[base + DRAGON] - bt.wounded_dragons[r]
+    if bt.kind == "sea":
         for sh in st.ships.values():
             if sh[SPACE] == x and sh[OWNER] == r:
                 heroes = sum(1 for t in cargo(sh) if t in HEROES)
                 pieces += 1 + heroes
                 cap += 1 + heroes
-    elif r == st.ctrl[x] and st.castle[x] and not bt["castle_out"] and r != bt["att"]:
+    elif r == st.ctrl[x] and st.castle[x] and not bt.castle_inactive and r != bt.attacker:
         pieces += 1
         cap += 1
     return cap, pieces
@@ -245,21 +243,21 @@ def capacity(st: NerathData, r: int) -> tuple[int, int]:
 def hit_targets(st: NerathData, r: int) -> list[Action]:
     """"When a player's piece hits, his opponent decides which of his pieces takes the damage and in which
     order. A new piece must be chosen for each hit scored.\""""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
+    x = bt.space
     if r == GUARDIANS:
         # "each time you score a hit against it, it loses one of its attack dice (the opponent controlling
         # it chooses which)"
         return [("hit", "guardian", i + 1, f) for i, g in enumerate(st.guardians[x])
                 for f in sorted(set(g[2:]))]
-    base = (x * R + r) * T
-    hurt = bt["hurt"][r]
-    hitnow = bt["hitnow"]
+    base = (x * R + r) * N_TYPES
+    hurt = bt.wounded_dragons[r]
+    hitnow = bt.hit_this_assignment
     out: list[Action] = []
-    sea = bt["kind"] == "sea"
-    for t in range(T):
-        c = st.n[base + t]
+    sea = bt.kind == "sea"
+    for t in range(N_TYPES):
+        c = st.pieces[base + t]
         if not c or (sea and t not in FLYING_TYPES):
             continue
         if t == DRAGON:
@@ -275,7 +273,7 @@ def hit_targets(st: NerathData, r: int) -> list[Action]:
             for t in sorted(set(cargo(st.ships[sid]))):
                 if t in HEROES:
                     out.append(("hit", COUNTED[t], sid))
-    elif r == st.ctrl[x] and st.castle[x] and not bt["castle_out"] and r != bt["att"]:
+    elif r == st.ctrl[x] and st.castle[x] and not bt.castle_inactive and r != bt.attacker:
         out.append(("hit", "castle"))
     if not out and hitnow > 0:
         out.append(("hit", "wounded-dragon"))
@@ -283,9 +281,9 @@ def hit_targets(st: NerathData, r: int) -> list[Action]:
 
 
 def assign_hit(st: NerathData, r: int, action: ActionArgs) -> None:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
+    x = bt.space
     what = action[1]
     if what == "guardian":
         g = st.guardians[x][action[2] - 1]
@@ -294,16 +292,16 @@ def assign_hit(st: NerathData, r: int, action: ActionArgs) -> None:
             st.guardians[x].pop(action[2] - 1)
             return_guardian(st, g[0])
     elif what == "dragon":
-        bt["hurt"][r] += 1
-        bt["hitnow"] += 1
+        bt.wounded_dragons[r] += 1
+        bt.hit_this_assignment += 1
     elif what == "wounded-dragon":
         add(st, x, r, DRAGON, -1)
-        if bt["hurt"][r] - bt["hitnow"] <= 0:
-            bt["hitnow"] -= 1
-        bt["hurt"][r] -= 1
+        if bt.wounded_dragons[r] - bt.hit_this_assignment <= 0:
+            bt.hit_this_assignment -= 1
+        bt.wounded_dragons[r] -= 1
     elif what == "castle":
         # "When a Castle takes damage, it becomes inactive and plays no more part in the current battle."
-        bt["castle_out"] = 1
+        bt.castle_inactive = True
     elif what == "ship":
         # "If a Warship takes damage, it is destroyed along with all land pieces it carries."
         del st.ships[action[2]]
@@ -311,50 +309,50 @@ def assign_hit(st: NerathData, r: int, action: ActionArgs) -> None:
         cargo_remove(st.ships[action[2]], TYPE_INDEX[what])
     else:
         add(st, x, r, TYPE_INDEX[what], -1)
-    q = bt["queue"][0]
+    q = bt.queue[0]
     q[1] -= 1
     if q[1] <= 0:
-        bt["queue"].pop(0)
-        bt["hitnow"] = 0
+        bt.queue.pop(0)
+        bt.hit_this_assignment = 0
 
 
 def destroy_all(st: NerathData, r: int) -> None:
     """More hits than the realm's pieces in this battle can take: all of them are destroyed."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
+    x = bt.space
     if r == GUARDIANS:
         for g in st.guardians[x]:
             return_guardian(st, g[0])
         st.guardians[x] = []
         return
-    base = (x * R + r) * T
-    sea = bt["kind"] == "sea"
-    for t in range(T):
+    base = (x * R + r) * N_TYPES
+    sea = bt.kind == "sea"
+    for t in range(N_TYPES):
         if not sea or t in FLYING_TYPES:
-            st.n[base + t] = 0
-    bt["hurt"][r] = 0
+            st.pieces[base + t] = 0
+    bt.wounded_dragons[r] = 0
     if sea:
         for sid in ships_at(st, x, r):
             del st.ships[sid]
-    elif r == st.ctrl[x] and st.castle[x] and r != bt["att"]:
-        bt["castle_out"] = 1
+    elif r == st.ctrl[x] and st.castle[x] and r != bt.attacker:
+        bt.castle_inactive = True
 
 
 def begin_damage(st: NerathData, after: str) -> None:
     """Both sides' hits are taken together; allied defenders split the damage (see docs)."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    hd, ha = bt["hd"], bt["ha"]
-    bt["hd"] = bt["ha"] = 0
-    bt["after"] = after
-    bt["offered"] = []
+    hd, ha = bt.hits_on_defenders, bt.hits_on_attacker
+    bt.hits_on_defenders = bt.hits_on_attacker = 0
+    bt.after = after
+    bt.offered = []
     queue: list[list[int]] = []
-    if bt["kind"] == "dungeon":
-        defs = [GUARDIANS] if st.guardians[bt["space"]] else []
+    if bt.kind == "dungeon":
+        defs = [GUARDIANS] if st.guardians[bt.space] else []
     else:
-        defs = [d for d in bt["defs"] if capacity(st, d)[1] > 0]
-    bt["pending_split"] = 0
+        defs = [d for d in bt.defenders if capacity(st, d)[1] > 0]
+    bt.split_hits = 0
     if hd:
         if len(defs) <= 1:
             queue = [[defs[0], hd]] if defs else []
@@ -362,25 +360,25 @@ def begin_damage(st: NerathData, after: str) -> None:
             a, b = defs[0], defs[1]
             if one_seat_allies(st, a, b):
                 # one seat plays both allies: it decides the split (reading 12)
-                bt["pending_split"] = hd
-                bt["queue"] = [[bt["att"], ha]] if ha else []
+                bt.split_hits = hd
+                bt.queue = [[bt.attacker, ha]] if ha else []
                 choices = split_choices(st)
                 if len(choices) > 1:
-                    bt["step"] = "choose"
+                    bt.step = "choose"
                     return
                 apply_split(st, choices[0])
                 return
             extra_to_a = extra_to_first(hd, capacity(st, a)[1], capacity(st, b)[1])
             if extra_to_a is None:
-                bt["pending_split"] = hd
-                bt["queue"] = [[bt["att"], ha]] if ha else []
-                bt["step"] = "split"
+                bt.split_hits = hd
+                bt.queue = [[bt.attacker, ha]] if ha else []
+                bt.step = "split"
                 return
             queue = split_damage(st, a, b, hd, extra_to_a)
     if ha:
-        queue.append([bt["att"], ha])
-    bt["queue"] = queue
-    bt["step"] = "assign"
+        queue.append([bt.attacker, ha])
+    bt.queue = queue
+    bt.step = "assign"
 
 
 def one_seat_allies(st: NerathData, a: int, b: int) -> bool:
@@ -395,10 +393,10 @@ def split_choices(st: NerathData) -> list[Action]:
     """The splits open to the seat playing both defending allies: ``("split", REALM, N, REALM, M)`` with the two
     realms in turn order and N + M the hits pending; each realm takes at most what its pieces can absorb
     (``capacity``). When the hits can destroy both, the one split left takes everything."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    lo, hi = sorted(bt["defs"][:2])
-    h = bt["pending_split"]
+    lo, hi = sorted(bt.defenders[:2])
+    h = bt.split_hits
     cl, ch = capacity(st, lo)[0], capacity(st, hi)[0]
     if h >= cl + ch:
         return [("split", REALMS[lo], cl, REALMS[hi], ch)]
@@ -407,13 +405,13 @@ def split_choices(st: NerathData) -> list[Action]:
 
 def apply_split(st: NerathData, action: ActionArgs) -> None:
     """The seat's split: each realm's share queued before the attacker's hits (the defenders' order kept)."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
     share = {REALM_INDEX[action[1]]: action[2], REALM_INDEX[action[3]]: action[4]}
-    queue = [[d, share[d]] for d in bt["defs"][:2] if share.get(d, 0) > 0]
-    bt["queue"] = queue + bt["queue"]
-    bt["pending_split"] = 0
-    bt["step"] = "assign"
+    queue = [[d, share[d]] for d in bt.defenders[:2] if share.get(d, 0) > 0]
+    bt.queue = queue + bt.queue
+    bt.split_hits = 0
+    bt.step = "assign"
 
 
 def extra_to_first(hits: int, pieces_a: int, pieces_b: int) -> bool | None:
@@ -448,66 +446,66 @@ def split_damage(st: NerathData, a: int, b: int, hits: int, extra_to_a: bool) ->
 
 
 def end_battle_round(st: NerathData) -> None:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
     a, d = side_alive(st, "a"), side_alive(st, "d")
     if a and d:
-        bt["step"] = "press"
+        bt.step = "press"
     else:
         battle_over(st, a and not d)
 
 
 def apply_fight(st: NerathData, action: ActionArgs) -> None:
-    bt = st.bt
+    bt = st.battle
     verb = action[0]
     if bt is None:
         start_battle(st, IX[action[1]])
         return
-    step = bt["step"]
+    step = bt.step
     if verb == "hits":
         k = action[1]
         side = "a" if step in ("fs_a", "roll_a") else "d"
         realms = [r for r in battle_realms(st, side) if r >= 0 and fx.window_cards(st, r, "roll")]
         if realms:
             # a card "when rolling": the side that rolled may reroll before the hits count
-            bt.update(rolled=k, wstep=step, wkind="roll", window=realms, step="window")
+            bt.rolled, bt.window_step, bt.window_kind, bt.window, bt.step = k, step, "roll", realms, "window"
         else:
             take_roll(st, step, k)
     elif verb == "treasure":
         st.treasure_deck.remove(action[1])
-        st.treasures[bt["att"]].append(action[1])
-        bt["step"] = "restock"
+        st.treasures[bt.attacker].append(action[1])
+        bt.step = "restock"
         if not st.guardian_pile:
-            st.bt = None
+            st.battle = None
     elif verb == "guardian":
-        place_guardian(st, bt["space"], action[1])
-        bt["restock"] -= 1
-        if bt["restock"] <= 0 or not st.guardian_pile:
-            st.bt = None
+        place_guardian(st, bt.space, action[1])
+        bt.restock -= 1
+        if bt.restock <= 0 or not st.guardian_pile:
+            st.battle = None
     elif verb == "extra":
-        a, b = bt["defs"][0], bt["defs"][1]
-        queue = split_damage(st, a, b, bt["pending_split"], REALM_INDEX[action[1]] == a)
-        bt["queue"] = queue + bt["queue"]
-        bt["pending_split"] = 0
-        bt["step"] = "assign"
+        a, b = bt.defenders[0], bt.defenders[1]
+        queue = split_damage(st, a, b, bt.split_hits, REALM_INDEX[action[1]] == a)
+        bt.queue = queue + bt.queue
+        bt.split_hits = 0
+        bt.step = "assign"
     elif verb == "split":
         apply_split(st, action)
     elif verb == "hit":
-        assign_hit(st, bt["queue"][0][0], action)
+        assign_hit(st, bt.queue[0][0], action)
     elif verb == "press":
-        bt["round"] += 1
-        bt["step"] = "fs_a"
+        bt.round += 1
+        bt.step = "fs_a"
     elif verb == "retreat":
-        bt["step"] = "withdraw"
+        bt.step = "withdraw"
     elif verb == "withdraw":
-        x, y, t, k = bt["space"], IX[action[1]], TYPE_INDEX[action[2]], action[3]
-        add(st, x, bt["att"], t, -k)
-        add(st, y, bt["att"], t, k)
+        x, y, t, k = bt.space, IX[action[1]], TYPE_INDEX[action[2]], action[3]
+        add(st, x, bt.attacker, t, -k)
+        add(st, y, bt.attacker, t, k)
     elif verb == "withdraw-aboard":
         sh = st.ships[action[1]]
         t = TYPE_INDEX[action[2]]
-        add(st, bt["space"], bt["att"], t, -1)
-        cargo_add(sh, t, bt["space"])
+        add(st, bt.space, bt.attacker, t, -1)
+        cargo_add(sh, t, bt.space)
         sh[FLAGS] |= F_RETREATED
     elif verb == "withdraw-ship":
         sh = st.ships[action[1]]
@@ -516,18 +514,18 @@ def apply_fight(st: NerathData, action: ActionArgs) -> None:
     elif verb == "amok":
         run_amok(st, IX[action[1]])
     elif verb == "stay":
-        st.bt = None
+        st.battle = None
     elif verb == "pass":
-        bt["window"].pop(0)
-        if not bt["window"]:
+        bt.window.pop(0)
+        if not bt.window:
             close_window(st)
     elif verb == "debark":
         debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
         if not landing_actions(st):
-            st.bt = None
+            st.battle = None
     elif verb == "done":
-        st.bt = None
-    if st.bt is not None and st.bt["step"] == "withdraw":
+        st.battle = None
+    if st.battle is not None and st.battle.step == "withdraw":
         finish_withdrawal_if_done(st)
 
 
@@ -537,53 +535,53 @@ def advance(st: NerathData) -> None:
     while True:
         if st.phase != "fight":
             return
-        bt = st.bt
+        bt = st.battle
         if bt is None:
             if not st.pending:
                 start_reposition(st)
                 return
             return
-        step = bt["step"]
+        step = bt.step
         if step in ("fs_a", "fs_d", "roll_a", "roll_d"):
             if battle_dice(st, "a" if step.endswith("a") else "d", step.startswith("fs")):
                 return
             if step == "fs_a":
-                bt["step"] = "fs_d"
+                bt.step = "fs_d"
             elif step == "fs_d":
                 begin_damage(st, "roll_a")
             elif step == "roll_a":
-                bt["step"] = "roll_d"
+                bt.step = "roll_d"
             else:
                 begin_damage(st, "end")
             continue
         if step == "window":
-            w = bt["window"]
-            while w and not fx.window_cards(st, w[0], bt["wkind"]):
+            w = bt.window
+            while w and not fx.window_cards(st, w[0], bt.window_kind):
                 w.pop(0)
             if not w:
                 close_window(st)
                 continue
             return
         if step == "assign":
-            q = bt["queue"]
+            q = bt.queue
             if not q:
-                if bt["after"] == "end" or not (side_alive(st, "a") and side_alive(st, "d")):
+                if bt.after == "end" or not (side_alive(st, "a") and side_alive(st, "d")):
                     # first-strike damage that left one side without pieces ends the round there
                     end_battle_round(st)
                 else:
-                    bt["step"] = bt["after"]
+                    bt.step = bt.after
                 continue
             r, h = q[0]
-            if r >= 0 and h > 0 and r not in bt["offered"] and fx.window_cards(st, r, "damage"):
+            if r >= 0 and h > 0 and r not in bt.offered and fx.window_cards(st, r, "damage"):
                 # a card "when taking damage", before the hits are assigned
-                bt["offered"].append(r)
-                bt.update(window=[r], wkind="damage", step="window")
+                bt.offered.append(r)
+                bt.window, bt.window_kind, bt.step = [r], "damage", "window"
                 return
             cap = capacity(st, r)[0]
             if h >= cap:
                 destroy_all(st, r)
                 q.pop(0)
-                bt["hitnow"] = 0
+                bt.hit_this_assignment = 0
                 continue
             targets = hit_targets(st, r)
             if len(targets) == 1:

@@ -22,8 +22,8 @@ R = 4
 
 # Pieces counted per space and realm (Castles are a property of a land space, Warships are individual).
 COUNTED = ("footsoldier", "siege", "fighter", "wizard", "monster", "storm", "dragon")
-T = len(COUNTED)
-FOOT, SIEGE, FIGHTER, WIZARD, MONSTER, STORM, DRAGON = range(T)
+N_TYPES = len(COUNTED)
+FOOT, SIEGE, FIGHTER, WIZARD, MONSTER, STORM, DRAGON = range(N_TYPES)
 TYPE_INDEX = {p: i for i, p in enumerate(COUNTED)}
 LAND_TYPES = (FOOT, SIEGE, FIGHTER, WIZARD, MONSTER)
 FLYING_TYPES = (STORM, DRAGON)

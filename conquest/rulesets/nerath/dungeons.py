@@ -16,17 +16,17 @@ def explore(st: NerathData, x: int) -> None:
     """"Heroes that move into a dungeon entrance explore the dungeon; flip over all the facedown Dungeon
     Guardian tokens" / "the opponent to your left rolls attack dice for the Guardian" — the next realm in
     turn order played by another seat rolls for them and decides their damage."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
     add_to_counter(st.stats, "explored")
     for g in st.guardians[x]:
         g[1] = 1
-    bt["tiles"] = [g[0] for g in st.guardians[x]]
-    r = bt["att"]
+    bt.guardian_tiles = [g[0] for g in st.guardians[x]]
+    r = bt.attacker
     for k in range(1, R + 1):
         e = (r + k) % R
         if st.seat_of[e] != st.seat_of[r] or k == R:
-            bt["gseat"] = st.seat_of[e]
+            bt.guardian_seat = st.seat_of[e]
             break
 
 
@@ -34,15 +34,22 @@ def hero_need(st: NerathData, r: int, t: int, side: str) -> int:
     """"Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians" /
     "An Event card that grants a Hero a bonus to attack rolls trumps this special ability."
     """
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
+    need = heroes_need([g[0] for g in st.guardians[bt.space]], bt.guardian_tiles,
+                       str(st.options.get("heroes_need_lasts")))
+    return need_against(fx.attack_bonus(st, r, t, side), (need,), fx.attack_bonus(st, r, t, side, events_only=True))
+
+
+def heroes_need(standing: Iterable[str], fought: Iterable[str], lasts: str) -> int:
+    """The "Heroes Need" number in force in a dungeon battle (0: none), for the rules and the battle calculator:
+    "Heroes Need 7+/8+ to Hit ... this affects all the Heroes' attack rolls against all the Guardians", the
+    highest number among the Guardian tiles that count. Option ``heroes_need_lasts`` (docs/rules/nerath.md):
+    ``while_standing``, the tiles ``standing`` now; ``whole_battle``, every tile the battle began with ("during
+    that battle": ``fought``, the tiles the entrance held when it began, with those standing)."""
     tiles = guardian_tiles()
-    # option heroes_need_lasts: the Guardians standing now, or every one the battle began with ("during that
-    # battle"; the tiles fought are all the entrance held when it began)
-    fought = (bt["tiles"] if st.options.get("heroes_need_lasts") == "whole_battle"
-              else [g[0] for g in st.guardians[bt["space"]]])
-    return need_against(fx.attack_bonus(st, r, t, side), (tiles[g].heroes_need for g in fought),
-                        fx.attack_bonus(st, r, t, side, events_only=True))
+    held = [*fought, *standing] if lasts == "whole_battle" else standing
+    return max([tiles[g].heroes_need for g in held if g in tiles] + [0])
 
 
 def need_against(bonus: int, heroes_need: Iterable[int], event_bonus: int) -> int:
@@ -58,9 +65,9 @@ def need_against(bonus: int, heroes_need: Iterable[int], event_bonus: int) -> in
 
 
 def guardian_dice(st: NerathData, first_strike: bool) -> tuple[tuple[int, int, int], ...]:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    return guardians_roll(((g[0], g[2:]) for g in st.guardians[bt["space"]]), first_strike)
+    return guardians_roll(((g[0], g[2:]) for g in st.guardians[bt.space]), first_strike)
 
 
 def guardians_roll(guardians: Iterable[tuple[str, Sequence[int]]], first_strike: bool
@@ -94,13 +101,13 @@ def plunder(st: NerathData, x: int) -> None:
     plunder the dungeon. Draw the top card from the Treasure deck." / Reward: extra gold. / "After you
     defeat all a dungeon's inhabitants, place 2 facedown Dungeon Guardian tokens on the entrance."
     """
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
     tiles = guardian_tiles()
     add_to_counter(st.stats, "plundered")
-    st.gold[bt["att"]] += sum(tiles[t].reward for t in bt["tiles"])
+    st.gold[bt.attacker] += sum(tiles[t].reward for t in bt.guardian_tiles)
     fx.plunder(st, x)
-    bt["restock"] = 2
-    bt["step"] = "plunder" if st.treasure_deck else "restock"
-    if bt["step"] == "restock" and not st.guardian_pile:
-        st.bt = None
+    bt.restock = 2
+    bt.step = "plunder" if st.treasure_deck else "restock"
+    if bt.step == "restock" and not st.guardian_pile:
+        st.battle = None

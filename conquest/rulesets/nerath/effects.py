@@ -20,7 +20,7 @@ from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
 from conquest.rulesets.nerath.base import add
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, REALMS, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
 from conquest.rulesets.nerath.variant import cards_out_of
 
@@ -33,9 +33,9 @@ def removal_targets(state: NerathData, realm: int, piece: str) -> list[tuple[str
         for e in range(R):
             if state.team[e] == state.team[realm]:
                 continue
-            base = (s * R + e) * T
-            for t in range(T):
-                if state.n[base + t] and (piece == "*" or COUNTED[t] == piece):
+            base = (s * R + e) * N_TYPES
+            for t in range(N_TYPES):
+                if state.pieces[base + t] and (piece == "*" or COUNTED[t] == piece):
                     out.append((IDS[s], COUNTED[t]))
     return sorted(set(out))
 
@@ -153,17 +153,17 @@ def window_cards(state: NerathData, realm: int, kind: str = "battle") -> list[st
 def reaction_kind(state: NerathData, realm: int) -> str:
     """The kind of card a realm may play in the open reaction window: at income its own ``income`` cards (the
     collecting realm) or ``enemy_income`` cards (its enemies); in movement ``enemy_move`` cards."""
-    react = state.react
+    react = state.reaction
     assert react is not None
-    if react["kind"] == "income":
-        return "income" if realm == react["mover"] else "enemy_income"
+    if react.kind == "income":
+        return "income" if realm == react.mover else "enemy_income"
     return "enemy_move"
 
 
 def reaction_plays(state: NerathData, realm: int) -> list[Action]:
     """The plays a realm has in the open reaction window: ``play CARD`` (a card that removes a piece names its
     target among the moving realm's pieces in the space just entered: ``play CARD SPACE PIECE``)."""
-    react = state.react
+    react = state.reaction
     assert react is not None
     out: list[Action] = []
     for cid in window_cards(state, realm, reaction_kind(state, realm)):
@@ -171,10 +171,10 @@ def reaction_plays(state: NerathData, realm: int) -> list[Action]:
         if kind is None:
             out.append(("play", cid))
             continue
-        s, mover = react["space"], react["mover"]
-        base = (s * R + mover) * T
-        for t in range(T):
-            if state.n[base + t] and (kind == "*" or COUNTED[t] == kind):
+        s, mover = react.space, react.mover
+        base = (s * R + mover) * N_TYPES
+        for t in range(N_TYPES):
+            if state.pieces[base + t] and (kind == "*" or COUNTED[t] == kind):
                 out.append(("play", cid, _space_id(s), COUNTED[t]))
     return out
 
@@ -186,12 +186,12 @@ def _space_id(s: int) -> str:
 def play_reaction(state: NerathData, realm: int, action: ActionArgs) -> None:
     """A card played in a reaction window: its effects act for its holder, except ``tax N`` (the realm
     collecting income collects N less, this turn) and ``remove_piece`` (the moving realm's pieces)."""
-    react = state.react
+    react = state.reaction
     assert react is not None
     cid = action[1]
     card = event_cards()[cid]
     state.hands[realm].remove(cid)
-    mover = react["mover"]
+    mover = react.mover
     if len(action) == 4:
         remove_piece(state, realm, action[2], action[3], cid, victim=mover)
     apply_card(state, realm, card)
@@ -237,8 +237,8 @@ def remove_piece(state: NerathData, realm: int, space: str, piece: str, cid: str
     s, t = IX[space], TYPE_INDEX[piece]
     for e in range(R):
         if state.team[e] != state.team[realm] and n > 0 and (victim is None or e == victim):
-            k = min(n, state.n[(s * R + e) * T + t])
-            state.n[(s * R + e) * T + t] -= k
+            k = min(n, state.pieces[(s * R + e) * N_TYPES + t])
+            state.pieces[(s * R + e) * N_TYPES + t] -= k
             n -= k
 
 

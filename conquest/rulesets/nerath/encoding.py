@@ -15,10 +15,10 @@ import numpy as np
 
 from conquest.core.encoding import Encoding, Features
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, PIECE_NAMES, REALMS, R, T, tables
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, PIECE_NAMES, REALMS, R, tables
 from conquest.rulesets.nerath.notation import WORDS
-from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PHASES, RS, SPACE
-from conquest.rulesets.nerath.turn import NerathState
+from conquest.rulesets.nerath.rules import NerathState
+from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PER_SPACE, PHASES, SPACE
 
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
 BATTLE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock", "assign", "choose", "window")
@@ -234,7 +234,7 @@ class NerathEncoding(Encoding):
                 buf[s0 + s * C + 6] = placed.get(s, 0) / 5.0
                 rows.append(s)
             k.placed = placed.copy()
-        n, kept = st.n, k.n
+        n, kept = st.pieces, k.n
         sure = False
         if left and kept is not None:
             for i in left:
@@ -242,9 +242,9 @@ class NerathEncoding(Encoding):
                     sure = True
                     break
         if sure or n != kept:
-            if st.bt is not None:
-                rows.append(st.bt["space"])
-            if k.bt is not None and (st.bt is None or k.bt[0] != st.bt["space"]):
+            if st.battle is not None:
+                rows.append(st.battle.space)
+            if k.bt is not None and (st.battle is None or k.bt[0] != st.battle.space):
                 rows.append(k.bt[0])
             self._pieces(buf, n, () if many else cols, rows)
         hands, treasures = st.hands, st.treasures
@@ -285,10 +285,10 @@ class NerathEncoding(Encoding):
         if count != k.pending:
             buf[self._tail0 + 1] = count / 5
             k.pending = count
-        bt = st.bt
+        bt = st.battle
         if bt is not None or k.bt is not None:
-            b = None if bt is None else (bt["space"], bt["att"], tuple(bt["defs"]), bt["step"], bt["round"],
-                                         bt["ha"], bt["hd"])
+            b = None if bt is None else (bt.space, bt.attacker, tuple(bt.defenders), bt.step, bt.round,
+                                         bt.hits_on_attacker, bt.hits_on_defenders)
             if b != k.bt:
                 k.battle = _swap(buf, k.battle, self._battle(b))
                 k.bt = b
@@ -306,9 +306,9 @@ class NerathEncoding(Encoding):
             for i in me.held:
                 buf[i] = 1.0
             me.cards = tuple([c[:] for c in cards])
-        react = st.react
+        react = st.reaction
         if react is not None or me.window is not None:
-            window = _window(react["kind"], react["mover"] in mine) if react is not None else None
+            window = _window(react.kind, react.mover in mine) if react is not None else None
             if window != me.window:
                 if me.window is not None:
                     buf[self._react[me.window]] = 0.0
@@ -328,9 +328,9 @@ class NerathEncoding(Encoding):
             fifth = self._fifth
             lines: list[tuple[int, int | None, int]] = []     # (start, stop, step): a column or a space's row
             for c in cols:
-                lines.append((c, None, RS))
+                lines.append((c, None, PER_SPACE))
             for s in rows:
-                lines.append((s * RS, s * RS + RS, 1))
+                lines.append((s * PER_SPACE, s * PER_SPACE + PER_SPACE, 1))
             try:
                 for start, stop, step in lines:
                     new = bytearray(n[start:stop:step])
@@ -409,7 +409,7 @@ class NerathEncoding(Encoding):
                     self._board_ship(buf, old, -1)
                     self._board_ship(buf, sh, 1)
                     if old[C1] != sh[C1] or old[C2] != sh[C2]:
-                        base = sh[OWNER] * T
+                        base = sh[OWNER] * N_TYPES
                         cols.update([base + t for t in (old[C1], old[C2], sh[C1], sh[C2]) if t >= 0])
                 kept[i] = sh[:]
         if not same:
@@ -436,35 +436,35 @@ class NerathEncoding(Encoding):
         k = self._seen
         kept, sums = k.movable, k.free
         s0, C = self._space0 + 7, SPACE_COLUMNS
-        base = realm * T
+        base = realm * N_TYPES
         k.movable = movable.copy()
         if not movable:    # a phase ends: all zero
             buf[s0:self._ships0:C] = 0.0
             k.free = [0] * len(sums)
-            cols.update({base + key % T for key in kept})
+            cols.update({base + key % N_TYPES for key in kept})
             return False
         if not kept:       # a phase begins
             for key, c in movable.items():
-                sums[key // T] += c
-            for s in {key // T for key in movable}:
+                sums[key // N_TYPES] += c
+            for s in {key // N_TYPES for key in movable}:
                 buf[s0 + s * C] = sums[s] / 5.0
             return True
         changed = kept.items() ^ movable.items()
         if len(changed) > 4:   # summed again
             now = [0] * len(sums)
             for key, c in movable.items():
-                now[key // T] += c
-            for s in {key // T for key in kept.keys() | movable.keys()}:
+                now[key // N_TYPES] += c
+            for s in {key // N_TYPES for key in kept.keys() | movable.keys()}:
                 if now[s] != sums[s]:
                     buf[s0 + s * C] = now[s] / 5.0
             k.free = now
             return True
         for key, c in changed:
-            s = key // T
+            s = key // N_TYPES
             sums[s] += -c if kept.get(key) == c else c    # a kept entry gone, or a new one
             buf[s0 + s * C] = sums[s] / 5.0
-            cols.add(base + key % T)
-            left.append(s * RS + base + key % T)
+            cols.add(base + key % N_TYPES)
+            left.append(s * PER_SPACE + base + key % N_TYPES)
         return False
 
     def _battle(self, bt: tuple[Any, ...] | None) -> dict[int, float]:

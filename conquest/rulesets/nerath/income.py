@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.data import R
-from conquest.rulesets.nerath.state import CAPITAL, LANDS, NerathData
+from conquest.rulesets.nerath.state import CAPITAL, LANDS, NerathData, Reaction
 
 
 def income(st: NerathData, r: int) -> int:
@@ -33,5 +33,5 @@ def open_income_window(st: NerathData) -> bool:
         if st.team[e] != st.team[r] and fx.window_cards(st, e, "enemy_income"):
             realms.append(e)
     if realms:
-        st.react = {"kind": "income", "realms": realms, "space": -1, "mover": r}
+        st.reaction = Reaction("income", realms, -1, r)
     return bool(realms)

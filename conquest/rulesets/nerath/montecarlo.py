@@ -23,7 +23,7 @@ from conquest.core.game import CHANCE, State
 from conquest.core.kinds import Action, ActionArgs
 from conquest.core.odds import OddsError
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T, full_strength, guardian_tiles
+from conquest.rulesets.nerath.data import N_TYPES, REALMS, TYPE_INDEX, R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.odds import (  # noqa: F401
     Battle,
@@ -123,7 +123,7 @@ def battle_document(battle: NerathBattle) -> tuple[dict[str, Any], str, dict[int
 
 
 def _composition(state: Any, x: int, realm: int) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
-    counts = tuple(state.n[(x * R + realm) * T + t] for t in range(T))
+    counts = tuple(state.pieces[(x * R + realm) * N_TYPES + t] for t in range(N_TYPES))
     ships = tuple(sorted((sid, tuple(sorted(cargo(sh)))) for sid, sh in state.ships.items()
                          if sh[1] == x and sh[0] == realm))
     return counts, ships
@@ -135,7 +135,7 @@ def _side_keys(side: _Side, sid_of: dict[int, int]) -> tuple[dict[Any, int], dic
     exact: dict[Any, int] = {}
     comp: dict[Any, int] = {}
     for k, snap in enumerate(side.snaps):
-        counts = [0] * T
+        counts = [0] * N_TYPES
         ships = []
         castle_out = 0
         for u in side.units:
@@ -166,9 +166,9 @@ class _Realm:
                 self.comp_at[k] = self.comp_at[k - 1]
 
     def k(self, st: Any) -> int:
-        bt = st.bt
-        key = (_composition(st, self.x, self.realm), bt["hurt"][self.realm],
-               int(bool(bt["castle_out"])) if self.castle else 0)
+        bt = st.battle
+        key = (_composition(st, self.x, self.realm), bt.wounded_dragons[self.realm],
+               int(bool(bt.castle_inactive)) if self.castle else 0)
         k = self.exact.get(key)
         if k is None:
             raise OddsError(f"the rules reached a position the casualty order cannot (a bug): "
@@ -189,7 +189,7 @@ class _Realm:
     def check_final(self, st: Any, k: int) -> None:
         """The rules' final position must be the one the hit count says (pieces; Dragons healed)."""
         comp = _composition(st, self.x, self.realm)
-        if comp != (self.comp_at[k] if k < self.side.K else ((0,) * T, ())):
+        if comp != (self.comp_at[k] if k < self.side.K else ((0,) * N_TYPES, ())):
             raise OddsError(f"the rules ended the battle with {comp} for {REALMS[self.realm]}, the chain with "
                             f"{k} hits taken (a bug)")
 
@@ -248,7 +248,7 @@ class _Defence:
         D = self.D
         assert isinstance(D, _Allies)
         ka, kb = D.states[self.j(st)]
-        sa, sb = D.chosen_split(ka, kb, st.bt["pending_split"])
+        sa, sb = D.chosen_split(ka, kb, st.battle.split_hits)
         share = sorted((r.realm, s) for r, s in zip(self.realms, (sa, sb)))
         return ("split", REALMS[share[0][0]], share[0][1], REALMS[share[1][0]], share[1][1])
 
@@ -285,7 +285,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                                      f"drawn at random)", weights=[k / n for _b, k in sorted(counts.items())])
     t0 = time.perf_counter()
     start, xid, sid_a, sid_d = battle_position(battle)
-    x = start.bt["space"]  # type: ignore[attr-defined]
+    x = start.battle.space  # type: ignore[attr-defined]
     ra = REALMS.index(ATTACKER)
     att = _Realm(battle.a, ra, sid_a, x)
     dfn = _Defence(battle, start, x, sid_d)
@@ -299,15 +299,15 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
         defender and not yet split, queued on each defending realm). The step that ends a battle resets
         wounded Dragons and the Castle, so a battle's last position is read from the one before it and the hits
         still to come."""
-        bt = pre.bt
-        on_a, on_d = bt["ha"], bt["hd"]
+        bt = pre.battle
+        on_a, on_d = bt.hits_on_attacker, bt.hits_on_defenders
         if act[0] == "hits":
-            if bt["step"] in ("fs_a", "roll_a"):
+            if bt.step in ("fs_a", "roll_a"):
                 on_d += act[1]
             else:
                 on_a += act[1]
         queued: dict[int, int] = {}
-        for realm, h in bt["queue"]:
+        for realm, h in bt.queue:
             if realm == ra:
                 on_a += h
             else:
@@ -321,7 +321,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
             first = REALMS.index(act[1]) == dfn.realms[0].realm
             ka, kb = D.states[dfn.j(pre)]
             (ca, _pa), (cb, _pb) = D.realms[0].standing(ka), D.realms[1].standing(kb)
-            sa, sb = split_hits(bt["pending_split"], ca, cb, first)
+            sa, sb = split_hits(bt.split_hits, ca, cb, first)
             for r, s in zip(dfn.realms, (sa, sb)):
                 queued[r.realm] = queued.get(r.realm, 0) + s
         return on_a, on_d, queued
@@ -339,10 +339,10 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
         pre: Any = None
         act: Action = ()
         while True:
-            bt = st.bt
-            if bt is None or bt["step"] not in RUNNING:
+            bt = st.battle
+            if bt is None or bt.step not in RUNNING:
                 break
-            rounds = bt["round"]
+            rounds = bt.round
             pre = st
             if st.to_move == CHANCE:
                 outs = st.chance_outcomes()
@@ -356,7 +356,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                         break
                 st = st.apply_unchecked(act)
                 continue
-            step = bt["step"]
+            step = bt.step
             if step == "press":
                 ka, kd = att.k(st), dfn.j(st)
                 if battle.press.presses(battle.a.pieces_left(ka)) and not silent(ka, kd):
@@ -368,7 +368,7 @@ def monte_carlo(battle: Battle, n: int, seed: int = 0) -> BattleOdds:
                 how = "retreat"
                 break
             if step == "assign":
-                realm = bt["queue"][0][0]
+                realm = bt.queue[0][0]
                 act = att.hit(att.k(st)) if realm == ra else dfn.hit(st, realm)
                 if act not in st.legal_actions():
                     raise OddsError(f"the casualty order chose {act}, which the rules do not allow here (a bug)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, SEA, R, T
+from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, N_TYPES, SEA, R
 from conquest.rulesets.nerath.state import (
     ADJ,
     C1,
@@ -28,6 +28,7 @@ from conquest.rulesets.nerath.state import (
     SPACE,
     WARSHIP_MOVE,
     NerathData,
+    Reaction,
     S,
 )
 
@@ -96,12 +97,12 @@ def start_move(st: NerathData) -> None:
     r = st.realm
     st.phase = "move"
     mv: dict[int, int] = {}
-    n = st.n
+    n = st.pieces
     for s in range(S):
-        base = (s * R + r) * T
-        for t in range(T):
+        base = (s * R + r) * N_TYPES
+        for t in range(N_TYPES):
             if n[base + t]:
-                mv[s * T + t] = n[base + t]
+                mv[s * N_TYPES + t] = n[base + t]
     st.movable = mv
 
 
@@ -112,7 +113,7 @@ def move_actions(st: NerathData) -> list[Action]:
     for key, c in sorted(st.movable.items()):
         if c <= 0:
             continue
-        s, t = divmod(key, T)
+        s, t = divmod(key, N_TYPES)
         m = piece_move(st, r, t)
         if t in FLYING_TYPES:
             dests = flying_reach(st, s, r, m)
@@ -146,7 +147,7 @@ def move_actions(st: NerathData) -> list[Action]:
                     if KIND[land] != LAND:
                         continue
                     for t in LAND_TYPES:
-                        if st.movable.get(land * T + t, 0) > 0:
+                        if st.movable.get(land * N_TYPES + t, 0) > 0:
                             acts.append(("embark", IDS[land], sid, COUNTED[t]))
         if not fl & (F_STOPPED | F_RETREATED):
             for t in set(cargo(sh)):
@@ -166,7 +167,7 @@ def declare_attack(st: NerathData, y: int) -> None:
 
 def move_pieces(st: NerathData, s: int, y: int, t: int, k: int) -> None:
     r = st.realm
-    key = s * T + t
+    key = s * N_TYPES + t
     left = st.movable[key] - k
     if left:
         st.movable[key] = left
@@ -191,13 +192,14 @@ def open_move_reaction(st: NerathData, y: int) -> None:
         e = (r + k) % R
         if st.team[e] == st.team[r] or not st.hands[e]:
             continue
-        if (KIND[y] == LAND and st.ctrl[y] == e) or any(st.n[(y * R + e) * T:(y * R + e) * T + T]) or \
+        cell = (y * R + e) * N_TYPES
+        if (KIND[y] == LAND and st.ctrl[y] == e) or any(st.pieces[cell:cell + N_TYPES]) or \
                 any(sh[SPACE] == y and sh[OWNER] == e for sh in st.ships.values()):
             if fx.window_cards(st, e, "enemy_move"):
                 realms.append(e)
     if realms:
         # asked only when the card has something to act on (a removal needs a moving piece of its kind)
-        st.react = {"kind": "move", "realms": realms, "space": y, "mover": r}
+        st.reaction = Reaction("move", realms, y, r)
         realms[:] = [e for e in realms if fx.reaction_plays(st, e)]
         if not realms:
-            st.react = None
+            st.reaction = None

@@ -29,7 +29,8 @@ from conquest.core.kinds import Action
 from conquest.core.notation import is_digits
 from conquest.core.odds import OddsError, action_odds_report, sample_attrition, solve_attrition
 from conquest.rulesets.nerath.base import cargo
-from conquest.rulesets.nerath.data import COUNTED, HEROES, REALMS, R, T, guardian_tiles
+from conquest.rulesets.nerath.data import COUNTED, HEROES, N_TYPES, REALMS, R, guardian_tiles
+from conquest.rulesets.nerath.dungeons import heroes_need
 from conquest.rulesets.nerath.odds_sides import (  # noqa: F401 - the calculator's names, in one place
     FACEDOWN,
     POLICY_ORDERS,
@@ -174,7 +175,7 @@ class NerathBattle:
             self.guardian_dice = {t: list(v) for t, v in dice.items()}
             self.d = _Guardians([(t, dice[t]) for t in defender], order)
             if heroes_need_lasts == "whole_battle":   # the Guardians the battle began with, standing or not
-                held = max([tiles[t].heroes_need for t in [*self.fought, *defender] if t in tiles] + [0])
+                held = heroes_need(defender, self.fought, heroes_need_lasts)
                 self.d.variant = [held] * len(self.d.snaps)
             elif heroes_need_lasts != "while_standing":
                 raise OddsError(f"heroes_need_lasts '{heroes_need_lasts}': use while_standing or whole_battle")
@@ -376,20 +377,20 @@ def dungeon_battle(attacker: list[str], tiles: list[str], unseen: Sequence[str] 
 # ------------------------------------------------------------------------------------- from a position
 def _forces(state: Any, x: int, realm: int, kind: str) -> tuple[list[str], int]:
     """The pieces a realm fights with in space x (Heroes aboard its Warships at sea), wounded Dragons."""
-    base = (x * R + realm) * T
+    base = (x * R + realm) * N_TYPES
     out: list[str] = []
     sea = kind == "sea"
-    for t in range(T):
+    for t in range(N_TYPES):
         if sea and COUNTED[t] not in ("storm", "dragon"):
             continue
-        out += [COUNTED[t]] * state.n[base + t]
+        out += [COUNTED[t]] * state.pieces[base + t]
     if sea:
         for sid in sorted(state.ships):
             sh = state.ships[sid]
             if sh[1] == x and sh[0] == realm:
                 out.append("warship")
                 out += [COUNTED[c] for c in cargo(sh) if c in HEROES]
-    wounded = state.bt["hurt"][realm] if state.bt is not None else 0
+    wounded = state.battle.wounded_dragons[realm] if state.battle is not None else 0
     return out, wounded
 
 
@@ -411,18 +412,18 @@ def battle_from_state(state: Any, x: int, order: str = "cheapest", press: str | 
     from conquest.rulesets.nerath.data import DUNGEON, LAND, SEA
     from conquest.rulesets.nerath.state import KIND
     kind = {LAND: "land", SEA: "sea", DUNGEON: "dungeon"}[KIND[x]]
-    bt = state.bt
-    att = bt["att"] if bt is not None else state.realm
+    bt = state.battle
+    att = bt.attacker if bt is not None else state.realm
     attackers, wa = _forces(state, x, att, kind)
     if kind == "dungeon":
         return _dungeon_from_state(state, x, att, attackers, order, press)
-    defs = ([d for d in bt["defs"]] if bt is not None else
+    defs = ([d for d in bt.defenders] if bt is not None else
             [e for e in range(R) if state.team[e] != state.team[att] and
-             (any(state.n[(x * R + e) * T:(x * R + e) * T + T]) or
+             (any(state.pieces[(x * R + e) * N_TYPES:(x * R + e) * N_TYPES + N_TYPES]) or
               any(sh[1] == x and sh[0] == e for sh in state.ships.values()))])
     if kind == "land" and bt is None and state.ctrl[x] not in defs and state.castle[x]:
         defs.insert(0, state.ctrl[x])
-    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt["castle_out"]))
+    castle_active = (kind == "land" and state.castle[x] and not (bt is not None and bt.castle_inactive))
     sides: list[tuple[int, list[str], int]] = []
     for d in defs:
         f, w = _forces(state, x, d, kind)
@@ -463,7 +464,7 @@ def _dungeon_from_state(state: Any, x: int, att: int, heroes: list[str], order: 
     dice = {g[0]: list(g[2:]) for g in gs if g[1]}
     seen = {g[0] for entrance in state.guardians.values() for g in entrance if g[1]}
     unseen = sorted(set(guardian_tiles()) - seen)
-    fought = list(state.bt["tiles"]) if state.bt is not None else None
+    fought = list(state.battle.guardian_tiles) if state.battle is not None else None
     battle = dungeon_battle(heroes, tiles, unseen, order=order, press=press, guardian_dice=dice, fought=fought,
                             heroes_need_lasts=state.options.get("heroes_need_lasts", "whole_battle"))
     bonus, event_bonus = _bonus_cards(state, att), _bonus_cards(state, att, events_only=True)
@@ -546,19 +547,19 @@ def action_odds(ruleset: Any, state: State, action: Any) -> dict[str, Any]:
     verb = action[0]
     t0 = time.perf_counter()
     battle: Battle | None = None
-    if verb == "battle" and st.bt is None:
+    if verb == "battle" and st.battle is None:
         battle = battle_from_state(st, IX[action[1]])
-    elif verb == "press" and st.bt is not None:
-        battle = battle_from_state(st, st.bt["space"])
-    elif verb == "retreat" and st.bt is not None:
-        forces, _w = _forces(st, st.bt["space"], st.bt["att"], st.bt["kind"])
+    elif verb == "press" and st.battle is not None:
+        battle = battle_from_state(st, st.battle.space)
+    elif verb == "retreat" and st.battle is not None:
+        forces, _w = _forces(st, st.battle.space, st.battle.attacker, st.battle.kind)
         return {"ruleset": ruleset.id, "action": "retreat",
                 "outcomes": [{"outcome": {"result": "attacker retreats, the defender holds",
                                           "attacker_keeps": forces}, "probability": 1.0}],
                 "method": "certain (no dice)", "seconds": round(time.perf_counter() - t0, 6)}
     if battle is not None:
         odds = battle.solve()
-        summary = battle_summary(battle, IDS[st.bt["space"]] if st.bt is not None else action[1])
+        summary = battle_summary(battle, IDS[st.battle.space] if st.battle is not None else action[1])
         words = OUTCOME_WORDS[summary["kind"]]
         out = {"ruleset": ruleset.id, "action": ruleset.format_action(action), "battle": summary,
                "outcomes": [{"outcome": words[0], "probability": odds.attacker_wins},
@@ -584,14 +585,14 @@ def _summary(before: State, after: State, path: tuple[Action, ...]) -> Any:
         if len(a.treasures[r]) != len(b.treasures[r]):
             parts.append(f"{REALMS[r]} Treasures {len(a.treasures[r]) - len(b.treasures[r]):+d}")
     def pieces(s: Any, r: int) -> int:
-        n: int = sum(s.n[i] for i in range(len(s.n)) if (i // T) % R == r) + sum(
+        n: int = sum(s.pieces[i] for i in range(len(s.pieces)) if (i // N_TYPES) % R == r) + sum(
             1 + len(cargo(sh)) for sh in s.ships.values() if sh[0] == r)
         return n
     lost = [pieces(b, r) - pieces(a, r) for r in range(R)]
     for r in range(R):
         if lost[r] > 0:
             parts.append(f"{REALMS[r]} loses {lost[r]} pieces")
-    bt = a.bt
+    bt = a.battle
     if bt is not None:
-        parts.append(f"battle step {bt['step']}")
+        parts.append(f"battle step {bt.step}")
     return "; ".join(parts) or "no change"

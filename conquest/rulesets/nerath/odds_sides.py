@@ -16,7 +16,7 @@ from conquest.core.notation import is_digits
 from conquest.core.odds import Moves, OddsError
 from conquest.rulesets.nerath import data as nerath_data
 from conquest.rulesets.nerath.data import guardian_tiles
-from conquest.rulesets.nerath.dungeons import guardians_roll, need_against
+from conquest.rulesets.nerath.dungeons import guardians_roll, heroes_need, need_against
 
 POLICY_ORDERS = ("cheapest", "listed")
 
@@ -410,8 +410,9 @@ class _Guardians:
                 left[g].remove(i)
             self.snaps.append([d[:] for d in left])
         self.K = len(slots)
-        self.variant: list[int] | None = [max([tiles[t].heroes_need for (t, _d), lf in zip(self.guardians, snap)
-                                               if lf] + [0]) for snap in self.snaps]
+        # the "Heroes Need" number of the Guardians standing after k hits (odds.py: or of all fought)
+        self.variant: list[int] | None = [heroes_need([t for (t, _d), lf in zip(self.guardians, snap) if lf], (),
+                                                      "while_standing") for snap in self.snaps]
 
     def dice_left(self, k: int) -> list[tuple[str, list[int]]]:
         return [(t, [d[i] for i in lf]) for (t, d), lf in zip(self.guardians, self.snaps[k]) if lf]

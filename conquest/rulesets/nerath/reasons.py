@@ -8,11 +8,12 @@ from typing import Any
 from conquest.core.game import CHANCE
 from conquest.core.kinds import ActionArgs
 from conquest.rulesets.nerath.base import cargo, may_debark
-from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, SEA, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import DUNGEON, FLYING_TYPES, HEROES, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX, R
 from conquest.rulesets.nerath.movement import ship_move
 from conquest.rulesets.nerath.reinforce import buy_refusal
 from conquest.rulesets.nerath.reposition import heroes_to_exit
 from conquest.rulesets.nerath.state import ALL_COSTS, IDS, IX, KIND, STEP_TITLES, NerathData
+from conquest.rulesets.nerath.turn import PHASE_VERBS
 
 
 def illegal_reason(st: NerathData, action: Any) -> str:
@@ -25,12 +26,12 @@ def illegal_reason(st: NerathData, action: Any) -> str:
     step = STEP_TITLES.get(ph, ph)
     if st.to_move == CHANCE:
         return "a chance outcome is due here (a die roll or a draw), not a decision"
-    if st.react is not None:
+    if st.reaction is not None:
         return ("a card window is open (an enemy moved in, or income is collected): the realm asked plays a "
                 "card it holds for this moment, or passes")
-    bt = st.bt
+    bt = st.battle
     if ph == "fight" and bt is not None:
-        s = bt["step"]
+        s = bt.step
         expect = {"assign": "hit", "press": "press or retreat", "withdraw": "withdraw", "window": "play or pass",
                   "amok": "amok or stay", "landing": "debark or done", "choose": "split"}.get(s, s)
         if verb not in expect.split() and not (s == "withdraw" and verb.startswith("withdraw")):
@@ -40,7 +41,7 @@ def illegal_reason(st: NerathData, action: Any) -> str:
                     "each hit while any is left; that piece is not among them")
         if s == "choose":
             from conquest.rulesets.nerath.battle import split_choices
-            h = bt["pending_split"]
+            h = bt.split_hits
             first = split_choices(st)[0]
             return (f"you play both defending allies: split the {h} hit{'s' if h != 1 else ''} between them, "
                     f"each realm named once in turn order ({first[1]} first), the two numbers adding up to {h} "
@@ -53,9 +54,7 @@ def illegal_reason(st: NerathData, action: Any) -> str:
             return ("a surviving Monster may run amok only into an adjacent enemy land space that contains "
                     "no enemy pieces")
         return "not allowed here"
-    allowed = {"move": ("move", "sail", "embark", "debark", "done", "play"),
-               "fight": ("battle", "play"), "reposition": ("move", "embark", "done", "play"),
-               "reinforce": ("buy", "move", "sail", "debark", "done", "play")}.get(ph, ())
+    allowed = (*PHASE_VERBS[ph], "play") if ph in PHASE_VERBS else ()   # a card may be played in every step
     if verb not in allowed:
         return f"'{verb}' is not a decision of the {step} step"
     if ph == "fight":
@@ -126,8 +125,8 @@ def move_refusal(st: NerathData, action: ActionArgs) -> str:
     s, y, t, r = IX[a], IX[b], TYPE_INDEX[p], st.realm
     if s == y:
         return f"{a} is where the {p} already is"
-    there = st.n[(s * R + r) * T + t]
-    free = st.movable.get(s * T + t, 0)
+    there = st.pieces[(s * R + r) * N_TYPES + t]
+    free = st.movable.get(s * N_TYPES + t, 0)
     if KIND[s] == SEA and t in LAND_TYPES:
         return (f"a {p} is a land piece: at sea it rides a Warship, moves with it ('sail SHIP TO') and lands "
                 "with 'debark SHIP TO PIECE'")

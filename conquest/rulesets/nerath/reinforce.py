@@ -7,7 +7,7 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, SEA, TYPE_INDEX, T
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX
 from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
@@ -127,7 +127,7 @@ def reinforce_actions(st: NerathData) -> list[Action]:
                     acts.append(("buy", p, "ship", sid))
     # new pieces move at once to friendly spaces within their Move; no battles
     for key, c in sorted(st.movable.items()):
-        s, t = divmod(key, T)
+        s, t = divmod(key, N_TYPES)
         m = piece_move(st, r, t)
         if t in FLYING_TYPES:
             dests = flying_reach(st, s, r, m, friendly_only=True)
@@ -185,7 +185,7 @@ def buy(st: NerathData, action: ActionArgs) -> None:
         st.placed[s] = st.placed.get(s, 0) + 1
     t = TYPE_INDEX[p]
     add(st, s, r, t, 1)
-    st.movable[s * T + t] = st.movable.get(s * T + t, 0) + 1
+    st.movable[s * N_TYPES + t] = st.movable.get(s * N_TYPES + t, 0) + 1
 
 
 def buy_refusal(st: NerathData, action: ActionArgs) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land
-from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, SEA, STORM, R, T
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, N_TYPES, SEA, STORM, R
 from conquest.rulesets.nerath.movement import flying_reach, piece_move
 from conquest.rulesets.nerath.reinforce import start_reinforce
 from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, OWNER, SEA_ADJ, SPACE, NerathData, S
@@ -31,7 +31,7 @@ def hero_exits(st: NerathData, s: int) -> tuple[list[int], list[int]]:
 def heroes_to_exit(st: NerathData) -> list[int]:
     """Dungeon entrances where Heroes of the realm still are and have a way out: "Heroes that successfully
     explored dungeons must exit after plundering them", so the step cannot end while any is left."""
-    spaces = {key // T for key in st.movable if KIND[key // T] == DUNGEON}
+    spaces = {key // N_TYPES for key in st.movable if KIND[key // N_TYPES] == DUNGEON}
     return sorted(s for s in spaces if any(hero_exits(st, s)))
 
 
@@ -42,7 +42,7 @@ def reposition_actions(st: NerathData) -> list[Action]:
     r = st.realm
     acts: list[Action] = []
     for key, c in sorted(st.movable.items()):
-        s, t = divmod(key, T)
+        s, t = divmod(key, N_TYPES)
         if t in FLYING_TYPES:
             dests = flying_reach(st, s, r, piece_move(st, r, t), friendly_only=True, sea_ok=(t == STORM))
         else:
@@ -62,14 +62,14 @@ def start_reposition(st: NerathData) -> None:
     st.phase = "reposition"
     mv: dict[int, int] = {}
     for s in range(S):
-        base = (s * R + r) * T
+        base = (s * R + r) * N_TYPES
         for t in FLYING_TYPES:
-            if st.n[base + t]:
-                mv[s * T + t] = st.n[base + t]
+            if st.pieces[base + t]:
+                mv[s * N_TYPES + t] = st.pieces[base + t]
         if KIND[s] == DUNGEON:
             for t in HEROES:
-                if st.n[base + t]:
-                    mv[s * T + t] = st.n[base + t]
+                if st.pieces[base + t]:
+                    mv[s * N_TYPES + t] = st.pieces[base + t]
     st.movable = mv
 
 
@@ -78,15 +78,15 @@ def end_reposition(st: NerathData) -> None:
     dungeon entrance had no way out (``done`` waits for the others): they are lost (see docs)."""
     r = st.realm
     for s in range(S):
-        base = (s * R + r) * T
+        base = (s * R + r) * N_TYPES
         if KIND[s] == SEA:
-            st.n[base + DRAGON] = 0
+            st.pieces[base + DRAGON] = 0
             if enemy_sea(st, s, r):
-                st.n[base + STORM] = 0
+                st.pieces[base + STORM] = 0
         elif KIND[s] == DUNGEON:
-            for t in range(T):
-                st.n[base + t] = 0
+            for t in range(N_TYPES):
+                st.pieces[base + t] = 0
         elif not friendly_land(st, s, r):
-            st.n[base + DRAGON] = 0
-            st.n[base + STORM] = 0
+            st.pieces[base + DRAGON] = 0
+            st.pieces[base + STORM] = 0
     start_reinforce(st)

@@ -16,35 +16,35 @@ from conquest.rulesets.nerath.state import NerathData
 
 def battle_over(st: NerathData, won: bool) -> None:
     """Determine battle results; Dragons heal and Castles turn upright at the end of the battle."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    bt["hurt"] = [0] * R
-    bt["castle_out"] = 0
+    x = bt.space
+    bt.wounded_dragons = [0] * R
+    bt.castle_inactive = False
     fx.expire(st, "battle")
-    if won and bt["kind"] == "land":
-        conquer(st, x, bt["att"])
-        if count(st, x, bt["att"], MONSTER) and amok_targets(st):
-            bt["step"] = "amok"
+    if won and bt.kind == "land":
+        conquer(st, x, bt.attacker)
+        if count(st, x, bt.attacker, MONSTER) and amok_targets(st):
+            bt.step = "amok"
             return
-    if won and bt["kind"] == "sea" and landing_actions(st):
-        bt["step"] = "landing"
+    if won and bt.kind == "sea" and landing_actions(st):
+        bt.step = "landing"
         return
-    if bt["kind"] == "dungeon":
+    if bt.kind == "dungeon":
         if not won:
             # "If you lose the battle or retreat, all surviving Guardians return to full strength."
             for g in st.guardians[x]:
                 del g[2:]
                 g.extend(full_strength(g[0]))
-            if not st.guardians[x] and bt["tiles"] and st.guardian_pile:
+            if not st.guardians[x] and bt.guardian_tiles and st.guardian_pile:
                 # Guardians and Heroes destroyed each other: "After you defeat all a dungeon's inhabitants,
                 # place 2 facedown Dungeon Guardian tokens on the entrance" - but no plunder, no Reward
-                bt["restock"] = 2
-                bt["step"] = "restock"
+                bt.restock = 2
+                bt.step = "restock"
                 return
         else:
             # (an entrance left empty - its Guardians and the Heroes who fought them destroyed together -
             # holds no one to defeat: the next Heroes to enter plunder it)
             plunder(st, x)
             return
-    st.bt = None
+    st.battle = None

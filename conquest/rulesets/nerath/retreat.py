@@ -7,7 +7,7 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land, ships_at
-from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, SEA, R, T
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, N_TYPES, SEA, R
 from conquest.rulesets.nerath.results import battle_over
 from conquest.rulesets.nerath.state import ADJ, C1, C2, IDS, KIND, OWNER, SEA_ADJ, SPACE, NerathData
 
@@ -17,17 +17,17 @@ def withdraw_actions(st: NerathData) -> list[Action]:
     can retreat to an adjacent friendly sea space ... If there are no friendly adjacent land spaces to
     retreat to, but you have one or more Warships in an adjacent sea space, your pieces can retreat by
     embarking onto those Warships.\""""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    r = bt["att"]
+    x = bt.space
+    r = bt.attacker
     friendly_lands = [y for y in ADJ[x] if KIND[y] == LAND and friendly_land(st, y, r)]
     friendly_seas = [y for y in ADJ[x] if KIND[y] == SEA and not enemy_sea(st, y, r)]
     acts: list[Action] = []
-    base = (x * R + r) * T
-    sea = bt["kind"] == "sea"
-    for t in range(T):
-        c = st.n[base + t]
+    base = (x * R + r) * N_TYPES
+    sea = bt.kind == "sea"
+    for t in range(N_TYPES):
+        c = st.pieces[base + t]
         if not c:
             continue
         if t in FLYING_TYPES:
@@ -55,15 +55,15 @@ def finish_withdrawal_if_done(st: NerathData) -> None:
     """Pieces that cannot retreat anywhere are destroyed; the attacker has lost the battle."""
     if withdraw_actions(st):
         return
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
-    r = bt["att"]
-    base = (x * R + r) * T
-    for t in range(T):
-        if bt["kind"] != "sea" or t in FLYING_TYPES:
-            st.n[base + t] = 0
-    if bt["kind"] == "sea":
+    x = bt.space
+    r = bt.attacker
+    base = (x * R + r) * N_TYPES
+    for t in range(N_TYPES):
+        if bt.kind != "sea" or t in FLYING_TYPES:
+            st.pieces[base + t] = 0
+    if bt.kind == "sea":
         for sid in ships_at(st, x, r):
             del st.ships[sid]
     fx.on_retreat(st, x)

@@ -1,9 +1,19 @@
-"""The names code outside the package imported from here before the rules were split by section: the state
-class, the board tables and the record layout. New code imports them from their own modules (``turn`` for
-``NerathState``, ``state`` for the tables and ``NerathData``, each section for its procedures)."""
+"""The Conquest of Nerath state class: ``NerathState`` is the data of a position (``state.NerathData``) with the
+game's procedures bound to it as class attributes (as kingdom/rules.py does; docs/architecture.md): the
+dispatcher ``turn`` (legal actions, chance outcomes, applying an action, the start of a turn), the refusals
+``reasons``, the JSON ``serial`` and the ``view``. The procedures themselves are in one module per section of the
+rules.
+
+It also re-exports the names code outside the package imported from here before the rules were split by section:
+the board tables and the record layout. New code imports them from their own modules (``state`` for the tables
+and ``NerathData``, each section for its procedures)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from conquest.rulesets.nerath import reasons, serial, turn, view as _view
+from conquest.rulesets.nerath.schema import NerathBody
 from conquest.rulesets.nerath.state import (
     ADJ,
     ALL_COSTS,
@@ -38,8 +48,8 @@ from conquest.rulesets.nerath.state import (
     O1,
     O2,
     OWNER,
+    PER_SPACE,
     PHASES,
-    RS,
     SEA_ADJ,
     SEAS,
     SPACE,
@@ -51,12 +61,31 @@ from conquest.rulesets.nerath.state import (
     S,
     seating,
 )
-from conquest.rulesets.nerath.turn import NerathState
 
 __all__ = [
     "ADJ", "ALL_COSTS", "BOARD", "BUYABLE", "C1", "C2", "CAPITAL", "CHANCE_STEPS", "COST", "DIE", "DIST", "F_FIXED",
     "F_NEW", "F_RETREATED", "F_STOPPED", "F_UNLOADED", "FLAG_NAMES", "FLAGS", "GUARDIANS", "HIT_ON", "HOME", "IDS",
     "IS_CAPITAL", "IX", "KIND", "LAND_ADJ", "LANDS", "LENGTH_VP", "MOVE", "MOVES", "O1", "O2", "OWNER", "PHASES",
-    "RS", "S", "SEA_ADJ", "SEAS", "SPACE", "STEP_TITLES", "TB", "TREASURES_TO_WIN", "WARSHIP_MOVE", "NerathData",
+    "PER_SPACE", "S", "SEA_ADJ", "SEAS", "SPACE", "STEP_TITLES", "TB", "TREASURES_TO_WIN", "WARSHIP_MOVE", "NerathData",
     "NerathState", "seating",
 ]
+
+
+class NerathState(NerathData):
+    """A game of Conquest of Nerath: the data of ``state.py`` with the interface every ruleset's state has."""
+
+    schema = NerathBody
+    __slots__ = ()
+
+    legal_actions = turn.legal_actions
+    is_legal = turn.is_legal
+    illegal_reason = reasons.illegal_reason
+    chance_outcomes = turn.chance_outcomes
+    _apply = turn.apply
+    start_turn = turn.start_turn
+    _body_json = serial.body_json
+    view = _view.view
+
+    @classmethod
+    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
+        return serial.from_body(cls, data, players, options)

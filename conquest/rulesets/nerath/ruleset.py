@@ -13,9 +13,10 @@ from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.core.variants import VariantModel, variant_option
 from conquest.rulesets.nerath.cards import event_cards, treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, REALM_TITLES, REALMS, SEA, R, T, tables
+from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, LAND, N_TYPES, REALM_TITLES, REALMS, SEA, R, tables
 from conquest.rulesets.nerath.dice import hit_chance
 from conquest.rulesets.nerath.income import income
+from conquest.rulesets.nerath.rules import NerathState
 from conquest.rulesets.nerath.setup import setup_board
 from conquest.rulesets.nerath.state import (
     ADJ,
@@ -31,17 +32,17 @@ from conquest.rulesets.nerath.state import (
     KIND,
     LANDS,
     OWNER,
+    PER_SPACE,
     SPACE,
     STEP_TITLES,
     S,
 )
-from conquest.rulesets.nerath.turn import NerathState
 from conquest.rulesets.nerath.variant import NerathVariant
 
 # Expected hits per round and hits absorbed, per piece (for the evaluation)
-_STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(T)]
-_TOUGH = [2 if t == DRAGON else 1 for t in range(T)]
-_ARMY_VALUE = [0.8 * COST[t] for t in range(T)]
+_STRENGTH = [hit_chance(DIE[t], HIT_ON) * (2 if t == 1 else 1) for t in range(N_TYPES)]
+_TOUGH = [2 if t == DRAGON else 1 for t in range(N_TYPES)]
+_ARMY_VALUE = [0.8 * COST[t] for t in range(N_TYPES)]
 _CASTLE_STRENGTH = hit_chance(tables().castle.die, HIT_ON)
 _SHIP_STRENGTH = hit_chance(tables().warship.die, HIT_ON)
 
@@ -199,7 +200,7 @@ class NerathRuleset(Ruleset):
             card = event_cards().get(action[1], {})
             return bool(card.get("immediate")) or (seat is not None and before.seat_of[realm] == seat)
         if verb == "treasure":
-            return seat is not None and before.bt is not None and before.seat_of[before.bt["att"]] == seat
+            return seat is not None and before.battle is not None and before.seat_of[before.battle.attacker] == seat
         if verb == "guardian":
             return False
         return True
@@ -245,11 +246,11 @@ class NerathRuleset(Ruleset):
             # the income about to be collected, so that ending the step is not worth more than buying
             realm_val[st.realm] += 0.5 * income(st, st.realm)
         army = [0.0] * (S * R)
-        n = st.n
+        n = st.pieces
         power = [0.0] * (S * R)
-        for i, c in enumerate(n):  # the counts are flat: (space * R + realm) * T + kind; most are 0
+        for i, c in enumerate(n):  # the counts are flat: (space * R + realm) * N_TYPES + kind; most are 0
             if c:
-                cell, t = divmod(i, T)
+                cell, t = divmod(i, N_TYPES)
                 v = _ARMY_VALUE[t] * c
                 realm_val[cell % R] += v
                 army[cell] += v
@@ -263,7 +264,7 @@ class NerathRuleset(Ruleset):
                 power[s * R + st.ctrl[s]] += _CASTLE_STRENGTH * 1.5
         # declared battles: the attacker's expected gain
         r0 = st.realm
-        for x in st.pending + ([st.bt["space"]] if st.bt is not None else []):
+        for x in st.pending + ([st.battle.space] if st.battle is not None else []):
             att = power[x * R + r0]
             dfn = sum(power[x * R + e] for e in range(R) if st.team[e] != st.team[r0])
             if KIND[x] == LAND:
@@ -314,8 +315,8 @@ class NerathRuleset(Ruleset):
         for s in range(S):
             parts = []
             for r in range(R):
-                base = (s * R + r) * T
-                row = [f"{st.n[base + t]} {COUNTED[t]}" for t in range(T) if st.n[base + t]]
+                base = (s * R + r) * N_TYPES
+                row = [f"{st.pieces[base + t]} {COUNTED[t]}" for t in range(N_TYPES) if st.pieces[base + t]]
                 if row:
                     parts.append(f"{letter[r]}: " + ", ".join(row))
             ships = [f"ship {sid} ({REALMS[sh[OWNER]]}" + "".join(
@@ -332,9 +333,9 @@ class NerathRuleset(Ruleset):
                 lines.append(f"{head} {tables().board.map.regions[s].name:<24} " + "; ".join(parts + ships))
         if st.pending:
             lines.append("declared battles: " + ", ".join(IDS[s] for s in st.pending))
-        if st.bt is not None:
-            b = st.bt
-            lines.append(f"battle in {IDS[b['space']]} round {b['round']}: {b['step']}")
+        if st.battle is not None:
+            b = st.battle
+            lines.append(f"battle in {IDS[b.space]} round {b.round}: {b.step}")
         if st.winners is not None:
             lines.append(f"game over ({st.end_reason}): seats {st.winners} win")
         return "\n".join(lines)
@@ -344,7 +345,7 @@ class NerathRuleset(Ruleset):
         colour = ("red", "green", "white", "blue")
         grid: dict[tuple[int, int], str] = {}
         for s, region in enumerate(tables().board.map.regions):
-            occupied = any(st.n[(s * R + r) * T:(s * R + r) * T + T].count(0) < T for r in range(R)) or \
+            occupied = any(st.pieces[s * PER_SPACE:s * PER_SPACE + PER_SPACE]) or \
                 any(sh[SPACE] == s for sh in st.ships.values())
             for k, (x, y) in enumerate(region.attrs["cells"]):
                 if KIND[s] == LAND:
@@ -392,10 +393,10 @@ class NerathRuleset(Ruleset):
         from conquest.rulesets.nerath.state import IX
         assert isinstance(state, NerathState)
         verb = action[0] if isinstance(action, tuple) and action else None
-        if verb == "battle" and state.bt is None and len(action) > 1:
+        if verb == "battle" and state.battle is None and len(action) > 1:
             x = IX.get(action[1]) if isinstance(action[1], str) else None
-        elif verb in ("press", "retreat") and state.bt is not None:
-            x = state.bt["space"]
+        elif verb in ("press", "retreat") and state.battle is not None:
+            x = state.battle.space
         else:
             return False
         if x is None:
@@ -426,7 +427,7 @@ class NerathRuleset(Ruleset):
         if verb == "done":
             phase = getattr(state, "phase", "")
             bt = getattr(state, "battle", None)
-            if bt is not None and bt.get("step") == "landing":
+            if isinstance(bt, dict) and bt.get("step") == "landing":  # a view's battle
                 return "Land no more pieces from the Warships"
             return f"End the {PHASES.get(phase, phase)} step"
         if verb == "move":

@@ -13,21 +13,21 @@ from conquest.rulesets.nerath.state import KIND, LAND_ADJ, NerathData
 def amok_targets(st: NerathData) -> list[int]:
     """"The Monster immediately moves to an enemy land space, adjacent to the attacked space, that contains
     no enemy pieces, and conquers that space.\""""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    r = bt["att"]
-    return [y for y in LAND_ADJ[bt["space"]]
+    r = bt.attacker
+    return [y for y in LAND_ADJ[bt.space]
             if KIND[y] == LAND and not friendly_land(st, y, r) and not enemy_pieces_in(st, y, r)]
 
 
 def run_amok(st: NerathData, y: int) -> None:
     """"any of your Monsters that survived the battle can run amok. The Monster immediately moves to an enemy
     land space, adjacent to the attacked space, that contains no enemy pieces, and conquers that space.\""""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x, r = bt["space"], bt["att"]
+    x, r = bt.space, bt.attacker
     add(st, x, r, MONSTER, -1)
     add(st, y, r, MONSTER, 1)
     conquer(st, y, r)
     if not count(st, x, r, MONSTER) or not amok_targets(st):
-        st.bt = None
+        st.battle = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, enemy_sea, may_debark, ships_at
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, T
+from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, N_TYPES
 from conquest.rulesets.nerath.movement import declare_attack, open_move_reaction
 from conquest.rulesets.nerath.state import ADJ, F_STOPPED, F_UNLOADED, FLAGS, IDS, KIND, MOVES, SPACE, NerathData
 
@@ -24,7 +24,7 @@ def sail(st: NerathData, sid: int, y: int) -> None:
 
 def embark(st: NerathData, land: int, sid: int, t: int) -> None:
     sh = st.ships[sid]
-    key = land * T + t
+    key = land * N_TYPES + t
     st.movable[key] -= 1
     if not st.movable[key]:
         del st.movable[key]
@@ -44,11 +44,11 @@ def debark(st: NerathData, sid: int, y: int, t: int) -> None:
 
 
 def landing_actions(st: NerathData) -> list[Action]:
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    x = bt["space"]
+    x = bt.space
     acts: list[Action] = []
-    for sid in ships_at(st, x, bt["att"]):
+    for sid in ships_at(st, x, bt.attacker):
         sh = st.ships[sid]
         for t in sorted(set(cargo(sh))):
             for y in ADJ[x]:

@@ -19,12 +19,12 @@ from conquest.rulesets.nerath.data import (
     FLYING_TYPES,
     LAND,
     LAND_TYPES,
+    N_TYPES,
     REALM_INDEX,
     REALMS,
     SEA,
     TYPE_INDEX,
     R,
-    T,
     full_strength,
     guardian_tiles,
 )
@@ -47,10 +47,12 @@ from conquest.rulesets.nerath.state import (
     O1,
     O2,
     OWNER,
+    PER_SPACE,
     PHASES,
-    RS,
     SPACE,
+    Battle,
     NerathData,
+    Reaction,
     S,
 )
 
@@ -80,9 +82,9 @@ def keep_bounds(st: NerathData) -> None:
 
 def body_json(st: NerathData) -> dict[str, Any]:
     pieces: dict[str, dict[str, dict[str, int]]] = {}
-    n = st.n
+    n = st.pieces
     for i in compress(range(len(n)), n):  # the few counts that are not 0, in (space, realm, type) order
-        sr, t = divmod(i, T)
+        sr, t = divmod(i, N_TYPES)
         s, r = divmod(sr, R)
         pieces.setdefault(IDS[s], {}).setdefault(REALMS[r], {})[COUNTED[t]] = n[i]
     ships = {}
@@ -96,27 +98,27 @@ def body_json(st: NerathData) -> dict[str, Any]:
                                              for c, o in ((sh[C1], sh[O1]), (sh[C2], sh[O2])) if c >= 0]
     movable: dict[str, dict[str, int]] = {}
     for key, c in sorted(st.movable.items()):
-        s, t = divmod(key, T)
+        s, t = divmod(key, N_TYPES)
         movable.setdefault(IDS[s], {})[COUNTED[t]] = c
     bt = None
-    if st.bt is not None:
-        b = st.bt
-        bt = {"space": IDS[b["space"]], "kind": b["kind"], "attacker": REALMS[b["att"]],
-              "defenders": [REALMS[d] for d in b["defs"]], "round": b["round"], "step": b["step"],
-              "hits_on_attacker": b["ha"], "hits_on_defenders": b["hd"],
-              "queue": [[REALMS[q[0]] if q[0] >= 0 else "guardians", q[1]] for q in b["queue"]],
-              "hit_this_assignment": b["hitnow"],
-              "after": b["after"], "castle_inactive": bool(b["castle_out"]),
-              "wounded_dragons": {REALMS[r]: b["hurt"][r] for r in range(R) if b["hurt"][r]},
-              "split_hits": b.get("pending_split", 0), "guardian_seat": b["gseat"],
-              "guardian_tiles": b["tiles"], "restock": b["restock"],
-              "window": [REALMS[r] for r in b["window"]], "window_kind": b["wkind"],
-              "window_step": b["wstep"], "rolled": b["rolled"],
-              "offered": [REALMS[r] for r in b["offered"]],
+    if st.battle is not None:
+        b = st.battle
+        bt = {"space": IDS[b.space], "kind": b.kind, "attacker": REALMS[b.attacker],
+              "defenders": [REALMS[d] for d in b.defenders], "round": b.round, "step": b.step,
+              "hits_on_attacker": b.hits_on_attacker, "hits_on_defenders": b.hits_on_defenders,
+              "queue": [[REALMS[q[0]] if q[0] >= 0 else "guardians", q[1]] for q in b.queue],
+              "hit_this_assignment": b.hit_this_assignment,
+              "after": b.after, "castle_inactive": b.castle_inactive,
+              "wounded_dragons": {REALMS[r]: b.wounded_dragons[r] for r in range(R) if b.wounded_dragons[r]},
+              "split_hits": b.split_hits, "guardian_seat": b.guardian_seat,
+              "guardian_tiles": b.guardian_tiles, "restock": b.restock,
+              "window": [REALMS[r] for r in b.window], "window_kind": b.window_kind,
+              "window_step": b.window_step, "rolled": b.rolled,
+              "offered": [REALMS[r] for r in b.offered],
               # derived, for readers (ignored when a state is read): the dice of the side about to roll
               "rolling": [list(d) for d in battle_dice(
-                  st, "a" if b["step"].endswith("a") else "d", b["step"].startswith("fs"))]
-              if b["step"] in ("fs_a", "fs_d", "roll_a", "roll_d") else []}
+                  st, "a" if b.step.endswith("a") else "d", b.step.startswith("fs"))]
+              if b.step in ("fs_a", "fs_d", "roll_a", "roll_d") else []}
     return {
         "round": st.round, "realm": REALMS[st.realm], "phase": st.phase,
         "gold": {REALMS[r]: st.gold[r] for r in range(R)},
@@ -126,10 +128,10 @@ def body_json(st: NerathData) -> dict[str, Any]:
         "castles": [IDS[s] for s in LANDS if st.castle[s]],
         "pieces": pieces, "ships": ships, "next_ship": st.next_ship,
         "movable": movable, "battles": [IDS[s] for s in st.pending], "battle": bt,
-        "reaction": None if st.react is None else {
-            "kind": st.react["kind"], "realms": [REALMS[r] for r in st.react["realms"]],
-            "space": IDS[st.react["space"]] if st.react["space"] >= 0 else None,
-            "mover": REALMS[st.react["mover"]]},
+        "reaction": None if st.reaction is None else {
+            "kind": st.reaction.kind, "realms": [REALMS[r] for r in st.reaction.realms],
+            "space": IDS[st.reaction.space] if st.reaction.space >= 0 else None,
+            "mover": REALMS[st.reaction.mover]},
         "placed": {IDS[s]: c for s, c in sorted(st.placed.items())},
         "built": [IDS[s] for s in st.built],
         "event_decks": {REALMS[r]: st.decks[r] for r in range(R)},
@@ -153,9 +155,9 @@ def _check_split(st: NerathData) -> None:
     """The allies' split (docs/rules/nerath.md, reading 12) agrees with the rest of the battle: hits wait in
     ``split_hits`` only in the steps ``split`` (the odd hit drawn, allies of two seats) and ``choose`` (the seat
     playing both allies splits them), for two defenders."""
-    bt = st.bt
+    bt = st.battle
     assert bt is not None
-    step, h, defs = bt["step"], bt["pending_split"], bt["defs"]
+    step, h, defs = bt.step, bt.split_hits, bt.defenders
     if step not in ("split", "choose"):
         if h:
             raise StateFormatError("battle/split_hits", f"hits wait for the allies' split only in the steps split "
@@ -214,7 +216,7 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         if KIND[s] != LAND:
             raise StateFormatError("castles", f"{sp} is not a land space")
         st.castle[s] = 1
-    st.n = [0] * (S * RS)
+    st.pieces = [0] * (S * PER_SPACE)
     for sp, by_realm in need("pieces", dict).items():
         s = _ix(sp, f"pieces/{sp}")
         if not isinstance(by_realm, dict):
@@ -232,9 +234,9 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
                 t = TYPE_INDEX[p]
                 if KIND[s] == SEA and t not in FLYING_TYPES and c:
                     raise StateFormatError(f"pieces/{sp}/{name}/{p}", "land pieces at sea ride Warships")
-                st.n[(s * R + r) * T + t] = c
+                st.pieces[(s * R + r) * N_TYPES + t] = c
     for r in range(R):
-        total = sum(st.n[(s * R + r) * T + t] for s in range(S) for t in range(T))
+        total = sum(st.pieces[(s * R + r) * N_TYPES + t] for s in range(S) for t in range(N_TYPES))
         if total > MAX_REALM_PIECES:
             raise StateFormatError("pieces", f"{REALMS[r]} has {total} pieces on the board; a realm has at most "
                                              f"{MAX_REALM_PIECES} (docs/rules/nerath.md)")
@@ -281,12 +283,12 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         for p, c in row.items():
             if p not in TYPE_INDEX or not isinstance(c, int) or c < 0:
                 raise StateFormatError(f"movable/{sp}/{p}", "must map a piece to a count")
-            have = st.n[(s * R + st.realm) * T + TYPE_INDEX[p]]
+            have = st.pieces[(s * R + st.realm) * N_TYPES + TYPE_INDEX[p]]
             if c > have:
                 raise StateFormatError(f"movable/{sp}/{p}", f"{c} {p} of {REALMS[st.realm]} may still move from "
                                                             f"{sp}, which holds {have} (pieces)")
             if c:
-                st.movable[s * T + TYPE_INDEX[p]] = c
+                st.movable[s * N_TYPES + TYPE_INDEX[p]] = c
     st.pending = [_ix(sp, "battles") for sp in need("battles", list)]
     st.dealing = [_realm_ix(x, "dealing") for x in data.get("dealing", [])]
     st.placed = {_ix(sp, "placed"): int(c) for sp, c in data.get("placed", {}).items()}
@@ -296,10 +298,10 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
         if not isinstance(rc, dict) or rc.get("kind") not in ("move", "income") or \
                 not isinstance(rc.get("realms"), list) or not rc["realms"]:
             raise StateFormatError("reaction", "null, or {kind: move|income, realms: [...], space, mover}")
-        st.react = {"kind": rc["kind"], "realms": [_realm_ix(x, "reaction/realms") for x in rc["realms"]],
-                    "space": _ix(rc["space"], "reaction/space") if rc.get("space") is not None else -1,
-                    "mover": _realm_ix(rc.get("mover"), "reaction/mover")}
-        if st.react["kind"] == "move" and st.react["space"] < 0:
+        st.reaction = Reaction(rc["kind"], [_realm_ix(x, "reaction/realms") for x in rc["realms"]],
+                               _ix(rc["space"], "reaction/space") if rc.get("space") is not None else -1,
+                               _realm_ix(rc.get("mover"), "reaction/mover"))
+        if st.reaction.kind == "move" and st.reaction.space < 0:
             raise StateFormatError("reaction/space", "a movement window names the space entered")
     b = data.get("battle")
     if b is not None:
@@ -309,32 +311,31 @@ def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options
             hurt = [0] * R
             for name, c in b.get("wounded_dragons", {}).items():
                 hurt[_realm_ix(name, "battle/wounded_dragons")] = int(c)
-            st.bt = {"space": _ix(b["space"], "battle/space"), "kind": b["kind"],
-                     "att": _realm_ix(b["attacker"], "battle/attacker"),
-                     "defs": [_realm_ix(d, "battle/defenders") for d in b["defenders"]],
-                     "round": int(b["round"]), "step": b["step"], "ha": int(b.get("hits_on_attacker", 0)),
-                     "hd": int(b.get("hits_on_defenders", 0)),
-                     "queue": [[GUARDIANS if q[0] == "guardians" else _realm_ix(q[0], "battle/queue"),
-                                int(q[1])] for q in b.get("queue", [])],
-                     "hitnow": int(b.get("hit_this_assignment", 0)), "after": b.get("after", ""),
-                     "castle_out": int(bool(b.get("castle_inactive", False))), "hurt": hurt,
-                     "pending_split": int(b.get("split_hits", 0)),
-                     "gseat": int(b.get("guardian_seat", -1)), "tiles": list(b.get("guardian_tiles", [])),
-                     "restock": int(b.get("restock", 0)),
-                     "window": [_realm_ix(r, "battle/window") for r in b.get("window", [])],
-                     "wkind": str(b.get("window_kind", "")), "wstep": str(b.get("window_step", "")),
-                     "rolled": int(b.get("rolled", 0)),
-                     "offered": [_realm_ix(r, "battle/offered") for r in b.get("offered", [])]}
+            st.battle = bt = Battle(
+                _ix(b["space"], "battle/space"), b["kind"], _realm_ix(b["attacker"], "battle/attacker"),
+                [_realm_ix(d, "battle/defenders") for d in b["defenders"]],
+                round=int(b["round"]), step=b["step"], hits_on_attacker=int(b.get("hits_on_attacker", 0)),
+                hits_on_defenders=int(b.get("hits_on_defenders", 0)),
+                queue=[[GUARDIANS if q[0] == "guardians" else _realm_ix(q[0], "battle/queue"), int(q[1])]
+                       for q in b.get("queue", [])],
+                hit_this_assignment=int(b.get("hit_this_assignment", 0)), after=b.get("after", ""),
+                castle_inactive=bool(b.get("castle_inactive", False)), wounded_dragons=hurt,
+                split_hits=int(b.get("split_hits", 0)), guardian_seat=int(b.get("guardian_seat", -1)),
+                guardian_tiles=list(b.get("guardian_tiles", [])), restock=int(b.get("restock", 0)),
+                window=[_realm_ix(r, "battle/window") for r in b.get("window", [])],
+                window_kind=str(b.get("window_kind", "")), window_step=str(b.get("window_step", "")),
+                rolled=int(b.get("rolled", 0)),
+                offered=[_realm_ix(r, "battle/offered") for r in b.get("offered", [])])
         except KeyError as e:
             raise StateFormatError(f"battle/{e.args[0]}", "missing") from None
         except (TypeError, ValueError) as e:  # a number or a name where the other belongs
             raise StateFormatError("battle", f"a field of the battle has the wrong type ({e})") from None
-        if st.bt["kind"] not in ("land", "sea", "dungeon"):
+        if bt.kind not in ("land", "sea", "dungeon"):
             raise StateFormatError("battle/kind", "must be land, sea or dungeon")
-        if st.bt["kind"] == "dungeon" and not 0 <= st.bt["gseat"] < players:
+        if bt.kind == "dungeon" and not 0 <= bt.guardian_seat < players:
             raise StateFormatError("battle/guardian_seat", "the seat rolling for the Guardians is needed")
-        if st.bt["step"] not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing", "window", "choose"):
-            raise StateFormatError("battle/step", f"unknown step {st.bt['step']!r}")
+        if bt.step not in CHANCE_STEPS + ("assign", "press", "withdraw", "amok", "landing", "window", "choose"):
+            raise StateFormatError("battle/step", f"unknown step {bt.step!r}")
         _check_split(st)
     for key, attr in (("event_decks", "decks"), ("event_hands", "hands"), ("event_discards", "discards"),
                       ("treasure_hands", "treasures"), ("treasures_played", "treasures_played")):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.rulesets.nerath.cards import treasure_cards
-from conquest.rulesets.nerath.data import REALM_INDEX, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import N_TYPES, REALM_INDEX, TYPE_INDEX, R
 from conquest.rulesets.nerath.state import BOARD, CAPITAL, IX, NerathData
 from conquest.rulesets.nerath.variant import cards_out_of, setup_of
 
@@ -26,7 +26,7 @@ def setup_board(st: NerathData) -> None:
             st.castle[IX[s]] = 1
         for s, pcs in d.get("pieces", {}).items():
             for p, c in pcs.items():
-                st.n[(IX[s] * R + r) * T + TYPE_INDEX[p]] += int(c)
+                st.pieces[(IX[s] * R + r) * N_TYPES + TYPE_INDEX[p]] += int(c)
         for w in d.get("warships", []):
             cargo = [TYPE_INDEX[p] for p in w[1:]] + [-1, -1]
             st.ships[st.next_ship] = [r, IX[w[0]], 0, 0, cargo[0], cargo[1], -1, -1]

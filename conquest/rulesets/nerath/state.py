@@ -1,20 +1,24 @@
 """The state of a game of Conquest of Nerath: the board as flat tables, the layout of a Warship's record, and
-``NerathData``, the data class every section of the rules reads and changes (``turn.NerathState`` adds the
+``NerathData``, the data class every section of the rules reads and changes (``rules.NerathState`` adds the
 interface of a game to it).
 
-The state is flat: piece counts in one list indexed ``(space * 4 + realm) * 7 + piece``; Castles as a 0/1 list
-per space (a Castle belongs to whoever controls its space); Warships as individual records (they carry cargo);
-control of land spaces as a list. Per-turn bookkeeping (pieces still free to move, declared battles, control at
-the start of the turn) lives next to it. ``clone`` copies a few lists.
+The state is flat: piece counts in one list ``pieces`` indexed ``(space * R + realm) * N_TYPES + piece``
+(``PER_SPACE`` counts per space); Castles as a 0/1 list per space (a Castle belongs to whoever controls its space);
+Warships as individual records (they carry cargo); control of land spaces as a list. Per-turn bookkeeping (pieces
+still free to move, declared battles, control at the start of the turn) lives next to it, and the battle in
+progress (``Battle``) and the card window outside battles (``Reaction``) are typed records under the state JSON's
+names. ``clone`` copies a few lists.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Self
+from typing import Any
 
+from conquest.core.fields import DICT, DICT_LISTS, DICT_NESTED, LIST, NESTED, RECORD, SHARE, Slots
 from conquest.core.game import CHANCE, State
-from conquest.rulesets.nerath.data import COUNTED, REALMS, R, T, guardian_tiles, tables
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, R, guardian_tiles, tables
 from conquest.rulesets.nerath.variant import setup_of
 
 # Warship record fields and flags
@@ -58,7 +62,7 @@ HIT_ON = TB.hit_on
 WARSHIP_MOVE = TB.warship.move
 ALL_COSTS = {**{p: TB.pieces[p].cost for p in COUNTED}, "castle": TB.castle.cost, "warship": TB.warship.cost}
 BUYABLE = COUNTED + ("castle", "warship")
-RS = R * T
+PER_SPACE = R * N_TYPES
 
 LENGTH_VP = {"short": (13, 20), "medium": (20, 30)}
 TREASURES_TO_WIN = (8, 12)
@@ -78,15 +82,101 @@ def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple
     return (0, 1, 2, 3), (0, 1, 0, 1)
 
 
+@dataclass(slots=True)
+class Battle:
+    """The battle in progress, under the names of the state JSON's ``battle`` (docs/rules/nerath.md): spaces and
+    realms as indices, ``-1`` for none; ``copy`` copies its lists (a state's clone copies the battle)."""
+
+    space: int
+    kind: str                     # land, sea or dungeon
+    attacker: int
+    defenders: list[int]
+    round: int = 1
+    step: str = "fs_a"            # a chance step (CHANCE_STEPS) or a decision: assign, press, window, ...
+    hits_on_attacker: int = 0
+    hits_on_defenders: int = 0
+    queue: list[list[int]] = field(default_factory=list)   # [realm or GUARDIANS, hits left to assign]
+    hit_this_assignment: int = 0
+    after: str = ""               # the step after the hits are assigned (``end``: the round ends)
+    castle_inactive: bool = False
+    wounded_dragons: list[int] = field(default_factory=lambda: [0] * R)   # per realm
+    split_hits: int = 0           # hits waiting for the allies' split (steps split and choose)
+    guardian_seat: int = -1       # the seat rolling and deciding for the Guardians
+    guardian_tiles: list[str] = field(default_factory=list)   # the tiles the dungeon battle began with
+    restock: int = 0              # Guardian tiles still to place on the entrance
+    window: list[int] = field(default_factory=list)   # realms still asked in the open card window
+    window_kind: str = ""         # battle, roll or damage: what the open card window is for
+    window_step: str = ""         # the step the window returns to
+    rolled: int = 0               # the hits of the roll the window is about
+    offered: list[int] = field(default_factory=list)   # realms offered a "when taking damage" window for these hits
+
+    def copy(self) -> Battle:
+        c = _new_battle(Battle)
+        c.space = self.space
+        c.kind = self.kind
+        c.attacker = self.attacker
+        c.defenders = self.defenders[:]
+        c.round = self.round
+        c.step = self.step
+        c.hits_on_attacker = self.hits_on_attacker
+        c.hits_on_defenders = self.hits_on_defenders
+        c.queue = [q[:] for q in self.queue]
+        c.hit_this_assignment = self.hit_this_assignment
+        c.after = self.after
+        c.castle_inactive = self.castle_inactive
+        c.wounded_dragons = self.wounded_dragons[:]
+        c.split_hits = self.split_hits
+        c.guardian_seat = self.guardian_seat
+        c.guardian_tiles = self.guardian_tiles[:]
+        c.restock = self.restock
+        c.window = self.window[:]
+        c.window_kind = self.window_kind
+        c.window_step = self.window_step
+        c.rolled = self.rolled
+        c.offered = self.offered[:]
+        return c
+
+
+@dataclass(slots=True)
+class Reaction:
+    """A card window outside battles (the state JSON's ``reaction``): an enemy moved into a space (``move``) or
+    a realm collects income (``income``); ``realms`` still to be asked, in order."""
+
+    kind: str
+    realms: list[int]
+    space: int                    # the space entered, -1 for none
+    mover: int                    # the realm moving or collecting
+
+    def copy(self) -> Reaction:
+        return Reaction(self.kind, self.realms[:], self.space, self.mover)
+
+
+_new_battle = object.__new__
+
+
+FIELDS = Slots(
+    players=SHARE, options=SHARE, seat_of=SHARE, team=SHARE, pieces=LIST, castle=LIST, ctrl=LIST,
+    ships=DICT_LISTS, next_ship=SHARE, gold=LIST, vp=LIST, realm=SHARE, round=SHARE, phase=SHARE, movable=DICT,
+    pending=LIST, ctrl_start=SHARE, placed=DICT, built=LIST, battle=RECORD, reaction=RECORD, decks=NESTED,
+    hands=NESTED, discards=NESTED, treasure_deck=LIST, treasures=NESTED, treasures_played=NESTED, effects=NESTED,
+    guardians=DICT_NESTED, guardian_pile=LIST, dealing_guardians=LIST, dealing=LIST, stats=DICT, winners=SHARE,
+    end_reason=SHARE)
+"""Every field of a game and how a copy takes it (``core.fields``): tuples, numbers, strings and the lists that are
+replaced whole (``ctrl_start``, ``winners``) are shared; the battle and the reaction copy themselves."""
+
+
 class NerathData(State):
     """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle."""
+
+    __slots__ = FIELDS.names
+    clone = FIELDS.clone
 
     # ------------------------------------------------------------------------------------------- set-up
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         self.players = players
         self.options = options
         self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
-        self.n: list[int] = [0] * (S * RS)
+        self.pieces: list[int] = [0] * (S * PER_SPACE)
         self.castle: list[int] = [0] * S
         self.ctrl: list[int] = [HOME[s] for s in range(S)]
         self.ships: dict[int, list[int]] = {}
@@ -101,9 +191,8 @@ class NerathData(State):
         self.ctrl_start: list[int] = self.ctrl[:]
         self.placed: dict[int, int] = {}
         self.built: list[int] = []
-        self.bt: dict[str, Any] | None = None
-        # a card window outside battles: {kind: move|income, realms: [...], space, mover}
-        self.react: dict[str, Any] | None = None
+        self.battle: Battle | None = None
+        self.reaction: Reaction | None = None   # a card window outside battles
         self.decks: list[list[str]] = [[] for _ in range(R)]
         self.hands: list[list[str]] = [[] for _ in range(R)]
         self.discards: list[list[str]] = [[] for _ in range(R)]
@@ -121,58 +210,6 @@ class NerathData(State):
         self.winners: list[int] | None = None
         self.end_reason = ""
 
-    def clone(self) -> Self:
-        c = self.__class__.__new__(self.__class__)
-        c.players = self.players
-        c.options = self.options
-        c.seat_of = self.seat_of
-        c.team = self.team
-        c.n = self.n[:]
-        c.castle = self.castle[:]
-        c.ctrl = self.ctrl[:]
-        c.ships = {k: v[:] for k, v in self.ships.items()}
-        c.next_ship = self.next_ship
-        c.gold = self.gold[:]
-        c.vp = self.vp[:]
-        c.realm = self.realm
-        c.round = self.round
-        c.phase = self.phase
-        c.movable = dict(self.movable)
-        c.pending = self.pending[:]
-        c.ctrl_start = self.ctrl_start
-        c.placed = dict(self.placed)
-        c.built = self.built[:]
-        bt = self.bt
-        if bt is not None:
-            bt = dict(bt)
-            bt["hurt"] = bt["hurt"][:]
-            bt["queue"] = [q[:] for q in bt["queue"]]
-            bt["defs"] = bt["defs"][:]
-            bt["tiles"] = bt["tiles"][:]
-            bt["window"] = bt["window"][:]
-            bt["offered"] = bt["offered"][:]
-        c.bt = bt
-        react = self.react
-        if react is not None:
-            react = dict(react)
-            react["realms"] = react["realms"][:]
-        c.react = react
-        c.decks = [d[:] for d in self.decks]
-        c.hands = [h[:] for h in self.hands]
-        c.discards = [d[:] for d in self.discards]
-        c.treasure_deck = self.treasure_deck[:]
-        c.treasures = [h[:] for h in self.treasures]
-        c.treasures_played = [h[:] for h in self.treasures_played]
-        c.effects = [e[:] for e in self.effects]
-        c.guardians = {k: [g[:] for g in v] for k, v in self.guardians.items()}
-        c.guardian_pile = self.guardian_pile[:]
-        c.dealing_guardians = self.dealing_guardians[:]
-        c.dealing = self.dealing[:]
-        c.stats = dict(self.stats)
-        c.winners = self.winners
-        c.end_reason = self.end_reason
-        return c
-
     def seat_for(self, realm: int) -> int:
         return self.seat_of[realm]
 
@@ -184,21 +221,21 @@ class NerathData(State):
             return None
         if ph in ("draw", "deal"):
             return CHANCE
-        if self.react is not None:
-            return self.seat_of[self.react["realms"][0]]
-        bt = self.bt
+        if self.reaction is not None:
+            return self.seat_of[self.reaction.realms[0]]
+        bt = self.battle
         if ph == "fight" and bt is not None:
-            step = bt["step"]
+            step = bt.step
             if step in CHANCE_STEPS:
                 return CHANCE
             if step == "assign":
-                who = bt["queue"][0][0]
-                return bt["gseat"] if who == GUARDIANS else self.seat_of[who]
+                who = bt.queue[0][0]
+                return bt.guardian_seat if who == GUARDIANS else self.seat_of[who]
             if step == "window":
-                return self.seat_of[bt["window"][0]]
+                return self.seat_of[bt.window[0]]
             if step == "choose":   # the seat playing both defending allies splits their hits
-                return self.seat_of[bt["defs"][0]]
-            return self.seat_of[bt["att"]]
+                return self.seat_of[bt.defenders[0]]
+            return self.seat_of[bt.attacker]
         return self.seat_of[self.realm]
 
     def result(self) -> tuple[float, ...] | None:

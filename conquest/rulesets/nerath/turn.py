@@ -1,10 +1,11 @@
-"""TURN SEQUENCE: the turn's dispatcher. ``NerathState`` is the data of ``state.py`` with the interface of a
-game: the legal actions and the applying of one by phase (Draw, Move, Fight Battles, Reposition, Reinforce,
-Collect Income), chance outcomes, the start and end of a turn, and the card windows outside battles.
+"""TURN SEQUENCE: the turn's dispatcher: the legal actions and the applying of one by phase (Draw, Move, Fight
+Battles, Reposition, Reinforce, Collect Income; ``PHASE_VERBS``), chance outcomes, the start and end of a turn,
+and the card windows outside battles. ``rules.NerathState`` binds these to the state class.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
@@ -12,20 +13,17 @@ from conquest.core.game import CHANCE
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.battle import advance, apply_fight, battle_dice, fight_actions
 from conquest.rulesets.nerath.cards import event_cards
-from conquest.rulesets.nerath.data import REALMS, TYPE_INDEX, R, T
+from conquest.rulesets.nerath.data import N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.dice import hit_distribution
 from conquest.rulesets.nerath.dungeons import place_guardian
 from conquest.rulesets.nerath.income import collect_income, open_income_window
 from conquest.rulesets.nerath.movement import move_actions, move_pieces, start_move
-from conquest.rulesets.nerath.reasons import illegal_reason
 from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
 from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
-from conquest.rulesets.nerath.schema import NerathBody
 from conquest.rulesets.nerath.sea import debark, embark, sail
-from conquest.rulesets.nerath.serial import body_json, from_body, keep_bounds
+from conquest.rulesets.nerath.serial import keep_bounds
 from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, O1, O2, OWNER, SPACE, NerathData
 from conquest.rulesets.nerath.victory import end_of_round
-from conquest.rulesets.nerath.view import view
 
 
 def _multiset_outcomes(verb: str, cards: list[str]) -> list[tuple[Action, float]]:
@@ -42,8 +40,8 @@ def legal_actions(st: NerathData) -> list[Action]:
         return []
     if st.to_move == CHANCE:
         return [a for a, _ in chance_outcomes(st)]
-    if st.react is not None:
-        return fx.reaction_plays(st, st.react["realms"][0]) + [("pass",)]
+    if st.reaction is not None:
+        return fx.reaction_plays(st, st.reaction.realms[0]) + [("pass",)]
     if ph == "move":
         return move_actions(st)
     if ph == "fight":
@@ -66,12 +64,12 @@ def chance_outcomes(st: NerathData) -> list[tuple[Action, float]]:
         return _multiset_outcomes("guardian", st.guardian_pile)
     if st.phase in ("draw", "deal"):
         return fx.draw_outcomes(st)
-    bt = st.bt
-    if st.phase != "fight" or bt is None or bt["step"] not in CHANCE_STEPS:
+    bt = st.battle
+    if st.phase != "fight" or bt is None or bt.step not in CHANCE_STEPS:
         return []
-    step = bt["step"]
+    step = bt.step
     if step == "split":
-        a, b = bt["defs"][:2]
+        a, b = bt.defenders[:2]
         return [(("extra", REALMS[a]), 0.5), (("extra", REALMS[b]), 0.5)]
     if step == "plunder":
         return _multiset_outcomes("treasure", st.treasure_deck)
@@ -93,7 +91,7 @@ def start_turn(st: NerathData) -> None:
     st.pending = []
     st.placed = {}
     st.built = []
-    st.bt = None
+    st.battle = None
     fx.expire(st, "turn")
     st.phase = "draw"
     if not fx.draw_outcomes(st):
@@ -115,14 +113,14 @@ def end_turn(st: NerathData) -> None:
 
 
 def apply_reaction(st: NerathData, action: Action) -> None:
-    react = st.react
+    react = st.reaction
     assert react is not None
-    realms = react["realms"]
+    realms = react.realms
     if action[0] == "play":
         fx.play_reaction(st, realms[0], action)
-        if react["kind"] == "move":
-            y, r = react["space"], react["mover"]
-            if y in st.pending and not any(st.n[(y * R + r) * T:(y * R + r) * T + T]) and \
+        if react.kind == "move":
+            y, r = react.space, react.mover
+            if y in st.pending and not any(st.pieces[(y * R + r) * N_TYPES:(y * R + r) * N_TYPES + N_TYPES]) and \
                     not any(sh[SPACE] == y and sh[OWNER] == r for sh in st.ships.values()):
                 st.pending.remove(y)   # nothing of the mover is left there: no battle
     else:
@@ -130,9 +128,50 @@ def apply_reaction(st: NerathData, action: Action) -> None:
     while realms and not fx.reaction_plays(st, realms[0]):
         realms.pop(0)
     if not realms:
-        st.react = None
-        if react["kind"] == "income":
+        st.reaction = None
+        if react.kind == "income":
             end_turn(st)
+
+
+def _done_moving(st: NerathData, action: tuple) -> None:
+    st.phase = "fight"
+    st.movable = {}
+
+
+def _move(st: NerathData, action: tuple) -> None:
+    move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
+
+
+def _sail(st: NerathData, action: tuple) -> None:
+    sail(st, action[1], IX[action[2]])
+
+
+def _embark(st: NerathData, action: tuple) -> None:
+    embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
+
+
+def _debark(st: NerathData, action: tuple) -> None:
+    debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+
+
+def _done_repositioning(st: NerathData, action: tuple) -> None:
+    end_reposition(st)
+
+
+def _done_reinforcing(st: NerathData, action: tuple) -> None:
+    if not open_income_window(st):
+        end_turn(st)
+
+
+# The decisions of each step of the TURN SEQUENCE with the procedure applying each; ``play`` (a card) is open in
+# every step, and in Fight Battles a battle's own decisions (hit, press, retreat...) belong to ``battle.py``.
+# ``reasons.illegal_reason`` names these verbs when an action is refused.
+PHASE_VERBS: dict[str, dict[str, Callable[[NerathData, tuple], None]]] = {
+    "move": {"move": _move, "sail": _sail, "embark": _embark, "debark": _debark, "done": _done_moving},
+    "fight": {"battle": apply_fight},
+    "reposition": {"move": _move, "embark": _embark, "done": _done_repositioning},
+    "reinforce": {"buy": buy, "move": _move, "sail": _sail, "debark": _debark, "done": _done_reinforcing},
+}
 
 
 def apply_action(st: NerathData, action: Any) -> None:
@@ -150,93 +189,37 @@ def apply_action(st: NerathData, action: Any) -> None:
             fx.resolve_deal(st, action[1])
             if not st.dealing:
                 start_turn(st)
-    elif st.react is not None:
+    elif st.reaction is not None:
         apply_reaction(st, action)
     elif verb == "play":
-        bt = st.bt
-        if bt is not None and bt["step"] == "window":
-            realm = bt["window"][0]
+        bt = st.battle
+        if bt is not None and bt.step == "window":
+            realm = bt.window[0]
             fx.play(st, action, realm)
             verbs = {e[0]: e[1] for e in event_cards()[action[1]].get("effects", [])}
             if "reroll" in verbs:
                 # "reroll": the roll is made again (a new chance node); its first result is void
-                bt.update(rolled=0, window=[], step=bt["wstep"])
+                bt.rolled, bt.window, bt.step = 0, [], bt.window_step
             elif "cancel_hits" in verbs:
-                q = bt["queue"][0]
+                q = bt.queue[0]
                 q[1] -= min(q[1], verbs["cancel_hits"])
                 if q[1] <= 0:
-                    bt["queue"].pop(0)
-                    bt["hitnow"] = 0
-                bt["window"] = []
-                bt["step"] = "assign"
+                    bt.queue.pop(0)
+                    bt.hit_this_assignment = 0
+                bt.window = []
+                bt.step = "assign"
         else:
             fx.play(st, action)
-    elif ph == "move":
-        if verb == "done":
-            st.phase = "fight"
-            st.movable = {}
-        elif verb == "move":
-            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
-        elif verb == "sail":
-            sail(st, action[1], IX[action[2]])
-        elif verb == "embark":
-            embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
-        elif verb == "debark":
-            debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
     elif ph == "fight":
-        apply_fight(st, action)
-    elif ph == "reposition":
-        if verb == "done":
-            end_reposition(st)
-        elif verb == "embark":
-            embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
-        else:
-            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
-    elif ph == "reinforce":
-        if verb == "done":
-            if not open_income_window(st):
-                end_turn(st)
-        elif verb == "buy":
-            buy(st, action)
-        elif verb == "move":
-            move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
-        elif verb == "sail":
-            sail(st, action[1], IX[action[2]])
-        elif verb == "debark":
-            debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
+        apply_fight(st, action)   # a battle's decisions too
+    else:
+        do = PHASE_VERBS.get(ph, {}).get(verb)
+        if do is not None:
+            do(st, action)
     advance(st)
 
 
-class NerathState(NerathData):
-    """A game of Conquest of Nerath: the data of ``state.py`` with the interface every ruleset's state has."""
-
-    schema = NerathBody
-
-    def legal_actions(self) -> list[Action]:
-        return legal_actions(self)
-
-    def is_legal(self, action: Any) -> bool:
-        return is_legal(self, action)
-
-    def illegal_reason(self, action: Any) -> str:
-        return illegal_reason(self, action)
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        return chance_outcomes(self)
-
-    def _apply(self, action: Any) -> None:
-        apply_action(self, action)
-        keep_bounds(self)
-
-    def start_turn(self) -> None:
-        start_turn(self)
-
-    def _body_json(self) -> dict[str, Any]:
-        return body_json(self)
-
-    @classmethod
-    def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
-        return from_body(cls, data, players, options)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return view(self, seat)
+def apply(st: NerathData, action: Any) -> None:
+    """Apply a legal action, then stop gold and victory points at the bounds a document is read with."""
+    apply_action(st, action)
+    keep_bounds(st)

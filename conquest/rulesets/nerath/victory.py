@@ -60,7 +60,7 @@ def finish(st: NerathData, seats: list[int], reason: str) -> None:
     st.winners = sorted(set(seats))
     st.end_reason = reason
     st.phase = "over"
-    st.bt = None
-    st.react = None
+    st.battle = None
+    st.reaction = None
     st.movable = {}
     st.pending = []
