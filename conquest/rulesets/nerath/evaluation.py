@@ -240,12 +240,9 @@ def realm_values(st: NerathData) -> list[float]:
                 continue
             if k == DUNGEON and not (row[FIGHTER] or row[WIZARD]):
                 continue
-            acc = reach.get(s * R + e)
-            if acc is None:
-                acc = reach[s * R + e] = [0] * T
-            for t in range(T):
-                if row[t]:
-                    acc[t] += row[t]
+            k2 = s * R + e
+            acc = reach.get(k2)
+            reach[k2] = row if acc is None else [u + v for u, v in zip(acc, row)]
     options: list[list[tuple[float, int, float, float, int]]] = [[] for _ in range(R)]
     for key, force in reach.items():
         s, e = divmod(key, R)
@@ -262,8 +259,7 @@ def realm_values(st: NerathData) -> list[float]:
                 if team[d] != team[owner]:
                     contested = True   # enemy pieces already there: a battle of its own
                     break
-                for t in range(T):
-                    dfn[t] += row[t]
+                dfn = [u + v for u, v in zip(dfn, row)]
             if contested:
                 continue
             p, lost_a, lost_d = battle_odds(force, dfn, bool(st.castle[s]))
