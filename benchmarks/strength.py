@@ -65,7 +65,8 @@ def _side_game(args: tuple[str, str, int, int, int]) -> dict:
     st = rs.new_game(players, {"mode": "alliance"}, seed + game)
     a_first = game % 2 == 0
     specs = [(a_spec if (seat % 2 == 0) == a_first else b_spec) for seat in range(players)]
-    agents = [get_agent(LEVEL_SETTINGS[s].spec if s in LEVEL_SETTINGS else s) for s in specs]
+    # a level's own time per decision counted in CPU time too (cpu=1), as its budgets are
+    agents = [get_agent(LEVEL_SETTINGS[s].spec + ":cpu=1" if s in LEVEL_SETTINGS else s) for s in specs]
     rng = random.Random(seed + game)
     budget: TurnBudget | None = None
     turn_seat, turn_start, longest = -1, 0.0, 0.0
