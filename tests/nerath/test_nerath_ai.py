@@ -14,8 +14,7 @@ from conquest.agents.ismcts import ISMCTSAgent
 from conquest.core.chance import sample_chance
 from conquest.core.game import CHANCE, State
 from conquest.core.jsondoc import merge_patch
-from conquest.rulesets.nerath import RULESET
-from conquest.rulesets.nerath import evaluation as ev
+from conquest.rulesets.nerath import RULESET, evaluation as ev
 from conquest.rulesets.nerath.odds import NerathBattle
 
 
