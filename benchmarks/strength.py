@@ -3,6 +3,15 @@
     PYTHONPATH=. python benchmarks/strength.py [--time 1.0] [--games 20] [--random-games 10]
         [--nerath-games 40] [--nerath-time 0.5] [--nerath-params prior=2] [--jobs 1] [--out results.json]
         [ruleset ...]
+    PYTHONPATH=. python benchmarks/strength.py --sides hard,greedy [--players 4] [--games 12] [--seed S]
+        [--jobs 1] [--out results.json]
+
+``--sides A,B``: Nerath's two alliances (or, with ``--players 2``, its two seats), A's realms played by A and
+B's by B, the sides swapped every game (A is Karkoth and the Iron Circle in even games, Vailin and Nerath in odd
+ones). A side named by a level (``normal``, ``hard``) plays within the level's budgets per decision and per
+whole turn (``conquest.agents.budget.TurnBudget``, as the web app plays it) counted in CPU time of one core;
+any other spec plays as given. A's score is its wins (+ half a shared win) over the games, with Wilson's 95%
+interval.
 
 Kingdom, Narby and Small World are played by 2 (seats swapped every game); Nerath by 4 in free-for-all
 (``--nerath-mode``), one ismcts seat against three greedy seats, its seat going round the table; its extra
@@ -19,7 +28,7 @@ import json
 import sys
 import time
 
-from conquest.analysis.tournament import tournament
+from conquest.analysis.tournament import tournament, wilson
 
 
 def run(ruleset: str, agents: list[str], games: int, players: int, jobs: int, seed: int,
@@ -38,6 +47,81 @@ def run(ruleset: str, agents: list[str], games: int, players: int, jobs: int, se
     return data
 
 
+def _side_game(args: tuple[str, str, int, int, int]) -> dict:
+    """One game of side A against side B (A first in even games): who won, CPU seconds of the longest turn of a
+    levelled side."""
+    import random
+
+    import conquest.agents.base as base
+    from conquest.agents import decide, get_agent
+    from conquest.agents.base import LEVEL_SETTINGS
+    from conquest.agents.budget import TurnBudget, decide_within
+    from conquest.core.chance import sample_chance
+    from conquest.core.game import CHANCE
+    from conquest.core.registry import get_ruleset
+    a_spec, b_spec, players, seed, game = args
+    base.DEADLINE_CLOCK = time.thread_time   # budgets in CPU seconds of the thinking thread (one idle core)
+    rs = get_ruleset("nerath")
+    st = rs.new_game(players, {"mode": "alliance"}, seed + game)
+    a_first = game % 2 == 0
+    specs = [(a_spec if (seat % 2 == 0) == a_first else b_spec) for seat in range(players)]
+    # a level's own time per decision counted in CPU time too (cpu=1), as its budgets are
+    agents = [get_agent(LEVEL_SETTINGS[s].spec + ":cpu=1" if s in LEVEL_SETTINGS else s) for s in specs]
+    rng = random.Random(seed + game)
+    budget: TurnBudget | None = None
+    turn_seat, turn_start, longest = -1, 0.0, 0.0
+    while not st.is_terminal():
+        seat = st.to_move
+        if seat == CHANCE:
+            st = st.apply_unchecked(sample_chance(st, rng))
+            continue
+        assert seat is not None
+        level = LEVEL_SETTINGS.get(specs[seat])
+        if seat != turn_seat:
+            if turn_seat >= 0 and budget is not None:
+                longest = max(longest, budget.spent)
+            turn_seat = seat
+            budget = TurnBudget(level.decision, level.turn) if level is not None else None
+            turn_start = time.thread_time()
+        if budget is not None:
+            action = decide_within(agents[seat], st, rng, budget)
+        else:
+            action = decide(agents[seat], st, rng)
+        st = st.apply_unchecked(action)
+    if budget is not None:
+        longest = max(longest, budget.spent)
+    del turn_start
+    res = st.result()
+    assert res is not None
+    a_seats = [seat for seat in range(players) if (seat % 2 == 0) == a_first]
+    a_share = sum(res[seat] for seat in a_seats)
+    return {"game": game, "seed": seed + game, "a_first": a_first, "a_score": a_share, "rounds": st.round,
+            "longest_turn_cpu": round(longest, 2)}
+
+
+def sides(a_spec: str, b_spec: str, players: int, games: int, seed: int, jobs: int) -> dict:
+    """Side A against side B over ``games`` games, the sides swapped every game."""
+    from multiprocessing import Pool
+    t0 = time.perf_counter()
+    work = [(a_spec, b_spec, players, seed, g) for g in range(games)]
+    out = []
+    with Pool(max(jobs, 1)) as pool:
+        for r in pool.imap_unordered(_side_game, work):
+            out.append(r)
+            print(f"sides {a_spec} vs {b_spec}: {len(out)}/{games} games, {time.perf_counter() - t0:.0f} s "
+                  f"({r})", file=sys.stderr, flush=True)
+    score = sum(r["a_score"] for r in out)
+    wins = sum(1 for r in out if r["a_score"] == 1.0)
+    losses = sum(1 for r in out if r["a_score"] == 0.0)
+    lo, hi = wilson(score / max(len(out), 1), len(out))
+    return {"ruleset": "nerath", "players": players, "mode": "alliance", "a": a_spec, "b": b_spec, "games": len(out),
+            "a_wins": wins, "b_wins": losses, "draws": len(out) - wins - losses, "a_score": round(score / len(out), 3),
+            "ci_low": round(lo, 3), "ci_high": round(hi, 3), "seeds": f"{seed}-{seed + games - 1}",
+            "longest_turn_cpu": max(r["longest_turn_cpu"] for r in out),
+            "mean_rounds": round(sum(r["rounds"] for r in out) / len(out), 2),
+            "seconds_per_game": round((time.perf_counter() - t0) / len(out) * max(jobs, 1), 1)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rulesets", nargs="*", default=["kingdom", "narby", "smallworld", "nerath"])
@@ -50,10 +134,20 @@ def main() -> None:
                     help="extra ismcts parameters in Nerath, ':'-separated ('' for the defaults)")
     ap.add_argument("--nerath-mode", default="free-for-all", choices=["free-for-all", "alliance"],
                     help="Nerath's mode: free-for-all (par 1/4) or alliance (two sides of two)")
+    ap.add_argument("--sides", help="Nerath: side A against side B (e.g. hard,greedy), the sides swapped each game")
+    ap.add_argument("--players", type=int, default=4, help="with --sides: 4 (two alliances of two) or 2")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--out", help="also append the JSON lines to this file")
     args = ap.parse_args()
+    if args.sides:
+        a_spec, b_spec = args.sides.split(",")
+        line = json.dumps(sides(a_spec, b_spec, args.players, args.games, args.seed, args.jobs))
+        print(line, flush=True)
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(line + "\n")
+        return
     lines = []
     for rid in args.rulesets:
         if rid == "nerath":

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from conquest.agents.base import Agent, Param, deadline_clock, register
-from conquest.agents.greedy import expected_value, quick_choice
+from conquest.agents.greedy import expected_value, quick_choice, with_plans
 from conquest.core.chance import pick_outcome
 from conquest.core.game import CHANCE, Action, State
 
@@ -110,6 +110,9 @@ class ISMCTSAgent(Agent):
                               "mover's evaluation (1: uniform random)", minimum=1),
         "cpu": Param(int, 0, "1: time is this process's CPU time (fair measurements on a busy machine); "
                              "0: wall-clock time (what a person waits)", minimum=0),
+        "plans": Param(int, 1, "1: the one-ply order weighs the ruleset's plans (groups of moves) whole, a plan's "
+                               "first action ranked by the position after the plan; 0: single actions only",
+                       minimum=0, maximum=1),
     }
     time: float
     iterations: int
@@ -122,6 +125,7 @@ class ISMCTSAgent(Agent):
     prior: int
     pick: int
     cpu: int
+    plans: int
 
     def __init__(self, **params: Any) -> None:
         clock_given = "time" in params
@@ -178,6 +182,8 @@ class ISMCTSAgent(Agent):
                     self._kept = None
                     return a  # a decisive move: it ends the game won in every determinization tried
                 values[a] = expected_value(after, me, max_outcomes=6)
+            if self.plans:
+                with_plans(state, values, me, max_outcomes=6)
             ranked = sorted(legal, key=lambda a: -values[a])
             n = len(ranked)
             root.order = {a: 1.0 - i / n for i, a in enumerate(ranked)}
@@ -300,10 +306,12 @@ class ISMCTSAgent(Agent):
         assert best_a is not None and best_ch is not None
         return best_a, best_ch, False
 
-    @staticmethod
-    def _ranked(s: State, legal: Sequence[Action], seat: int) -> dict[Any, float]:
-        """The one-ply order of ``legal`` for ``seat`` (the greedy agent's): a prior in (0, 1] per action."""
+    def _ranked(self, s: State, legal: Sequence[Action], seat: int) -> dict[Any, float]:
+        """The one-ply order of ``legal`` for ``seat`` (the greedy agent's, plans weighed whole): a prior in
+        (0, 1] per action."""
         values = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
+        if self.plans:
+            with_plans(s, values, seat, max_outcomes=6)
         ranked = sorted(legal, key=lambda a: -values[a])
         n = len(ranked)
         return {a: 1.0 - i / n for i, a in enumerate(ranked)}

@@ -494,6 +494,17 @@ class Ruleset(ABC):
             return r[seat]
         return 0.0
 
+    def evaluate_reference(self, state: State, seat: int) -> float:
+        """The evaluation this ruleset had before its current one, kept for reference figures (``greedy:old=1``);
+        by default ``evaluate`` itself."""
+        return self.evaluate(state, seat)
+
+    def plans(self, state: State, legal: Sequence[Action]) -> list[list[Action]]:
+        """Groups of the mover's consecutive actions worth weighing together (a plan: which pieces go where),
+        for the greedy agent and the search's ordering: a plan's value is that of the position after all its
+        actions, and it is reached by playing its first. By default none."""
+        return []
+
     def evaluate_all(self, state: State) -> list[float]:
         """``evaluate`` for every seat, in seat order (search scores a leaf for all seats at once). A ruleset
         whose evaluation shares its work between seats overrides this; the values must be the same."""

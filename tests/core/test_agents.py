@@ -36,7 +36,9 @@ def test_specs_set_parameters_and_levels_name_specs() -> None:
 @pytest.mark.parametrize("spec, words", [
     ("wizard", "unknown agent 'wizard'"),
     ("ismcts:speed=2", "agent 'ismcts' has no parameter 'speed'"),
-    ("greedy:depth=2", "it takes none"),
+    ("random:depth=2", "it takes none"),
+    ("greedy:depth=2", "agent 'greedy' has no parameter 'depth' (parameters: old, plans)"),
+    ("greedy:old=2", "old must be at most 1"),
     ("ismcts:time=-1", "time must be greater than 0"),
     ("ismcts:time=0", "time must be greater than 0"),
     ("ismcts:time=fast", "not a number"),
@@ -125,7 +127,7 @@ def test_the_prior_ranks_by_the_movers_one_ply_evaluation_and_informed_rollout_s
     s = _decision("nerath", 4, 5)
     seat = s.to_move
     legal = list(s.legal_actions())
-    order = ISMCTSAgent._ranked(s, legal, seat)
+    order = ISMCTSAgent(plans=0)._ranked(s, legal, seat)  # plans=0: single actions only (plans: test_nerath_ai)
     values = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
     ranked = sorted(legal, key=lambda a: -order[a])
     assert [values[a] for a in ranked] == sorted(values.values(), reverse=True)

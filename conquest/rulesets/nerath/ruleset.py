@@ -212,13 +212,14 @@ class NerathRuleset(Ruleset):
 
     # ------------------------------------------------------------------------------ evaluation
     def evaluate(self, state: State, seat: int) -> float:
-        """VP, lands, gold, army strength, and the odds of the declared battles, for the seat's side minus
-        the strongest other side."""
+        """Material, and what battles are worth at their exact odds (the declared ones, and those each realm can
+        start next): the seat's side minus the strongest other side (``nerath/evaluation.py``)."""
         assert isinstance(state, NerathState)
         res = state.result()
         if res is not None:
             return 1000.0 * res[seat]
-        return _side_margin(state, self._team_values(state), seat)
+        from conquest.rulesets.nerath.evaluation import team_values
+        return _side_margin(state, team_values(state), seat)
 
     def evaluate_all(self, state: State) -> list[float]:
         """``evaluate`` for every seat, the sides' values worked out once."""
@@ -226,8 +227,25 @@ class NerathRuleset(Ruleset):
         res = state.result()
         if res is not None:
             return [1000.0 * v for v in res]
-        teams = self._team_values(state)
+        from conquest.rulesets.nerath.evaluation import team_values
+        teams = team_values(state)
         return [_side_margin(state, teams, p) for p in range(state.players)]
+
+    def evaluate_reference(self, state: State, seat: int) -> float:
+        """The evaluation before 2026-11-27 (``greedy:old=1``): VP, lands, gold, army strength, the declared
+        battles' odds by a strength ratio, threats by adjacent strength."""
+        assert isinstance(state, NerathState)
+        res = state.result()
+        if res is not None:
+            return 1000.0 * res[seat]
+        return _side_margin(state, self._team_values(state), seat)
+
+    def plans(self, state: State, legal: Sequence[Any]) -> list[list[Any]]:
+        """The Move step's attack plans (``evaluation.plans``): every piece that can reach an enemy space or
+        dungeon entrance moved there."""
+        assert isinstance(state, NerathState)
+        from conquest.rulesets.nerath.evaluation import plans
+        return plans(state, legal)
 
     @staticmethod
     def _team_values(state: NerathState) -> dict[int, float]:

@@ -1,0 +1,385 @@
+"""The Nerath evaluation that knows what battles are worth (``NerathRuleset.evaluate``; docs/agents.md, "Nerath's
+evaluation").
+
+A position is scored per realm in points (1 VP = 4 points, 1 gold = 0.5) and summed per side; a seat's value is
+its side's minus the strongest other side's (as the earlier evaluation, ``NerathRuleset.evaluate_reference``).
+On top of the material (VP, gold, lands, Capitals, pieces, Castles, Warships, Treasures) it counts battles with the
+project's exact battle calculator (``odds.NerathBattle``, cached by the two sides' piece counts):
+
+- **declared battles** (the spaces the realm to move has entered, and the battle being fought): the attacker's
+  chance to win times what the space is worth to each realm (VP scored, the land and its income, a Capital's
+  halving of income, the Castle), and each side's expected gold of pieces lost;
+- **the battles a realm's pieces can start next** (each realm's pieces next to an enemy land, against what
+  defends it; each dungeon entrance its Heroes stand next to, against its Guardians): the same values, weighed
+  by ``REACH`` (a possibility, not a fact), counted only when they are worth starting, and only the best
+  ``BEST_TARGETS`` of each realm (one stack cannot attack everywhere). This is also what each realm's lands,
+  Capital and Castles risk from the enemy's replies.
+
+The plans the greedy agent and the search's ordering weigh (``plans``): for every enemy space or dungeon entrance
+the realm to move can reach in its Move step, every movable piece that can reach it moved there at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from conquest.core.game import Action
+from conquest.rulesets.nerath.cards import treasure_cards
+from conquest.rulesets.nerath.data import DRAGON, DUNGEON, FIGHTER, LAND, SEA, WIZARD, R, T, guardian_tiles
+from conquest.rulesets.nerath.income import income
+from conquest.rulesets.nerath.odds import NerathBattle
+from conquest.rulesets.nerath.state import (
+    ADJ,
+    C1,
+    C2,
+    CAPITAL,
+    COST,
+    HOME,
+    IS_CAPITAL,
+    KIND,
+    LANDS,
+    OWNER,
+    SPACE,
+    NerathData,
+)
+
+VP_POINTS = 4.0          # a VP, in points
+GOLD_POINTS = 0.5        # a gold piece in the treasury
+PIECE_POINTS = 0.8       # a piece on the board, per gold of its cost
+LAND_POINTS = 1.5        # a land held (its gold of income every turn)
+CAPITAL_HELD = 3.0       # one's own Capital held ...
+CAPITAL_LOST = -6.0      # ... or lost (income halved)
+CASTLE_POINTS = 2.0      # a Castle (it belongs to whoever controls its space)
+DUNGEON_WIN = 7.0        # a plundered dungeon: a Treasure card (VP, a power) - as the earlier evaluation
+REACH = 0.4              # weight of a battle a realm can start next (not yet declared)
+BEST_TARGETS = 2         # battles counted per realm among those it can start next
+MAX_COUNT = 12           # piece counts above this are capped in the odds' cache key
+STAND_IN = "orc-warband"  # a facedown Guardian is taken as this tile (2d8: the tiles' middle strength)
+_HEROES = (FIGHTER, WIZARD)
+_WARSHIP_VALUE = 1.6
+
+_Odds = tuple[float, float, float]
+_ODDS: dict[tuple[Any, ...], _Odds] = {}
+ODDS_CACHE_MAX = 200_000
+stats = {"solved": 0, "looked_up": 0}
+"""Odds solved and looked up since the process started (for benchmarks)."""
+
+
+def _names(counts: Sequence[int], names: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for c, nm in zip(counts, names):
+        out += [nm] * c
+    return out
+
+
+_PIECES = ("footsoldier", "siege", "fighter", "wizard", "monster", "storm", "dragon")
+
+
+def battle_odds(att: Sequence[int], dfn: Sequence[int], castle: bool = False, sea_ships: tuple[int, int] | None = None,
+                wounded: tuple[int, int] = (0, 0)) -> _Odds:
+    """(attacker wins, expected gold lost by the attacker, by the defender) of a land battle (``sea_ships``
+    None) or a sea battle (``sea_ships``: the two sides' Warships), the sides given as counts per piece kind
+    (``data.COUNTED``' order; at sea the Heroes aboard). Exact (the calculator's Markov chain), cached by the
+    counts."""
+    a = tuple(min(c, MAX_COUNT) for c in att)
+    d = tuple(min(c, MAX_COUNT) for c in dfn)
+    key = (a, d, castle, sea_ships, wounded)
+    stats["looked_up"] += 1
+    got = _ODDS.get(key)
+    if got is not None:
+        return got
+    an = _names(a, _PIECES)
+    dn = _names(d, _PIECES)
+    if sea_ships is not None:
+        an += ["warship"] * sea_ships[0]
+        dn += ["warship"] * sea_ships[1]
+    if castle:
+        dn.append("castle")
+    if not an:
+        got = (0.0, 0.0, 0.0)
+    elif not dn:
+        got = (1.0, 0.0, 0.0)
+    else:
+        o = NerathBattle(an, dn, sea=sea_ships is not None, wounded=wounded).solve()
+        got = (o.attacker_wins, o.expected_gold_lost["attacker"], o.expected_gold_lost["defender"])
+    stats["solved"] += 1
+    if len(_ODDS) >= ODDS_CACHE_MAX:
+        _ODDS.clear()
+    _ODDS[key] = got
+    return got
+
+
+def dungeon_odds(heroes: Sequence[int], guardians: Sequence[tuple[str, tuple[int, ...]]]) -> _Odds:
+    """(Heroes win, expected gold the Heroes lose, 0) against an entrance's Guardians: (tile, dice left) each, a
+    facedown tile given as ``STAND_IN``; cached."""
+    h = tuple(min(c, MAX_COUNT) for c in heroes)
+    key = ("dungeon", h, tuple(guardians))
+    stats["looked_up"] += 1
+    got = _ODDS.get(key)
+    if got is not None:
+        return got
+    hn = _names(h, _PIECES)
+    if not hn:
+        got = (0.0, 0.0, 0.0)
+    elif not guardians:
+        got = (1.0, 0.0, 0.0)
+    else:
+        tiles = [g for g, _ in guardians]
+        if len(set(tiles)) < len(tiles):   # two stand-ins: the second as another middling tile
+            tiles = [t if t not in tiles[:i] else "bandit-lair" for i, t in enumerate(tiles)]
+        dice = {t: list(dl) for t, (_, dl) in zip(tiles, guardians)}
+        o = NerathBattle(hn, tiles, dungeon=True, guardian_dice=dice).solve()
+        got = (o.attacker_wins, o.expected_gold_lost["attacker"], 0.0)
+    stats["solved"] += 1
+    if len(_ODDS) >= ODDS_CACHE_MAX:
+        _ODDS.clear()
+    _ODDS[key] = got
+    return got
+
+
+def _guardians(st: NerathData, x: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    tiles = guardian_tiles()
+    out = []
+    for g in st.guardians[x]:
+        if g[1]:
+            out.append((str(g[0]), tuple(int(f) for f in g[2:])))
+        else:
+            out.append((STAND_IN, tuple(tiles[STAND_IN].dice)))
+    return tuple(out)
+
+
+def _reward(st: NerathData, x: int) -> float:
+    tiles = guardian_tiles()
+    return float(sum(tiles[g[0]].reward for g in st.guardians[x] if g[1]))
+
+
+def conquest_swing(st: NerathData, x: int, r: int) -> list[float]:
+    """What each realm gains (points) if realm r conquers land x: VP, the land, a Capital's income, the Castle.
+    An ally's starting land is liberated: it goes back to the ally, and nobody scores VP."""
+    out = [0.0] * R
+    owner = st.ctrl[x]
+    h = HOME[x]
+    new = h if (h >= 0 and h != r and st.team[h] == st.team[r]) else r
+    if new == owner:
+        return out
+    if new == r and h >= 0 and h != r:
+        out[r] += VP_POINTS * (5 if IS_CAPITAL[x] else 1)
+    out[new] += LAND_POINTS
+    out[owner] -= LAND_POINTS
+    if IS_CAPITAL[x] and h >= 0:
+        if owner == h:
+            out[h] += CAPITAL_LOST - CAPITAL_HELD
+        elif new == h:
+            out[h] += CAPITAL_HELD - CAPITAL_LOST
+    if st.castle[x]:
+        out[new] += CASTLE_POINTS
+        out[owner] -= CASTLE_POINTS
+    return out
+
+
+def realm_values(st: NerathData) -> list[float]:
+    """Each realm's value in points: material, declared battles and the battles it can start next."""
+    val = [0.0] * R
+    for r in range(R):
+        val[r] = VP_POINTS * st.vp[r] + GOLD_POINTS * st.gold[r]
+    for s in LANDS:
+        val[st.ctrl[s]] += LAND_POINTS
+    for r in range(R):
+        val[r] += CAPITAL_HELD if st.ctrl[CAPITAL[r]] == r else CAPITAL_LOST
+    if st.phase == "reinforce":
+        val[st.realm] += GOLD_POINTS * income(st, st.realm)
+    # pieces: value, and each (space, realm)'s counts
+    n = st.n
+    cells: dict[int, list[int]] = {}
+    for i, c in enumerate(n):
+        if c:
+            cell, t = divmod(i, T)
+            val[cell % R] += PIECE_POINTS * COST[t] * c
+            row = cells.get(cell)
+            if row is None:
+                row = cells[cell] = [0] * T
+            row[t] = c
+    ships_at: dict[int, list[int]] = {}   # (space * R + realm) -> [warships, heroes aboard per kind...]
+    for sh in st.ships.values():
+        val[sh[OWNER]] += _WARSHIP_VALUE + PIECE_POINTS * sum(COST[c] for c in (sh[C1], sh[C2]) if c >= 0)
+        row = ships_at.setdefault(sh[SPACE] * R + sh[OWNER], [0] * (T + 1))
+        row[T] += 1
+        for c in (sh[C1], sh[C2]):
+            if c in _HEROES:
+                row[c] += 1
+    for s in LANDS:
+        if st.castle[s]:
+            val[st.ctrl[s]] += CASTLE_POINTS
+    cards = treasure_cards()
+    long_game = st.options["length"] == "long"
+    for r in range(R):
+        val[r] += sum(3.5 * cards[c]["vp"] for c in st.treasures[r] if c in cards)
+        if long_game:
+            val[r] += 4.0 * (len(st.treasures[r]) + len(st.treasures_played[r]))
+    team = st.team
+    # declared battles, at their exact odds
+    r0 = st.realm
+    fighting = list(st.pending)
+    bt = st.bt
+    if bt is not None and bt["space"] not in fighting:
+        fighting.append(bt["space"])
+    for x in fighting:
+        att = bt["att"] if bt is not None and bt["space"] == x else r0
+        _declared(st, x, att, cells, ships_at, val)
+    # the battles each realm can start next
+    committed = {x * R + r0 for x in fighting}
+    reach: dict[int, list[int]] = {}   # (space * R + realm) -> counts next to that space
+    for cell, row in cells.items():
+        if cell in committed:
+            continue
+        y, e = divmod(cell, R)
+        for s in ADJ[y]:
+            k = KIND[s]
+            if k == SEA:
+                continue
+            if k == DUNGEON and not (row[FIGHTER] or row[WIZARD]):
+                continue
+            k2 = s * R + e
+            acc = reach.get(k2)
+            reach[k2] = row if acc is None else [u + v for u, v in zip(acc, row)]
+    options: list[list[tuple[float, int, float, float, int]]] = [[] for _ in range(R)]
+    for key, force in reach.items():
+        s, e = divmod(key, R)
+        if KIND[s] == LAND:
+            owner = st.ctrl[s]
+            if team[owner] == team[e]:
+                continue
+            dfn = [0] * T
+            contested = False
+            for d in range(R):
+                row = cells.get(s * R + d)
+                if row is None:
+                    continue
+                if team[d] != team[owner]:
+                    contested = True   # enemy pieces already there: a battle of its own
+                    break
+                dfn = [u + v for u, v in zip(dfn, row)]
+            if contested:
+                continue
+            p, lost_a, lost_d = battle_odds(force, dfn, bool(st.castle[s]))
+            swing = conquest_swing(st, s, e)
+            gain = p * swing[e] - PIECE_POINTS * lost_a
+            if gain > 0:
+                options[e].append((gain, s, p, lost_d, owner))
+        elif st.guardians.get(s) is not None:
+            heroes = [force[t] if t in _HEROES else 0 for t in range(T)]
+            p, lost_a, _ = dungeon_odds(heroes, _guardians(st, s))
+            gain = p * (DUNGEON_WIN + GOLD_POINTS * _reward(st, s)) - PIECE_POINTS * lost_a
+            if gain > 0:
+                options[e].append((gain, s, p, 0.0, -1))
+    for e in range(R):
+        opts = options[e]
+        if not opts:
+            continue
+        opts.sort(reverse=True)
+        for gain, s, p, lost_d, owner in opts[:BEST_TARGETS]:
+            val[e] += REACH * gain
+            if owner >= 0:
+                swing = conquest_swing(st, s, e)
+                for d in range(R):
+                    if d != e and swing[d]:
+                        val[d] += REACH * p * swing[d]
+                val[owner] -= REACH * PIECE_POINTS * lost_d
+    return val
+
+
+def _declared(st: NerathData, x: int, att: int, cells: dict[int, list[int]], ships_at: dict[int, list[int]],
+              val: list[float]) -> None:
+    """A declared battle (or the one being fought) at its exact odds: the attacker's chance to take the space
+    times each realm's gain, and the pieces each side expects to lose."""
+    team = st.team
+    bt = st.bt
+    in_battle = bt is not None and bt["space"] == x
+    hurt = bt["hurt"] if in_battle and bt is not None else [0] * R
+    kind = KIND[x]
+    if kind == DUNGEON:
+        hrow = cells.get(x * R + att, [0] * T)
+        heroes = [hrow[t] if t in _HEROES else 0 for t in range(T)]
+        p, lost_a, _ = dungeon_odds(heroes, _guardians(st, x))
+        val[att] += p * (DUNGEON_WIN + GOLD_POINTS * _reward(st, x)) - PIECE_POINTS * lost_a
+        return
+    att_row = list(cells.get(x * R + att, [0] * T))
+    dfn = [0] * T
+    owner = st.ctrl[x] if kind == LAND else -1
+    hurt_d = 0
+    ships_a = ships_d = 0
+    defenders = [d for d in range(R) if team[d] != team[att]]
+    for d in defenders:
+        drow = cells.get(x * R + d)
+        if drow is not None:
+            for t in range(T):
+                dfn[t] += drow[t]
+        hurt_d += hurt[d]
+    if kind == SEA:
+        sa = ships_at.get(x * R + att)
+        if sa is not None:
+            ships_a = sa[T]
+            for t in _HEROES:
+                att_row[t] += sa[t]
+        for d in defenders:
+            sd = ships_at.get(x * R + d)
+            if sd is not None:
+                ships_d += sd[T]
+                for t in _HEROES:
+                    dfn[t] += sd[t]
+        att_row = [c if t in _HEROES or t >= 5 else 0 for t, c in enumerate(att_row)]
+        dfn = [c if t in _HEROES or t >= 5 else 0 for t, c in enumerate(dfn)]
+    castle = kind == LAND and bool(st.castle[x]) and team[owner] != team[att] and \
+        not (in_battle and bt is not None and bt["castle_out"])
+    wounded = (min(hurt[att], att_row[DRAGON]), min(hurt_d, dfn[DRAGON]))
+    p, lost_a, lost_d = battle_odds(att_row, dfn, castle, (ships_a, ships_d) if kind == SEA else None, wounded)
+    val[att] -= PIECE_POINTS * lost_a
+    hit = [d for d in defenders if x * R + d in cells] or ([owner] if owner >= 0 else [])
+    for d in hit:
+        val[d] -= PIECE_POINTS * lost_d / len(hit)
+    if kind == LAND:
+        swing = conquest_swing(st, x, att)
+        for r in range(R):
+            val[r] += p * swing[r]
+
+
+def team_values(st: NerathData) -> dict[int, float]:
+    """Each side's value: the sum of its realms'."""
+    val = realm_values(st)
+    teams: dict[int, float] = {}
+    for r in range(R):
+        teams[st.team[r]] = teams.get(st.team[r], 0.0) + val[r]
+    return teams
+
+
+# ------------------------------------------------------------------------------------------------ plans
+def plans(st: NerathData, legal: Sequence[Action]) -> list[list[Action]]:
+    """The realm to move's attack plans in its Move step: for each enemy space or dungeon entrance its pieces can
+    move into, every movable piece that can reach it moved there (the largest move of each stack, strongest
+    stacks first). Plans of one action are left out (the single moves weigh them)."""
+    if st.phase != "move" or st.bt is not None or st.react is not None:
+        return []
+    best: dict[str, dict[tuple[str, str], Action]] = {}
+    for a in legal:
+        if not (isinstance(a, tuple) and a and a[0] == "move"):
+            continue
+        _, frm, to, name, k = a
+        by = best.setdefault(str(to), {})
+        prev = by.get((str(frm), str(name)))
+        if prev is None or int(prev[4]) < int(k):
+            by[(str(frm), str(name))] = a
+    from conquest.rulesets.nerath.base import enemy_space
+    from conquest.rulesets.nerath.state import IX
+    out: list[list[Action]] = []
+    cost = dict(zip(_PIECES, COST))
+    for to, moves in sorted(best.items()):
+        y = IX[to]
+        if not (y in st.pending or enemy_space(st, y, st.realm) or KIND[y] == DUNGEON):
+            continue
+        if KIND[y] == DUNGEON and not any(m[3] in ("fighter", "wizard") for m in moves.values()):
+            continue
+        acts = sorted(moves.values(), key=lambda m: (-cost[str(m[3])] * int(m[4]), str(m[1]), str(m[3])))
+        if len(acts) > 1:
+            out.append(acts)
+    return out
