@@ -26,7 +26,7 @@ from typing import Any
 
 from conquest.core.game import Action
 from conquest.rulesets.nerath.cards import treasure_cards
-from conquest.rulesets.nerath.data import DRAGON, DUNGEON, FIGHTER, LAND, SEA, WIZARD, R, T, guardian_tiles
+from conquest.rulesets.nerath.data import DRAGON, DUNGEON, FIGHTER, LAND, N_TYPES, SEA, WIZARD, R, guardian_tiles
 from conquest.rulesets.nerath.income import income
 from conquest.rulesets.nerath.odds import NerathBattle
 from conquest.rulesets.nerath.state import (
@@ -190,21 +190,21 @@ def realm_values(st: NerathData) -> list[float]:
     if st.phase == "reinforce":
         val[st.realm] += GOLD_POINTS * income(st, st.realm)
     # pieces: value, and each (space, realm)'s counts
-    n = st.n
+    n = st.pieces
     cells: dict[int, list[int]] = {}
     for i, c in enumerate(n):
         if c:
-            cell, t = divmod(i, T)
+            cell, t = divmod(i, N_TYPES)
             val[cell % R] += PIECE_POINTS * COST[t] * c
             row = cells.get(cell)
             if row is None:
-                row = cells[cell] = [0] * T
+                row = cells[cell] = [0] * N_TYPES
             row[t] = c
     ships_at: dict[int, list[int]] = {}   # (space * R + realm) -> [warships, heroes aboard per kind...]
     for sh in st.ships.values():
         val[sh[OWNER]] += _WARSHIP_VALUE + PIECE_POINTS * sum(COST[c] for c in (sh[C1], sh[C2]) if c >= 0)
-        row = ships_at.setdefault(sh[SPACE] * R + sh[OWNER], [0] * (T + 1))
-        row[T] += 1
+        row = ships_at.setdefault(sh[SPACE] * R + sh[OWNER], [0] * (N_TYPES + 1))
+        row[N_TYPES] += 1
         for c in (sh[C1], sh[C2]):
             if c in _HEROES:
                 row[c] += 1
@@ -221,11 +221,11 @@ def realm_values(st: NerathData) -> list[float]:
     # declared battles, at their exact odds
     r0 = st.realm
     fighting = list(st.pending)
-    bt = st.bt
-    if bt is not None and bt["space"] not in fighting:
-        fighting.append(bt["space"])
+    bt = st.battle
+    if bt is not None and bt.space not in fighting:
+        fighting.append(bt.space)
     for x in fighting:
-        att = bt["att"] if bt is not None and bt["space"] == x else r0
+        att = bt.attacker if bt is not None and bt.space == x else r0
         _declared(st, x, att, cells, ships_at, val)
     # the battles each realm can start next
     committed = {x * R + r0 for x in fighting}
@@ -250,7 +250,7 @@ def realm_values(st: NerathData) -> list[float]:
             owner = st.ctrl[s]
             if team[owner] == team[e]:
                 continue
-            dfn = [0] * T
+            dfn = [0] * N_TYPES
             contested = False
             for d in range(R):
                 row = cells.get(s * R + d)
@@ -268,7 +268,7 @@ def realm_values(st: NerathData) -> list[float]:
             if gain > 0:
                 options[e].append((gain, s, p, lost_d, owner))
         elif st.guardians.get(s) is not None:
-            heroes = [force[t] if t in _HEROES else 0 for t in range(T)]
+            heroes = [force[t] if t in _HEROES else 0 for t in range(N_TYPES)]
             p, lost_a, _ = dungeon_odds(heroes, _guardians(st, s))
             gain = p * (DUNGEON_WIN + GOLD_POINTS * _reward(st, s)) - PIECE_POINTS * lost_a
             if gain > 0:
@@ -294,18 +294,18 @@ def _declared(st: NerathData, x: int, att: int, cells: dict[int, list[int]], shi
     """A declared battle (or the one being fought) at its exact odds: the attacker's chance to take the space
     times each realm's gain, and the pieces each side expects to lose."""
     team = st.team
-    bt = st.bt
-    in_battle = bt is not None and bt["space"] == x
-    hurt = bt["hurt"] if in_battle and bt is not None else [0] * R
+    bt = st.battle
+    in_battle = bt is not None and bt.space == x
+    hurt = bt.wounded_dragons if in_battle and bt is not None else [0] * R
     kind = KIND[x]
     if kind == DUNGEON:
-        hrow = cells.get(x * R + att, [0] * T)
-        heroes = [hrow[t] if t in _HEROES else 0 for t in range(T)]
+        hrow = cells.get(x * R + att, [0] * N_TYPES)
+        heroes = [hrow[t] if t in _HEROES else 0 for t in range(N_TYPES)]
         p, lost_a, _ = dungeon_odds(heroes, _guardians(st, x))
         val[att] += p * (DUNGEON_WIN + GOLD_POINTS * _reward(st, x)) - PIECE_POINTS * lost_a
         return
-    att_row = list(cells.get(x * R + att, [0] * T))
-    dfn = [0] * T
+    att_row = list(cells.get(x * R + att, [0] * N_TYPES))
+    dfn = [0] * N_TYPES
     owner = st.ctrl[x] if kind == LAND else -1
     hurt_d = 0
     ships_a = ships_d = 0
@@ -313,25 +313,25 @@ def _declared(st: NerathData, x: int, att: int, cells: dict[int, list[int]], shi
     for d in defenders:
         drow = cells.get(x * R + d)
         if drow is not None:
-            for t in range(T):
+            for t in range(N_TYPES):
                 dfn[t] += drow[t]
         hurt_d += hurt[d]
     if kind == SEA:
         sa = ships_at.get(x * R + att)
         if sa is not None:
-            ships_a = sa[T]
+            ships_a = sa[N_TYPES]
             for t in _HEROES:
                 att_row[t] += sa[t]
         for d in defenders:
             sd = ships_at.get(x * R + d)
             if sd is not None:
-                ships_d += sd[T]
+                ships_d += sd[N_TYPES]
                 for t in _HEROES:
                     dfn[t] += sd[t]
         att_row = [c if t in _HEROES or t >= 5 else 0 for t, c in enumerate(att_row)]
         dfn = [c if t in _HEROES or t >= 5 else 0 for t, c in enumerate(dfn)]
     castle = kind == LAND and bool(st.castle[x]) and team[owner] != team[att] and \
-        not (in_battle and bt is not None and bt["castle_out"])
+        not (in_battle and bt is not None and bt.castle_inactive)
     wounded = (min(hurt[att], att_row[DRAGON]), min(hurt_d, dfn[DRAGON]))
     p, lost_a, lost_d = battle_odds(att_row, dfn, castle, (ships_a, ships_d) if kind == SEA else None, wounded)
     val[att] -= PIECE_POINTS * lost_a
@@ -358,7 +358,7 @@ def plans(st: NerathData, legal: Sequence[Action]) -> list[list[Action]]:
     """The realm to move's attack plans in its Move step: for each enemy space or dungeon entrance its pieces can
     move into, every movable piece that can reach it moved there (the largest move of each stack, strongest
     stacks first). Plans of one action are left out (the single moves weigh them)."""
-    if st.phase != "move" or st.bt is not None or st.react is not None:
+    if st.phase != "move" or st.battle is not None or st.reaction is not None:
         return []
     best: dict[str, dict[tuple[str, str], Action]] = {}
     for a in legal:
