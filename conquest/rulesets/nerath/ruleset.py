@@ -445,7 +445,8 @@ class NerathRuleset(Ruleset):
         if verb == "done":
             phase = getattr(state, "phase", "")
             bt = getattr(state, "battle", None)
-            if isinstance(bt, dict) and bt.get("step") == "landing":  # a view's battle
+            step = bt.get("step") if isinstance(bt, dict) else getattr(bt, "step", None)  # a view's or a state's
+            if step == "landing":
                 return "Land no more pieces from the Warships"
             return f"End the {PHASES.get(phase, phase)} step"
         if verb == "move":

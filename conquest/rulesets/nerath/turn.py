@@ -10,7 +10,7 @@ from typing import Any
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.game import CHANCE
-from conquest.core.kinds import Action
+from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.battle import advance, apply_fight, battle_dice, fight_actions
 from conquest.rulesets.nerath.cards import event_cards
 from conquest.rulesets.nerath.data import N_TYPES, REALMS, TYPE_INDEX, R
@@ -133,32 +133,32 @@ def apply_reaction(st: NerathData, action: Action) -> None:
             end_turn(st)
 
 
-def _done_moving(st: NerathData, action: tuple) -> None:
+def _done_moving(st: NerathData, action: ActionArgs) -> None:
     st.phase = "fight"
     st.movable = {}
 
 
-def _move(st: NerathData, action: tuple) -> None:
+def _move(st: NerathData, action: ActionArgs) -> None:
     move_pieces(st, IX[action[1]], IX[action[2]], TYPE_INDEX[action[3]], action[4])
 
 
-def _sail(st: NerathData, action: tuple) -> None:
+def _sail(st: NerathData, action: ActionArgs) -> None:
     sail(st, action[1], IX[action[2]])
 
 
-def _embark(st: NerathData, action: tuple) -> None:
+def _embark(st: NerathData, action: ActionArgs) -> None:
     embark(st, IX[action[1]], action[2], TYPE_INDEX[action[3]])
 
 
-def _debark(st: NerathData, action: tuple) -> None:
+def _debark(st: NerathData, action: ActionArgs) -> None:
     debark(st, action[1], IX[action[2]], TYPE_INDEX[action[3]])
 
 
-def _done_repositioning(st: NerathData, action: tuple) -> None:
+def _done_repositioning(st: NerathData, action: ActionArgs) -> None:
     end_reposition(st)
 
 
-def _done_reinforcing(st: NerathData, action: tuple) -> None:
+def _done_reinforcing(st: NerathData, action: ActionArgs) -> None:
     if not open_income_window(st):
         end_turn(st)
 
@@ -166,7 +166,7 @@ def _done_reinforcing(st: NerathData, action: tuple) -> None:
 # The decisions of each step of the TURN SEQUENCE with the procedure applying each; ``play`` (a card) is open in
 # every step, and in Fight Battles a battle's own decisions (hit, press, retreat...) belong to ``battle.py``.
 # ``reasons.illegal_reason`` names these verbs when an action is refused.
-PHASE_VERBS: dict[str, dict[str, Callable[[NerathData, tuple], None]]] = {
+PHASE_VERBS: dict[str, dict[str, Callable[[NerathData, ActionArgs], None]]] = {
     "move": {"move": _move, "sail": _sail, "embark": _embark, "debark": _debark, "done": _done_moving},
     "fight": {"battle": apply_fight},
     "reposition": {"move": _move, "embark": _embark, "done": _done_repositioning},
