@@ -49,3 +49,40 @@ def test_clone_copies_the_battle():
     b.guardian_tiles.append("wraith")
     b.step = "press"
     assert st.to_json() == before
+
+
+def test_done_during_a_sea_landing_is_described_as_landing_no_more() -> None:
+    """The button of ``done`` while the attacker lands pieces from its Warships says what it does ("Land no more
+    pieces from the Warships"), read from the state's typed battle record as from a view's battle object."""
+    import random
+
+    from conquest.core.game import CHANCE
+    from conquest.core.registry import get_ruleset
+
+    rs = get_ruleset("nerath")
+    found = 0
+    for g in range(40):
+        rng = random.Random(g)
+        s = rs.new_game(2, None, g)
+        for _ in range(3000):
+            if s.to_move is None:
+                break
+            legal = s.legal_actions()
+            if s.battle is not None and s.battle.step == "landing" and ("done",) in legal:
+                assert rs.describe_action(s, ("done",)) == "Land no more pieces from the Warships"
+                found += 1
+                break
+            if s.to_move == CHANCE:
+                outcomes = s.chance_outcomes()
+                a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                a = rng.choice(legal)
+            s = s.apply(a)
+        if found:
+            break
+    assert found, "no seeded game reached a sea landing"
+    start = rs.new_game(2, None, 0)
+    while start.to_move == CHANCE:
+        start = start.apply(start.chance_outcomes()[0][0])
+    if ("done",) in start.legal_actions():
+        assert rs.describe_action(start, ("done",)).startswith("End the ")
