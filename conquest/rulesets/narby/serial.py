@@ -356,6 +356,46 @@ def _put_pieces(s: NarbyData, d: dict[str, Any]) -> None:
     s.occ = occ
 
 
+def _check_node(s: NarbyData, players: int) -> None:
+    """The coherence of the node with the rest of a read document: the seats, dragons, event and dice it needs."""
+    node = s.node
+    if s.phase not in ("setup", "over"):
+        # "When every dragon is on the board the first round" begins: after the set-up every seat has its
+        # dragon, on the board, and a home (its cave; the Undead's rolled square). A finished game plays no more:
+        # it may have ended before the set-up was done (a seat past the win at once: win_check=at_once)
+        for i in range(players):
+            if s.dragon[i] < 0:
+                raise StateFormatError(f"dragons/{i}", f"seat {i} has no dragon after the set-up")
+            if s.dpos[i] < 0:
+                raise StateFormatError(f"dragon_at/{i}", f"seat {i}'s dragon is off the board in the {s.phase} "
+                                                         "phase (dragons stay on the board after the set-up)")
+            if s.home[i] < 0:
+                raise StateFormatError(f"home/{i}", f"seat {i} has no home cave after the set-up")
+    needs_ev = {"react": ("attack", "steal", "destroy", "claim"), "place": ("place",), "upgrade": ("upgrade",),
+                "pop_x": ("place_power",), "pop_y": ("place_power",), "token": ("token",),
+                "tribute_card": ("tribute",), "lose": ("lose",),
+                "roll": ("attack", "steal", "destroy", "tribute")}
+    if node in needs_ev and (s.ev is None or s.ev["type"] not in needs_ev[node]):
+        raise StateFormatError("event", f"node {node} needs an event of type {' or '.join(needs_ev[node])}")
+    if node == "act":
+        if s.turn >= players or s.order[s.turn] != s.who:
+            s.turn = s.order.index(s.who)  # the acting seat decides which turn of the order this is
+        if s.dpos[s.who] < 0:
+            raise StateFormatError("dragon_at", f"seat {s.who} acts but its dragon is not on the board")
+    if node in ("act", "react", "roll") and s.phase in ("action",):
+        missing = [i for i in range(players) if s.dpos[i] < 0 or s.dragon[i] < 0]
+        if missing:
+            raise StateFormatError("dragon_at", f"seats {missing} have no dragon on the board")
+    if node == "react" and s.ev is not None and s.who not in s.ev["queue"][:1]:
+        raise StateFormatError("seat", "at node react the seat must be the first of event/queue")
+    if node in ("tribute_card", "procreator") and s.hand[s.who] is None:
+        raise StateFormatError("hands", f"node {node} asks a seat that holds a card")
+    if node in ("settle_y", "pop_y", "chest_y", "cave_y", "procreator") and s.die == 0:
+        raise StateFormatError("dice", f"node {node} needs the first die")
+    if node == "procreator" and s.die2 == 0:
+        raise StateFormatError("dice", "node procreator needs both dice")
+
+
 def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, Any]) -> D:
     """The state of the validated JSON document ``d`` (docs/rules/narby.md §5): the keys read by ``DOCUMENT``,
     the pieces put on the board, then what depends on the options, the number of seats and the other fields; a
@@ -406,41 +446,5 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
     s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
     if s.ev is not None and s.phase == "tribute" and "seat" in s.ev:
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one
-    # ---- coherence of the node with the rest
-    node = s.node
-    if s.phase not in ("setup", "over"):
-        # "When every dragon is on the board the first round" begins: after the set-up every seat has its
-        # dragon, on the board, and a home (its cave; the Undead's rolled square). A finished game plays no more:
-        # it may have ended before the set-up was done (a seat past the win at once: win_check=at_once)
-        for i in range(players):
-            if s.dragon[i] < 0:
-                raise StateFormatError(f"dragons/{i}", f"seat {i} has no dragon after the set-up")
-            if s.dpos[i] < 0:
-                raise StateFormatError(f"dragon_at/{i}", f"seat {i}'s dragon is off the board in the {s.phase} "
-                                                         "phase (dragons stay on the board after the set-up)")
-            if s.home[i] < 0:
-                raise StateFormatError(f"home/{i}", f"seat {i} has no home cave after the set-up")
-    needs_ev = {"react": ("attack", "steal", "destroy", "claim"), "place": ("place",), "upgrade": ("upgrade",),
-                "pop_x": ("place_power",), "pop_y": ("place_power",), "token": ("token",),
-                "tribute_card": ("tribute",), "lose": ("lose",),
-                "roll": ("attack", "steal", "destroy", "tribute")}
-    if node in needs_ev and (s.ev is None or s.ev["type"] not in needs_ev[node]):
-        raise StateFormatError("event", f"node {node} needs an event of type {' or '.join(needs_ev[node])}")
-    if node == "act":
-        if s.turn >= players or s.order[s.turn] != s.who:
-            s.turn = s.order.index(s.who)  # the acting seat decides which turn of the order this is
-        if s.dpos[s.who] < 0:
-            raise StateFormatError("dragon_at", f"seat {s.who} acts but its dragon is not on the board")
-    if node in ("act", "react", "roll") and s.phase in ("action",):
-        missing = [i for i in range(players) if s.dpos[i] < 0 or s.dragon[i] < 0]
-        if missing:
-            raise StateFormatError("dragon_at", f"seats {missing} have no dragon on the board")
-    if node == "react" and s.ev is not None and s.who not in s.ev["queue"][:1]:
-        raise StateFormatError("seat", "at node react the seat must be the first of event/queue")
-    if node in ("tribute_card", "procreator") and s.hand[s.who] is None:
-        raise StateFormatError("hands", f"node {node} asks a seat that holds a card")
-    if node in ("settle_y", "pop_y", "chest_y", "cave_y", "procreator") and s.die == 0:
-        raise StateFormatError("dice", f"node {node} needs the first die")
-    if node == "procreator" and s.die2 == 0:
-        raise StateFormatError("dice", "node procreator needs both dice")
+    _check_node(s, players)
     return s

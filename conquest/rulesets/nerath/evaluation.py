@@ -180,6 +180,8 @@ def conquest_swing(st: NerathData, x: int, r: int) -> list[float]:
 
 def realm_values(st: NerathData) -> list[float]:
     """Each realm's value in points: material, declared battles and the battles it can start next."""
+    # Long because: one pass over the board's pieces and ships gathers every realm's forces at once, then the
+    # battles are priced from them; it runs at every leaf of the search, so its steps share their locals.
     val = [0.0] * R
     for r in range(R):
         val[r] = VP_POINTS * st.vp[r] + GOLD_POINTS * st.gold[r]
