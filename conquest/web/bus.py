@@ -75,7 +75,10 @@ class PollBus(Bus):
                 log.exception("looking for other processes' moves failed")
                 continue
             for gid, rev in now.items():
-                if self.seen.get(gid, rev) != rev:
+                # a game seen for the first time is published too: a move made between the socket's opening
+                # and this look would otherwise become the baseline and wait for the socket's own 2 s look (a
+                # socket sends nothing when the revision is the one it has)
+                if self.seen.get(gid) != rev:
                     self.hub.publish(gid, rev)
             self.seen = now
 
