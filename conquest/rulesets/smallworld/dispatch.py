@@ -55,8 +55,8 @@ MOVES: dict[int, dict[str, Move]] = {
     DIE: {"die": conquest.die_move},
     REDEPLOY: {"redeploy": redeployment.redeploy_move, "end": redeployment.end_move},
     STOUT_CHOICE: {"decline": decline.stout_decline_move, "end": turn.stout_end_move},
-    DIPLOMACY: {"peace": turn.peace_move},
-    DEFEND: {"redeploy": turn.defender_redeploy_move, "camp": turn.defender_camp_move},
+    DIPLOMACY: {},
+    DEFEND: {"redeploy": turn.defender_redeploy_move},
 }
 _ENTRIES: tuple[Race | Power, ...] = (*RACE_RULES, *POWER_RULES)
 for _entry in _ENTRIES:

@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.rulesets.smallworld.base import StateBase
-from conquest.rulesets.smallworld.common import CONQUER, DIE, MAX_CAMPS, MAX_FORTS, MAX_HEROES, REDEPLOY, RID
+from conquest.rulesets.smallworld.common import (
+    CONQUER,
+    DEFEND,
+    DIE,
+    DIPLOMACY,
+    MAX_CAMPS,
+    MAX_FORTS,
+    MAX_HEROES,
+    REDEPLOY,
+    RID,
+)
 
 if TYPE_CHECKING:
     from conquest.rulesets.smallworld.state import SmallWorldState
@@ -125,10 +135,17 @@ class Bivouacking(Power):
     """5 Encampments (+1 defence each), placed and moved at redeployment."""
     places_markers = True
     replaces_lost_camps = True
-    moves = {(REDEPLOY, "camp"): "place_camp"}
+    moves = {(REDEPLOY, "camp"): "place_camp", (DEFEND, "camp"): "replace_camp"}
 
     def place_camp(self, s: SmallWorldState, a: tuple) -> None:
         s.camp[a[1]] += 1
+
+    def replace_camp(self, s: SmallWorldState, a: tuple) -> None:
+        """An Encampment lost with a region is placed again by its owner at the end of the attacker's turn."""
+        s.camp[a[1]] += 1
+        s.camps_loose -= 1
+        if s.rhand[s.cur] == 0 and not s.camps_loose:
+            s.next_defender()
 
     def on_redeployment(self, s: StateBase) -> None:
         s.camp = [0] * len(s.camp)
@@ -152,6 +169,12 @@ class Diplomat(Power):
     """At the end of the turn, an opponent not attacked this turn may not attack your active race on its
     next turn."""
     makes_peace = True
+    moves = {(DIPLOMACY, "peace"): "make_peace"}
+
+    def make_peace(self, s: SmallWorldState, a: tuple) -> None:
+        s.peace_by = s.seat
+        s.peace_to = a[1]
+        s.begin_defenders()
 
 
 @power("dragon-master")

@@ -84,6 +84,8 @@ class SmallWorldState(StateBase):
     begin_active_part = turn.begin_active_part
     end_of_turn = turn.end_of_turn
     next_turn = turn.next_turn
+    begin_defenders = turn.begin_defenders
+    next_defender = turn.next_defender
 
     # ---- construction -----------------------------------------------------------------------------
     @classmethod

@@ -195,13 +195,6 @@ def defender_redeploy_move(st: SmallWorldState, a: tuple) -> None:
         next_defender(st)
 
 
-def defender_camp_move(st: SmallWorldState, a: tuple) -> None:
-    st.camp[a[1]] += 1
-    st.camps_loose -= 1
-    if st.rhand[st.cur] == 0 and not st.camps_loose:
-        next_defender(st)
-
-
 def stout_actions(st: SmallWorldState) -> list[tuple]:
     return [("decline",), ("end",)]
 
@@ -213,9 +206,3 @@ def stout_end_move(st: SmallWorldState, a: tuple) -> None:
 
 def peace_actions(st: SmallWorldState) -> list[tuple]:
     return [("peace", t) for t in peace_choices(st)]
-
-
-def peace_move(st: SmallWorldState, a: tuple) -> None:
-    st.peace_by = st.seat
-    st.peace_to = a[1]
-    begin_defenders(st)
