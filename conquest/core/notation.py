@@ -12,8 +12,9 @@ A word may have several alternative shapes (a list of lists); an argument kind i
 number), ``id`` (a lower-case identifier), ``=literal`` (that exact token, kept in the tuple) or a name given
 in ``kinds`` with its own checker (a function from text to value that raises ``ValueError``), or a pair
 (checker, writer) when the value is not written as ``str`` writes it (a square index written ``x,y``); a writer
-raises ``ValueError`` (or ``TypeError``, ``KeyError``) for a value that is not of its kind, so that ``format``
-takes the first shape of the word whose arguments all fit.
+raises ``ValueError`` (or ``TypeError``, ``KeyError``) for a value that is not of its kind (without a writer,
+a value is of the kind when its text reads back as itself), so that ``format`` takes the first shape of the
+word whose arguments all fit.
 
 The rest is optional, for notations that need it (narby, smallworld, nerath):
 
@@ -131,6 +132,7 @@ class WordNotation:
         self.labels = {w: tuple(names) for w, names in (labels or {}).items()}
         self.usages = dict(usage or {})
         self.help = help
+        self._written: dict[tuple[Any, ...], str] = {}
         # text word -> the action names it may stand for, in the order of ``words``
         self.names: dict[str, list[str]] = {}
         for name in self.forms:
@@ -192,10 +194,26 @@ class WordNotation:
                 raise ValueError(kind)
             return kind[1:]
         writer = self.writers.get(kind)
-        return str(value) if writer is None else writer(value)
+        if writer is not None:
+            return writer(value)
+        text = str(value)
+        if self.kinds[kind](text) != value:  # not a value of this kind: another shape may fit
+            raise ValueError(text)
+        return text
 
     def format(self, action: Any) -> str:
-        if not is_action(action) or action[0] not in self.forms:
+        if not is_action(action):  # before the cache: ("give", True) equals ("give", 1) as a key
+            raise NotationError(f"not a {self.game} action: {action!r}")
+        text = self._written.get(action)
+        if text is None:
+            text = self._format(action)
+            if len(self._written) >= 1 << 16:  # the texts of the actions seen lately, for the listings
+                self._written.clear()
+            self._written[action] = text
+        return text
+
+    def _format(self, action: tuple[Any, ...]) -> str:
+        if action[0] not in self.forms:
             raise NotationError(f"not a {self.game} action: {action!r}")
         name, args = action[0], action[1:]
         word = self.spell.get(name, name)
