@@ -1,8 +1,9 @@
-"""The state of a Small World game: its fields (base.py), what may be done now, and the transitions. The
-procedures are the steps of the rules, each in its own module: picking a combo (combo.py), conquering
-regions (conquest.py, as page 4 of 003 reads), redeployment and the defenders' redeployment
-(redeployment.py), going into decline (decline.py), scoring (scoring.py) and the turn track (turn.py); the
-races' and powers' effects are hooks of their entries (races.py, powers.py); refusals are explained by
+"""The state of a Small World game: its fields (base.py) with the rules' procedures bound as class
+attributes, the one binding style of every ruleset (docs/architecture.md). The procedures are the steps of the
+rules, each a module of functions: picking a combo (combo.py), conquering regions (conquest.py, as page 4 of
+003 reads), redeployment (redeployment.py), going into decline (decline.py), scoring (scoring.py), the turn,
+its end and the defenders' redeployment (turn.py), the dispatcher by phase (dispatch.py); the races' and
+powers' effects and own actions are their entries (races.py, powers.py); refusals are explained by
 messages.py; the JSON form is serial.py.
 """
 
