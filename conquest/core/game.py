@@ -10,6 +10,7 @@ cheaply. Their text form, the notation, is what people type, what records store 
 from __future__ import annotations
 
 import functools
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -364,6 +365,36 @@ class TestSettings:
 # --- end test-settings hook ---
 
 
+Narrator = Callable[[dict[str, Any], Any, dict[str, Any], int | None, Sequence[str]], dict[str, Any]]
+
+
+@functools.cache
+def _module_narrator(package: str) -> Narrator | None:
+    name = f"{package}.narrate"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name in (name, package):
+            return None
+        raise  # the narrate module is there and imports something missing: say so
+    told = getattr(module, "narrate", None)
+    return told if callable(told) else None
+
+
+def package_narrator(cls: type) -> Narrator | None:
+    """The function ``narrate`` of the ``narrate`` module beside a ruleset class (``conquest/rulesets/<id>/
+    narrate.py`` for a class of ``conquest/rulesets/<id>/ruleset.py``), looked up along the class's bases, or
+    None: the one place a ruleset's log lines are written, found by convention as the other sections are."""
+    for klass in cls.__mro__:
+        if klass is Ruleset or klass is object:
+            break
+        package = klass.__module__.rpartition(".")[0]
+        told = _module_narrator(package) if package else None
+        if told is not None:
+            return told
+    return None
+
+
 class Ruleset(ABC):
     """A game: its static facts, its options and its notation. One instance per game, registered by id."""
 
@@ -553,10 +584,15 @@ class Ruleset(ABC):
                 names: Sequence[str] | None = None) -> dict[str, Any]:
         """The log line of ``action`` told to ``seat``, from ``seat``'s views before and after it (``action`` is
         ``None`` when the seat may not read it): see ``conquest.core.narration``. ``names`` are the seats'
-        names (default ``seat_names``). This default says who acted and quotes the notation."""
+        names (default ``seat_names``). The ruleset's package tells it when it has a ``narrate`` module with a
+        function ``narrate(before, action, after, seat, names)`` (``package_narrator``); otherwise this default
+        says who acted and quotes the notation."""
         from conquest.core import narration
         if names is None:
             names = self.seat_names(int(before.get("players", 0)), before.get("options", {}))
+        told = package_narrator(type(self))
+        if told is not None:
+            return told(before, action, after, seat, names)
         text = self.format_action(action) if action is not None else None
         return narration.generic(before, text, after, seat, names)
 

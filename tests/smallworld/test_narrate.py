@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from conquest.core.registry import get_ruleset
-from conquest.rulesets.smallworld.ruleset import _USAGE
+from conquest.rulesets.smallworld.notation import VERBS
 from tests.narration import Step, play, told_words
 
 RS = get_ruleset("smallworld")
@@ -29,7 +29,7 @@ def games() -> tuple[Step, ...]:
 
 def test_every_word_and_chance_outcome_gets_a_sentence() -> None:
     seen = told_words(RS, games())
-    words = set(_USAGE) | {"conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero"}
+    words = set(VERBS) | {"conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero"}
     assert words <= seen, words - seen
 
 

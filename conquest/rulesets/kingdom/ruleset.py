@@ -4,7 +4,6 @@ their modules."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from conquest.core.encoding import Encoding
@@ -74,14 +73,6 @@ class KingdomRuleset(Ruleset):
 
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         return KingdomState.setup(options)
-
-    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
-                names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The log line of ``action`` told to ``seat`` from its views (``kingdom/narrate.py``)."""
-        from conquest.rulesets.kingdom.narrate import narrate
-        if names is None:
-            names = self.seat_names(int(before["players"]), before["options"])
-        return narrate(before, action, after, seat, names)
 
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)

@@ -9,6 +9,7 @@ docs/rules/narby.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from conquest.rulesets.narby.actions import action_choices, action_refusal, attack, claim, take_action
@@ -76,24 +77,39 @@ def act_actions(s: NarbyData) -> list[Any]:
     return out
 
 
-def act(s: NarbyData, action: Any) -> None:
-    seat = s.who
-    kind = action[0]
-    if kind == "end":
-        end_turn(s)
-    elif kind in ACTION_KINDS:
-        ev = take_action(s, seat, action)
-        if ev is None:
-            back_to_act(s)
-        else:
-            declare(s, ev)
+def _end(s: NarbyData, seat: int, action: Any) -> None:
+    end_turn(s)
+
+
+def _take(s: NarbyData, seat: int, action: Any) -> None:
+    """One of the Actions table's actions; a claim, destroy, steal or attack is declared first (node react)."""
+    ev = take_action(s, seat, action)
+    if ev is None:
+        back_to_act(s)
     else:
-        if kind == "play":
-            play_card(s, seat, action)
-        else:
-            use_power(s, seat, action)
-        if s.node != "place":
-            back_to_act(s)
+        declare(s, ev)
+
+
+def _play(s: NarbyData, seat: int, action: Any) -> None:
+    play_card(s, seat, action)
+    if s.node != "place":
+        back_to_act(s)
+
+
+def _power(s: NarbyData, seat: int, action: Any) -> None:
+    use_power(s, seat, action)
+    if s.node != "place":
+        back_to_act(s)
+
+
+# node act: verb -> what it does
+ACT: dict[str, Callable[[NarbyData, int, Any], None]] = {
+    "end": _end, "play": _play, "power": _power, **dict.fromkeys(ACTION_KINDS, _take),
+}
+
+
+def act(s: NarbyData, action: Any) -> None:
+    ACT[action[0]](s, s.who, action)
 
 
 def act_refusal(s: NarbyData, action: Any) -> str:

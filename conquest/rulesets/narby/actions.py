@@ -7,7 +7,7 @@ to a declared action are the Action Phase (``action_phase``). Readings R9, R14, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from conquest.rulesets.narby import board as B
@@ -128,42 +128,63 @@ def action_choices(s: NarbyData, seat: int) -> tuple[list[Any], list[Any], list[
 
 
 # ==================================================================== taking one
+def _move(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    s.acts -= 1
+    s.bonus[0] = 0
+    move_dragon(s, seat, action[1])
+    return None
+
+
+def _claim(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    key = action[1]
+    s.acts -= 2 if s.claims.get(key, -1) not in (-1, seat) else 1
+    return {"type": "claim", "actor": seat, "targets": (key,)}
+
+
+def _claim_two(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    s.acts -= 1
+    s.used |= 1 << PIDX["citadel_of_torture"]
+    count(s, "powers_used")
+    return {"type": "claim", "actor": seat, "targets": (action[1], action[2])}
+
+
+def _destroy(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    s.acts -= 1
+    mod, s.bonus[3] = s.bonus[3], 0
+    return {"type": "destroy", "actor": seat, "target": action[1], "mod": mod}
+
+
+def _steal(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    s.acts -= 1
+    mod, s.bonus[2] = s.bonus[2], 0
+    t = action[1]
+    return {"type": "steal", "actor": seat, "from": "chest" if t == "chest" else s.seat_of(t), "mod": mod}
+
+
+def _attack(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    s.acts -= 1
+    mod, s.bonus[1] = s.bonus[1], 0
+    return {"type": "attack", "actor": seat, "defender": s.seat_of(action[1]), "mod": mod}
+
+
+def _abandon(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
+    s.acts -= 1
+    remove_claim(s, action[1])
+    return None
+
+
+# the Actions table: verb -> what taking it does
+TAKE: dict[str, Callable[[NarbyData, int, Any], dict[str, Any] | None]] = {
+    "move": _move, "claim": _claim, "claim2": _claim_two, "destroy": _destroy, "steal": _steal,
+    "attack": _attack, "abandon": _abandon,
+}
+
+
 def take_action(s: NarbyData, seat: int, action: Any) -> dict[str, Any] | None:
     """Pay the action's cost ("Each turn a Dragon has 3 actions"; Claim Settlement costs 2) and do it: a Move
     or an Abandon Claim is done at once (None); a claim, destroy, steal or attack is returned as the event
     the other dragons may answer before it is resolved."""
-    kind = action[0]
-    if kind == "move":
-        s.acts -= 1
-        s.bonus[0] = 0
-        move_dragon(s, seat, action[1])
-        return None
-    if kind == "claim":
-        key = action[1]
-        s.acts -= 2 if s.claims.get(key, -1) not in (-1, seat) else 1
-        return {"type": "claim", "actor": seat, "targets": (key,)}
-    if kind == "claim2":
-        s.acts -= 1
-        s.used |= 1 << PIDX["citadel_of_torture"]
-        count(s, "powers_used")
-        return {"type": "claim", "actor": seat, "targets": (action[1], action[2])}
-    if kind == "destroy":
-        s.acts -= 1
-        mod, s.bonus[3] = s.bonus[3], 0
-        return {"type": "destroy", "actor": seat, "target": action[1], "mod": mod}
-    if kind == "steal":
-        s.acts -= 1
-        mod, s.bonus[2] = s.bonus[2], 0
-        t = action[1]
-        return {"type": "steal", "actor": seat, "from": "chest" if t == "chest" else s.seat_of(t), "mod": mod}
-    if kind == "attack":
-        s.acts -= 1
-        mod, s.bonus[1] = s.bonus[1], 0
-        return {"type": "attack", "actor": seat, "defender": s.seat_of(action[1]), "mod": mod}
-    # abandon
-    s.acts -= 1
-    remove_claim(s, action[1])
-    return None
+    return TAKE[action[0]](s, seat, action)
 
 
 def claim(s: NarbyData, seat: int, targets: Sequence[int | str]) -> None:

@@ -1,12 +1,12 @@
 """Narby notation: one line per action, words then arguments. Squares are ``x,y`` (column then row, 1-20),
-places of power are their ids, dragons their colour ids, cards their ids (docs/rules/narby.md lists all)."""
+places of power are their ids, dragons their colour ids, cards their ids (docs/rules/narby.md lists all).
+A ``core.notation.WordNotation``: each word with its shapes, so that parsing and formatting round-trip."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from conquest.core.errors import NotationError
-from conquest.core.notation import is_digits
+from conquest.core.notation import WordNotation, is_digits
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.tables import TABLES as T
 
@@ -17,127 +17,103 @@ KEY_WORDS = {"claim", "destroy", "abandon", "lose"}
 SQ_WORDS = {"place", "upgrade", "move"}
 
 
-def _sq(word: str, tok: str) -> int:
+def _sq(tok: str) -> int:
     try:
         return B.parse_sq(tok)
     except ValueError:
-        raise NotationError(f"'{word} {tok}': expected a square x,y with x and y from 1 to 20") from None
+        raise ValueError(f"expected a square x,y with x and y from 1 to 20, got '{tok}'") from None
 
 
-def _key(word: str, tok: str) -> int | str:
+def _sq_text(v: Any) -> str:
+    if type(v) is not int:
+        raise TypeError("a square is an index")
+    return B.sq_text(v)
+
+
+def _key(tok: str) -> int | str:
     if "," in tok:
-        return _sq(word, tok)
+        return _sq(tok)
     if tok in T.place_index:
         return tok
-    raise NotationError(f"'{word} {tok}': expected a square x,y or a place of power id "
-                        f"({', '.join(T.place_ids)})")
+    raise ValueError(f"expected a square x,y or a place of power id ({', '.join(T.place_ids)})")
 
 
-def _dragon(word: str, tok: str) -> str:
-    if tok not in T.dragon_index:
-        raise NotationError(f"'{word} {tok}': unknown dragon (known: {', '.join(T.dragon_ids)})")
+def _key_text(v: Any) -> str:
+    return _sq_text(v) if type(v) is int else str(v)
+
+
+def _among(what: str, known: Any, names: Any = None) -> Any:
+    """A kind: one of ``known`` (a token given in ``names``' keys is read as its value, an alias)."""
+    def check(tok: str) -> str:
+        tok = (names or {}).get(tok, tok)
+        if tok not in known:
+            raise ValueError(f"unknown {what} '{tok}' (known: {', '.join(sorted(known))})")
+        return tok
+
+    def write(v: Any) -> str:
+        if v not in known:
+            raise ValueError(v)
+        return str(v)
+    return check, write
+
+
+def _takes(what: str, known: set[str], all_ids: Any) -> Any:
+    """A kind: a card (place of power) that takes a dragon as its argument; another one is named as such."""
+    check, write = _among(what, known)
+    any_id, _ = _among(what, all_ids)
+
+    def named(tok: str) -> str:
+        if tok not in known:
+            any_id(tok)
+            raise ValueError(f"{tok} takes no argument")
+        return str(check(tok))
+    return named, write
+
+
+def _die(hi: int) -> Any:
+    def check(tok: str) -> int:
+        if not is_digits(tok):
+            raise ValueError(f"expected a number, got '{tok}'")
+        v = int(tok)
+        if not 1 <= v <= hi:
+            raise ValueError(f"the number is 1 to {hi}")
+        return v
+    return check
+
+
+def _shift(tok: str) -> str:
+    if len(tok) != 3 or tok[0] not in "xy" or tok[1:] not in ("+2", "-2"):
+        raise ValueError("Pro-creator takes x+2, x-2, y+2 or y-2")
     return tok
 
 
-def parse_action(text: str) -> Any:
-    # Long because: one branch per action word and its argument shapes, as the notation's table lists them.
-    if not isinstance(text, str):
-        raise NotationError(f"an action is text, got {text!r}")
-    toks = text.strip().lower().split()
-    if not toks:
-        raise NotationError("empty action")
-    w, args = toks[0], toks[1:]
-
-    def nargs(*allowed: int) -> None:
-        if len(args) not in allowed:
-            raise NotationError(f"'{text.strip()}': '{w}' takes {' or '.join(str(a) for a in allowed)} "
-                                f"argument(s)")
-
-    if w in NO_ARG:
-        nargs(0)
-        return (w,)
-    if w in ("roll", "token"):
-        nargs(1)
-        if not is_digits(args[0]):
-            raise NotationError(f"'{text.strip()}': expected a number")
-        v = int(args[0])
-        hi = 20 if w == "roll" else 3
-        if not 1 <= v <= hi:
-            raise NotationError(f"'{text.strip()}': {w} is 1 to {hi}")
-        return (w, v)
-    if w == "card":
-        nargs(1)
-        if args[0] not in T.card_ids:
-            raise NotationError(f"'{text.strip()}': unknown card (known: {', '.join(T.card_ids)})")
-        return ("card", args[0])
-    if w == "dragon":
-        nargs(1)
-        return ("dragon", _dragon(w, args[0]))
-    if w in SQ_WORDS:
-        nargs(1)
-        return (w, _sq(w, args[0]))
-    if w == "choose":
-        nargs(1)
-        if args[0] not in T.place_index:
-            raise NotationError(f"'{text.strip()}': unknown place of power (known: {', '.join(T.place_ids)})")
-        return ("choose", args[0])
-    if w == "claim" and len(args) == 2:
-        a, b = _sq(w, args[0]), _sq(w, args[1])
-        if a == b:
-            raise NotationError(f"'{text.strip()}': two different settlements")
-        return ("claim2", min(a, b), max(a, b))  # the pair in either order
-    if w in KEY_WORDS:
-        nargs(1)
-        return (w, _key(w, args[0]))
-    if w == "steal":
-        nargs(1)
-        return ("steal", "chest" if args[0] == "chest" else _dragon(w, args[0]))
-    if w == "attack":
-        nargs(1)
-        return ("attack", _dragon(w, args[0]))
-    if w == "play":
-        nargs(1, 2)
-        card = args[0]
-        if card == "pro-creator":
-            card = "procreator"
-        if card not in T.card_ids:
-            raise NotationError(f"'{text.strip()}': unknown card (known: {', '.join(T.card_ids)})")
-        if len(args) == 1:
-            return ("play", card)
-        if card in CARD_ARG_DRAGON:
-            return ("play", card, _dragon(w, args[1]))
-        if card == "leader":
-            return ("play", card, _sq(w, args[1]))
-        if card == "procreator":
-            shift = args[1]
-            if len(shift) != 3 or shift[0] not in "xy" or shift[1:] not in ("+2", "-2"):
-                raise NotationError(f"'{text.strip()}': Pro-creator takes x+2, x-2, y+2 or y-2")
-            return ("play", card, shift)
-        raise NotationError(f"'{text.strip()}': {card} takes no argument")
-    if w == "power":
-        nargs(1, 2)
-        pid = args[0]
-        if pid not in T.place_index:
-            raise NotationError(f"'{text.strip()}': unknown place of power (known: {', '.join(T.place_ids)})")
-        if len(args) == 1:
-            return ("power", pid)
-        if pid in POWER_ARG_DRAGON:
-            return ("power", pid, _dragon(w, args[1]))
-        if pid == "tower_of_unquenched_flame":
-            return ("power", pid, _sq(w, args[1]))
-        raise NotationError(f"'{text.strip()}': {pid} takes no argument")
-    raise NotationError(f"'{text.strip()}': unknown action word '{w}' (actions: move, claim, destroy, steal, "
-                        f"attack, abandon, play, power, place, end, pass, ...)")
+def _two_claims(action: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``claim A B``: two different settlements, in either order (the action holds them in order)."""
+    a, b = action[1], action[2]
+    if a == b:
+        raise ValueError("two different settlements")
+    return ("claim2", min(a, b), max(a, b))
 
 
-def _arg(v: Any) -> str:
-    return B.sq_text(v) if isinstance(v, int) else str(v)
+_DRAGONS = _among("dragon", T.dragon_index)
+NOTATION = WordNotation("narby", {
+    "end": [], "pass": [], "roll": ["d20"], "token": ["d3"], "card": ["card"], "dragon": ["dragon"],
+    "place": ["sq"], "upgrade": ["sq"], "move": ["sq"], "choose": ["place"],
+    "claim": ["key"], "claim2": ["sq", "sq"], "destroy": ["key"], "abandon": ["key"], "lose": ["key"],
+    "steal": ["victim"], "attack": ["dragon"],
+    "play": [["played"], ["dragon_card", "dragon"], ["=leader", "sq"], ["procreator", "shift"]],
+    "power": [["place"], ["dragon_power", "dragon"], ["=tower_of_unquenched_flame", "sq"]],
+}, kinds={
+    "d20": _die(20), "d3": _die(3), "sq": (_sq, _sq_text), "key": (_key, _key_text), "shift": _shift,
+    "card": _among("card", T.card_ids), "played": _among("card", T.card_ids, {"pro-creator": "procreator"}),
+    "dragon": _DRAGONS, "place": _among("place of power", T.place_index),
+    "victim": _among("dragon", {"chest", *T.dragon_ids}),
+    "dragon_card": _takes("card", CARD_ARG_DRAGON, T.card_ids),
+    "procreator": _among("card", {"procreator"}, {"pro-creator": "procreator"}),
+    "dragon_power": _takes("place of power", POWER_ARG_DRAGON, T.place_index),
+}, spell={"claim2": "claim"}, check={"claim2": _two_claims},
+    usage={"play": "play CARD [DRAGON | x,y | x+2 ...]", "power": "power PLACE [DRAGON | x,y]"},
+    help="move, claim, destroy, steal, attack, abandon, play, power, place, end, pass, ...")
 
-
-def format_action(action: Any) -> str:
-    w = action[0]
-    if w == "claim2":
-        return f"claim {B.sq_text(action[1])} {B.sq_text(action[2])}"
-    if w in ("roll", "token"):
-        return f"{w} {action[1]}"
-    return " ".join([w] + [_arg(a) for a in action[1:]])
+parse_action = NOTATION.parse
+format_action = NOTATION.format

@@ -5,7 +5,6 @@ position evaluation of the greedy agent. The rules themselves are in the section
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from conquest.core.encoding import Encoding
@@ -117,14 +116,6 @@ class NarbyRuleset(Ruleset):
 
     def _new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
         return NarbyState.new(players, options)
-
-    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
-                names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The log line of ``action`` told to ``seat`` from its views (``narby/narrate.py``)."""
-        from conquest.rulesets.narby.narrate import narrate
-        if names is None:
-            names = self.seat_names(int(before["players"]), before["options"])
-        return narrate(before, action, after, seat, names)
 
     def log_visible(self, before: State, action: Any, after: State, seat: int | None) -> bool | None:
         """Whether a seat may see this entry of the game log (the web app's hook): the only secret of the game is

@@ -54,31 +54,29 @@ from conquest.rulesets.narby.tribute import lose_choices, lose_claim, next_tribu
 
 
 # ==================================================================== what is legal
+def _react_choices(s: NarbyData) -> list[Any]:
+    return [("pass",)] + answers(s, s.who)
+
+
+def _place_choices(s: NarbyData) -> list[Any]:
+    return [("place", q) for q in s.place_options()]
+
+
+def _chance_choices(s: NarbyData) -> list[Any]:
+    return [a for a, _ in chance_outcomes(s)]
+
+
+# the decision nodes (docs/rules/narby.md §6) -> their choices, and every chance node -> its outcomes
+LEGAL: dict[str, Callable[[NarbyData], Sequence[Any]]] = {
+    "act": act_actions, "react": _react_choices, "place": _place_choices, "dragon_select": dragon_choices,
+    "procreator": procreator_choices, "upgrade": upgrade_choices, "pop_choose": place_choices,
+    "tribute_card": tribute_card_choices, "lose": lose_choices, **dict.fromkeys(CHANCE_NODES, _chance_choices),
+}
+
+
 def legal_actions(s: NarbyData) -> Sequence[Any]:
-    node = s.node
-    if node == "over":
-        return []
-    if node in CHANCE_NODES:
-        return [a for a, _ in chance_outcomes(s)]
-    if node == "act":
-        return act_actions(s)
-    if node == "react":
-        return [("pass",)] + answers(s, s.who)
-    if node == "place":
-        return [("place", q) for q in s.place_options()]
-    if node == "dragon_select":
-        return dragon_choices(s)
-    if node == "procreator":
-        return procreator_choices(s)
-    if node == "upgrade":
-        return upgrade_choices(s)
-    if node == "pop_choose":
-        return place_choices(s)
-    if node == "tribute_card":
-        return tribute_card_choices(s)
-    if node == "lose":
-        return lose_choices(s)
-    return []
+    choices = LEGAL.get(s.node)
+    return choices(s) if choices is not None else []
 
 
 def chance_outcomes(s: NarbyData) -> list[tuple[Any, float]]:

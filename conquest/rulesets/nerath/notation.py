@@ -33,10 +33,9 @@ Warships are named by their number (``ship 3`` in text, ``3`` in arguments).
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from conquest.core.errors import NotationError
-from conquest.core.kinds import Action as Action  # the contract's action type, as this module spoke of it
-from conquest.core.notation import is_digits
+from conquest.core.notation import WordNotation, is_digits
 from conquest.rulesets.nerath.data import PIECE_NAMES, REALMS
 
 _ID = re.compile(r"^[a-z][a-z0-9_\-]*$")
@@ -46,80 +45,56 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "embark": ("space", "int", "piece"), "debark": ("int", "space", "piece"), "battle": ("space",),
     "press": (), "retreat": (), "withdraw": ("space", "piece", "int"), "withdraw-ship": ("int", "space"),
     "withdraw-aboard": ("int", "piece"), "amok": ("space",), "stay": (), "pass": (), "hits": ("int",),
-    "extra": ("realm",), "split": ("realm", "int", "realm", "int"), "draw": ("id",), "guardian": ("id",),
-    "treasure": ("id",),
+    "extra": ("realm",), "split": ("realm", "int", "realm", "int"), "draw": ("space",), "guardian": ("space",),
+    "treasure": ("space",),
 }
-_VARIABLE = ("hit", "buy", "play")
-WORDS = tuple(_SHAPES) + _VARIABLE
+_VARIABLE: dict[str, list[list[str]]] = {
+    "hit": [["target"], ["=ship", "int"], ["hero", "int"], ["=guardian", "int", "int"]],
+    "buy": [["piece", "space"], ["piece", "=ship", "int"]],
+    # a card and its arguments (each a number or an id), as many as an action holds
+    "play": [["arg"] * k for k in range(1, 16)],
+}
+WORDS = tuple(_SHAPES) + tuple(_VARIABLE)
 
 
-def _bad(text: str, why: str) -> NotationError:
-    return NotationError(f"'{text.strip()}': {why}")
-
-
-def _int(text: str, arg: str) -> int:
+def _int(arg: str) -> int:
     if not is_digits(arg) or len(arg) > 6:
-        raise _bad(text, f"'{arg}' is not a number")
+        raise ValueError(f"'{arg}' is not a number")
     return int(arg)
 
 
-def _check(text: str, kind: str, arg: str) -> str | int:
-    if kind == "int":
-        return _int(text, arg)
-    if kind == "piece":
-        if arg not in _PIECES:
-            raise _bad(text, f"'{arg}' is not a piece ({', '.join(PIECE_NAMES)})")
-        return arg
-    if kind == "realm":
-        if arg not in REALMS:
-            raise _bad(text, f"'{arg}' is not a realm ({', '.join(REALMS)})")
-        return arg
+def _space(arg: str) -> str:
     if not _ID.match(arg):
-        raise _bad(text, f"'{arg}' is not a space id")
+        raise ValueError(f"'{arg}' is not a space id")
     return arg
 
 
-def parse_action(text: str) -> Action:
-    if not isinstance(text, str):
-        raise NotationError(f"an action must be text, got {type(text).__name__}")
-    parts = text.strip().lower().split()
-    if not parts:
-        raise NotationError("empty action")
-    word, args = parts[0], parts[1:]
-    if word in _SHAPES:
-        shape = _SHAPES[word]
-        if len(args) != len(shape):
-            usage = " ".join([word] + [s.upper() for s in shape])
-            raise _bad(text, f"expected '{usage}'")
-        out: Action = (word, *(_check(text, k, a) for k, a in zip(shape, args)))
-        if word == "split" and out[1] == out[3]:
-            raise _bad(text, "a split names the two allied realms, each once")
-        return out
-    if word == "hit":
-        if len(args) == 1 and (args[0] in _PIECES or args[0] == "wounded-dragon"):
-            return ("hit", args[0])
-        if len(args) == 2 and args[0] == "ship":
-            return ("hit", "ship", _int(text, args[1]))
-        if len(args) == 2 and args[0] in ("fighter", "wizard"):
-            return ("hit", args[0], _int(text, args[1]))
-        if len(args) == 3 and args[0] == "guardian":
-            return ("hit", "guardian", _int(text, args[1]), _int(text, args[2]))
-        raise _bad(text, "expected 'hit PIECE', 'hit wounded-dragon', 'hit ship N', 'hit fighter|wizard N' or "
-                         "'hit guardian K FACES'")
-    if word == "buy":
-        if len(args) == 2:
-            return ("buy", _check(text, "piece", args[0]), _check(text, "space", args[1]))
-        if len(args) == 3 and args[1] == "ship":
-            return ("buy", _check(text, "piece", args[0]), "ship", _int(text, args[2]))
-        raise _bad(text, "expected 'buy PIECE SPACE' or 'buy PIECE ship N'")
-    if word == "play":
-        if not args:
-            raise _bad(text, "expected 'play CARD [ARG ...]'")
-        return ("play", *(_int(text, a) if is_digits(a) else _check(text, "id", a) for a in args))
-    raise NotationError(f"unknown action '{parts[0]}' (expected one of: {', '.join(WORDS)})")
+def _among(what: str, known: Any) -> Any:
+    def check(arg: str) -> str:
+        if arg not in known:
+            raise ValueError(f"'{arg}' is not a {what} ({', '.join(known)})")
+        return arg
+    return check
 
 
-def format_action(action: Action) -> str:
-    if not isinstance(action, tuple) or not action or action[0] not in WORDS:
-        raise NotationError(f"not a nerath action: {action!r}")
-    return " ".join(str(x) for x in action)
+def _arg(arg: str) -> int | str:
+    return _int(arg) if is_digits(arg) else _space(arg)
+
+
+def _two_realms(action: tuple[Any, ...]) -> tuple[Any, ...]:
+    if action[1] == action[3]:
+        raise ValueError("a split names the two allied realms, each once")
+    return action
+
+
+NOTATION = WordNotation("nerath", {**_SHAPES, **_VARIABLE}, kinds={
+    "int": _int, "space": _space, "piece": _among("piece", PIECE_NAMES), "realm": _among("realm", REALMS),
+    "target": _among("piece", [*PIECE_NAMES, "wounded-dragon"]), "hero": _among("Hero", ("fighter", "wizard")),
+    "arg": _arg,
+}, check={"split": _two_realms}, usage={
+    "hit": "hit PIECE', 'hit wounded-dragon', 'hit ship N', 'hit fighter|wizard N' or 'hit guardian K FACES",
+    "play": "play CARD [ARG ...]",
+})
+
+parse_action = NOTATION.parse
+format_action = NOTATION.format

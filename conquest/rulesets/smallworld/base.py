@@ -1,7 +1,7 @@
 """The fields of a Small World position and the small questions every step asks of them (whose regions,
 which race is active, what is left in the piles). The steps of the turn (conquest.py, combo.py,
-redeployment.py, decline.py, scoring.py, turn.py) are mixins over this class; the procedures one step hands
-over to another are named here, so that no step imports another.
+redeployment.py, decline.py, scoring.py, turn.py) are functions taking the state first; ``state.SmallWorldState``
+binds them to a subclass of this one.
 
 Every list is flat (ints and bools) so that ``clone`` is a handful of list copies. Region numbers are 0-based
 inside (``r1`` is 0); races and powers are indices into ``data.RACES`` / ``data.POWERS``.
@@ -150,49 +150,3 @@ class StateBase(State):
         self.hole[r] = 0
         self.hero[r] = 0
         self.dragon[r] = 0
-
-    # ---- what one step hands over to another (each is defined by the step named) -------------------
-    def can_sail(self, race: int) -> bool:  # conquest.py
-        raise NotImplementedError
-
-    def conquest_targets(self, race: int) -> list[int]:  # conquest.py
-        raise NotImplementedError
-
-    def conquest_cost(self, race: int, r: int) -> int:  # conquest.py
-        raise NotImplementedError
-
-    def hand_now(self) -> int:  # conquest.py
-        raise NotImplementedError
-
-    def occupy(self, race: int, r: int, n: int, nonempty: bool) -> None:  # conquest.py
-        raise NotImplementedError
-
-    def conquer(self, r: int, cost: int) -> None:  # conquest.py
-        raise NotImplementedError
-
-    def start_redeployment(self) -> None:  # redeployment.py
-        raise NotImplementedError
-
-    def score(self, s: int) -> int:  # scoring.py
-        raise NotImplementedError
-
-    def next_turn(self) -> None:  # turn.py
-        raise NotImplementedError
-
-    def _after_draw(self) -> None:  # combo.py
-        raise NotImplementedError
-
-    def start_turn(self) -> None:  # turn.py
-        raise NotImplementedError
-
-    def begin_active_part(self) -> None:  # turn.py
-        raise NotImplementedError
-
-    def end_of_turn(self) -> None:  # turn.py
-        raise NotImplementedError
-
-    def _begin_defenders(self) -> None:  # redeployment.py
-        raise NotImplementedError
-
-    def _reset_turn_flags(self) -> None:  # turn.py
-        raise NotImplementedError

@@ -9,6 +9,16 @@ from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.kinds import ActionArgs
+from conquest.rulesets.smallworld.powers import (
+    COST_DISCOUNT as POWER_DISCOUNT,
+    REGION_COINS as POWER_REGION,
+    TURN_COINS as POWER_TURN,
+)
+from conquest.rulesets.smallworld.races import (
+    COST_DISCOUNT as RACE_DISCOUNT,
+    REGION_COINS as RACE_REGION,
+    TURN_COINS as RACE_TURN,
+)
 from conquest.rulesets.smallworld.state import ACTIVE, CONQUER, DECLINED, NR, RIDX, STOUT_CHOICE, SmallWorldState
 
 ALL_KEYS = [f"race:{r}" for r in D.RACE_IDS] + [f"power:{p}" for p in D.POWER_IDS]
@@ -31,10 +41,12 @@ def uses(b: SmallWorldState, a: ActionArgs, s: SmallWorldState) -> set[str]:
             out.add(f"race:{race}")
         if x == D.GHOULS and b.rstatus[x] == DECLINED:
             out.add("race:ghouls")
-        if x == D.GIANTS and active and any(b.rrace[m] == x and board.mountain[m] for m in board.adj[r]):
-            out.add("race:giants")
-        if x == D.TRITONS and active and board.coastal[r]:
-            out.add("race:tritons")
+        if active:  # a discount of the race's or the power's entry (``cost_discount``) was used
+            race_discount, power_discount = RACE_DISCOUNT[x], POWER_DISCOUNT[p]
+            if race_discount is not None and race_discount(b, r):
+                out.add(f"race:{race}")
+            if power_discount is not None and power_discount(b, r):
+                out.add(f"power:{D.POWER_IDS[p]}")
         if x == D.HALFLINGS and s.hole[r]:
             out.add("race:halflings")
         if x == D.TROLLS and s.lair[r]:
@@ -44,9 +56,8 @@ def uses(b: SmallWorldState, a: ActionArgs, s: SmallWorldState) -> set[str]:
         y = b.rrace[r]
         if y == D.ELVES and b.rstatus[y] == ACTIVE:
             out.add("race:elves")
-        if p == D.COMMANDO or (p == D.MOUNTED and board.terrain[r] in (D.HILL_T, D.FARMLAND)) \
-                or (p == D.UNDERWORLD and board.cavern[r]) or (p == D.SEAFARING and board.water[r]):
-            out.add(f"power:{D.POWER_IDS[p]}")
+        if p == D.SEAFARING and board.water[r]:
+            out.add("power:seafaring")
         if p == D.FLYING and not any(b.rrace[m] == x for m in board.adj[r]):
             out.add("power:flying")
         if k == "dragon":
@@ -78,34 +89,29 @@ def uses(b: SmallWorldState, a: ActionArgs, s: SmallWorldState) -> set[str]:
 
 
 def _scoring_uses(b: SmallWorldState, s: SmallWorldState, seat: int) -> set[str]:
+    """The races and powers whose scoring hooks (``region_coins``, ``turn_coins``, races.py and powers.py)
+    paid something at this scoring: regions as they are after it, the turn as it was before it."""
     out: set[str] = set()
-    board = s.board
     x = s.active_race(seat)  # a race that went into decline this turn scores without its power
     p = s.rpower[x] if x >= 0 else -1
-    for i in range(board.n):
+    for i in range(s.board.n):
         y = s.rrace[i]
         if y < 0 or s.rseat[y] != seat:
             continue
-        if y == D.DWARVES and board.mine[i]:
-            out.add("race:dwarves")
+        coins = RACE_REGION[y]
+        if coins is not None and coins(s, i, y == x):
+            out.add(f"race:{D.RACE_IDS[y]}")
         if y == x:
-            t = board.terrain[i]
-            if x == D.HUMANS and t == D.FARMLAND:
-                out.add("race:humans")
-            if x == D.WIZARDS and board.magic[i]:
-                out.add("race:wizards")
-            if (p == D.FOREST and t == D.FOREST_T) or (p == D.HILL and t == D.HILL_T) \
-                    or (p == D.SWAMP and t == D.SWAMP_T) or p == D.MERCHANT or (p == D.FORTIFIED and s.fort[i]):
+            power = POWER_REGION[p]
+            if power is not None and power(s, i):
                 out.add(f"power:{D.POWER_IDS[p]}")
     if x >= 0 and b.rstatus[x] == ACTIVE:
-        if x == D.ORCS and b.conq_ne:
-            out.add("race:orcs")
-        if p == D.PILLAGING and b.conq_ne:
-            out.add("power:pillaging")
-        if p == D.ALCHEMIST:
-            out.add("power:alchemist")
-        if p == D.WEALTHY and b.picked:
-            out.add("power:wealthy")
+        turn = RACE_TURN[x]
+        if turn is not None and turn(b, True):
+            out.add(f"race:{D.RACE_IDS[x]}")
+        turn_p = POWER_TURN[p]
+        if turn_p is not None and turn_p(b):
+            out.add(f"power:{D.POWER_IDS[p]}")
     return out
 
 

@@ -7,12 +7,25 @@ a subclass here registered with ``@power("its-id")`` that overrides the hooks it
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
-from conquest.core.kinds import Action
+from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.base import StateBase
-from conquest.rulesets.smallworld.common import MAX_CAMPS, MAX_FORTS, MAX_HEROES, RID
+from conquest.rulesets.smallworld.common import (
+    CONQUER,
+    DEFEND,
+    DIE,
+    DIPLOMACY,
+    MAX_CAMPS,
+    MAX_FORTS,
+    MAX_HEROES,
+    REDEPLOY,
+    RID,
+)
+
+if TYPE_CHECKING:
+    from conquest.rulesets.smallworld.state import SmallWorldState
 
 
 class Power:
@@ -36,6 +49,10 @@ class Power:
     makes_peace = False
     #: in decline never removed, and not counted toward the one-declined-race limit
     spirit = False
+
+    #: the power's own actions: (phase, verb) -> the name of its method ``(s, action)`` that applies it (region
+    #: actions carry the region's index); ``dispatch.MOVES`` gathers them
+    moves: ClassVar[dict[tuple[int, str], str]] = {}
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -64,9 +81,16 @@ class Power:
         """Markers that may be placed in the race's regions ``own`` during redeployment."""
         return []
 
-    # ---- scoring ----------------------------------------------------------------------------------
-    def coins(self, s: StateBase, regs: list[int]) -> int:
-        """Bonus coins for the active race's regions ``regs`` and the turn, at its owner's scoring."""
+    # ---- scoring (scoring.py, and the evaluation and coverage read the same hooks) ---------------------
+    #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
+    turn_coins_when = "every turn"
+
+    def region_coins(self, s: StateBase, r: int) -> int:
+        """Bonus coins for region ``r`` of the active race, at its owner's scoring."""
+        return 0
+
+    def turn_coins(self, s: StateBase) -> int:
+        """Bonus coins at the active race's owner's scoring that are not counted per region."""
         return 0
 
 
@@ -82,9 +106,8 @@ def power(pid: str) -> Callable[[type[Power]], type[Power]]:
     return register
 
 
-def _terrain_coins(s: StateBase, regs: list[int], terrain: int) -> int:
-    t = s.board.terrain
-    return sum(1 for i in regs if t[i] == terrain)
+def _terrain_coins(s: StateBase, r: int, terrain: int) -> int:
+    return 1 if s.board.terrain[r] == terrain else 0
 
 
 # ---- the powers, in the order of powers.yaml -----------------------------------------------------------
@@ -92,7 +115,7 @@ def _terrain_coins(s: StateBase, regs: list[int], terrain: int) -> int:
 class Alchemist(Power):
     """+2 coins at the end of each turn while active."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
+    def turn_coins(self, s: StateBase) -> int:
         return int(D.SETUP["alchemist_coins"])
 
 
@@ -100,6 +123,12 @@ class Alchemist(Power):
 class Berserk(Power):
     """Roll the reinforcement die before each conquest, then conquer with its help."""
     rolls_before_conquest = True
+    moves = {(CONQUER, "berserk"): "roll_first"}
+
+    def roll_first(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.ready_troops()
+        s.acted = True
+        s.phase = DIE
 
 
 @power("bivouacking")
@@ -107,6 +136,17 @@ class Bivouacking(Power):
     """5 Encampments (+1 defence each), placed and moved at redeployment."""
     places_markers = True
     replaces_lost_camps = True
+    moves = {(REDEPLOY, "camp"): "place_camp", (DEFEND, "camp"): "replace_camp"}
+
+    def place_camp(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.camp[a[1]] += 1
+
+    def replace_camp(self, s: SmallWorldState, a: ActionArgs) -> None:
+        """An Encampment lost with a region is placed again by its owner at the end of the attacker's turn."""
+        s.camp[a[1]] += 1
+        s.camps_loose -= 1
+        if s.rhand[s.cur] == 0 and not s.camps_loose:
+            s.next_defender()
 
     def on_redeployment(self, s: StateBase) -> None:
         s.camp = [0] * len(s.camp)
@@ -130,12 +170,27 @@ class Diplomat(Power):
     """At the end of the turn, an opponent not attacked this turn may not attack your active race on its
     next turn."""
     makes_peace = True
+    moves = {(DIPLOMACY, "peace"): "make_peace"}
+
+    def make_peace(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.peace_by = s.seat
+        s.peace_to = a[1]
+        s.begin_defenders()
 
 
 @power("dragon-master")
 class DragonMaster(Power):
     """Once per turn conquer a region with 1 token; the Dragon makes it immune."""
     dragon = True
+    moves = {(CONQUER, "dragon"): "dragon_attack"}
+
+    def dragon_attack(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.ready_troops()
+        r = a[1]
+        s.dragon = [0] * len(s.dragon)
+        s.conquer(r, 1)
+        s.dragon[r] = 1
+        s.dragon_used = True
 
 
 @power("flying")
@@ -148,29 +203,37 @@ class Flying(Power):
 class Forest(Power):
     """+1 coin per Forest region occupied."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
-        return _terrain_coins(s, regs, D.FOREST_T)
+    def region_coins(self, s: StateBase, r: int) -> int:
+        return _terrain_coins(s, r, D.FOREST_T)
 
 
 @power("fortified")
 class Fortified(Power):
     """1 Fortress per turn (6 at most on the map): +1 defence, +1 coin each while active."""
     places_markers = True
+    moves = {(REDEPLOY, "fortress"): "place_fortress"}
+
+    def place_fortress(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.fort[a[1]] = 1
+        s.fort_placed = True
 
     def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
         if not s.fort_placed and sum(s.fort) < MAX_FORTS:
             return [("fortress", RID[r]) for r in own if not s.fort[r]]
         return []
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
-        fort = s.fort
-        return sum(fort[i] for i in regs)
+    def region_coins(self, s: StateBase, r: int) -> int:
+        return s.fort[r]
 
 
 @power("heroic")
 class Heroic(Power):
     """2 Heroes placed at redeployment in 2 regions make them immune."""
     places_markers = True
+    moves = {(REDEPLOY, "hero"): "place_hero"}
+
+    def place_hero(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.hero[a[1]] = 1
 
     def on_redeployment(self, s: StateBase) -> None:
         s.hero = [0] * len(s.hero)
@@ -185,16 +248,16 @@ class Heroic(Power):
 class Hill(Power):
     """+1 coin per Hill region occupied."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
-        return _terrain_coins(s, regs, D.HILL_T)
+    def region_coins(self, s: StateBase, r: int) -> int:
+        return _terrain_coins(s, r, D.HILL_T)
 
 
 @power("merchant")
 class Merchant(Power):
     """+1 coin per region occupied."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
-        return len(regs)
+    def region_coins(self, s: StateBase, r: int) -> int:
+        return 1
 
 
 @power("mounted")
@@ -209,7 +272,9 @@ class Mounted(Power):
 class Pillaging(Power):
     """+1 coin per non-empty region conquered this turn."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
+    turn_coins_when = "this turn"
+
+    def turn_coins(self, s: StateBase) -> int:
         return s.conq_ne
 
 
@@ -235,8 +300,8 @@ class Stout(Power):
 class Swamp(Power):
     """+1 coin per Swamp region occupied."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
-        return _terrain_coins(s, regs, D.SWAMP_T)
+    def region_coins(self, s: StateBase, r: int) -> int:
+        return _terrain_coins(s, r, D.SWAMP_T)
 
 
 @power("underworld")
@@ -256,7 +321,9 @@ class Underworld(Power):
 class Wealthy(Power):
     """+7 coins once, at the end of the race's first turn."""
 
-    def coins(self, s: StateBase, regs: list[int]) -> int:
+    turn_coins_when = "once"
+
+    def turn_coins(self, s: StateBase) -> int:
         return int(D.SETUP["wealthy_coins"]) if s.picked else 0
 
 
@@ -284,4 +351,5 @@ def _overridden(name: str) -> tuple[Callable[..., Any] | None, ...]:
 COST_DISCOUNT = _overridden("cost_discount")
 EXTEND_REACH = _overridden("extend_reach")
 MARKER_ACTIONS = _overridden("marker_actions")
-COINS = _overridden("coins")
+REGION_COINS = _overridden("region_coins")
+TURN_COINS = _overridden("turn_coins")

@@ -7,12 +7,14 @@ keeps the default hook of ``Race``. To add a race: a row in races.yaml, and a su
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
-from conquest.core.kinds import Action
-from conquest.rulesets.smallworld.base import StateBase
-from conquest.rulesets.smallworld.common import ACTIVE, EXTRA, MAX_HOLES, RID
+from conquest.core.kinds import Action, ActionArgs
+from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, EXTRA, MAX_HOLES, REDEPLOY, RID
+
+if TYPE_CHECKING:
+    from conquest.rulesets.smallworld.state import SmallWorldState
 
 
 class Race:
@@ -25,6 +27,10 @@ class Race:
     #: going into decline keeps every token (instead of one per region) and the tokens in hand
     keeps_tokens_in_decline = False
 
+    #: the race's own actions: (phase, verb) -> the name of its method ``(s, action)`` that applies it (region
+    #: actions carry the region's index); ``dispatch.MOVES`` gathers them
+    moves: ClassVar[dict[tuple[int, str], str]] = {}
+
     def __init__(self, index: int) -> None:
         row = D.RACES[index]
         self.index = index
@@ -35,38 +41,45 @@ class Race:
         self.text: str = row.get("text", "")
 
     # ---- conquest (003) ---------------------------------------------------------------------------
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         """Tokens less to conquer region ``r`` (active race only)."""
         return 0
 
-    def tokens_kept(self, s: StateBase, n: int) -> int:
+    def tokens_kept(self, s: SmallWorldState, n: int) -> int:
         """Of the ``n`` tokens of a conquered region, how many go back to the owner's hand (003: one is
         discarded)."""
         return n - 1
 
-    def on_occupy(self, s: StateBase, r: int, active: bool) -> None:
+    def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         """After the race's tokens occupy region ``r`` (markers the race brings)."""
 
-    def extra_tokens(self, s: StateBase) -> int:
+    def extra_tokens(self, s: SmallWorldState) -> int:
         """Tokens lent for conquest when troops are readied (active race only)."""
         return 0
 
-    def on_ready(self, s: StateBase) -> None:
+    def on_ready(self, s: SmallWorldState) -> None:
         """Troops are readied (active race only)."""
 
-    def conquest_actions(self, s: StateBase, acts: list[Action], bdie: int) -> None:
+    def conquest_actions(self, s: SmallWorldState, acts: list[Action], bdie: int) -> None:
         """Actions besides conquering a region, offered while conquering (active race only)."""
 
     # ---- picking a combo, redeployment --------------------------------------------------------------
-    def on_pick(self, s: StateBase) -> None:
+    def on_pick(self, s: SmallWorldState) -> None:
         """The combo with this race was just chosen."""
 
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         """Troop redeployment begins, the tokens taken in hand (active race only)."""
 
-    # ---- scoring ----------------------------------------------------------------------------------
-    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
-        """Bonus coins for the regions ``regs`` the race occupies, at its owner's scoring."""
+    # ---- scoring (scoring.py, and the evaluation and coverage read the same hooks) ---------------------
+    #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
+    turn_coins_when = "every turn"
+
+    def region_coins(self, s: SmallWorldState, r: int, active: bool) -> int:
+        """Bonus coins for region ``r`` the race occupies, at its owner's scoring."""
+        return 0
+
+    def turn_coins(self, s: SmallWorldState, active: bool) -> int:
+        """Bonus coins at its owner's scoring that are not counted per region."""
         return 0
 
 
@@ -86,35 +99,57 @@ def race(rid: str) -> Callable[[type[Race]], type[Race]]:
 @race("amazons")
 class Amazons(Race):
     """+4 tokens for conquest only; they go back at redeployment and come again when troops are readied."""
+    moves = {(REDEPLOY, "abandon"): "give_back"}
 
-    def _lend(self, s: StateBase, extra: int) -> None:
+    def _lend(self, s: SmallWorldState, extra: int) -> None:
         s.rhand[self.index] += extra
         s.amazon_debt = extra
 
-    def extra_tokens(self, s: StateBase) -> int:
+    def extra_tokens(self, s: SmallWorldState) -> int:
         return min(EXTRA, self.supply - s.race_total(self.index))
 
-    def on_ready(self, s: StateBase) -> None:
+    def on_ready(self, s: SmallWorldState) -> None:
         self._lend(s, self.extra_tokens(s))
 
-    def on_pick(self, s: StateBase) -> None:
+    def on_pick(self, s: SmallWorldState) -> None:
         self._lend(s, min(EXTRA, self.supply - s.rhand[self.index]))
+
+    def on_redeployment(self, s: SmallWorldState) -> None:
+        """The lent tokens go back: from the hand first, the rest given back from the regions (``give_back``);
+        with no region left there is nothing to give back."""
+        if s.amazon_debt:
+            take = min(s.amazon_debt, s.rhand[self.index])
+            s.rhand[self.index] -= take
+            s.amazon_debt -= take
+            if self.index not in s.rrace:
+                s.amazon_debt = 0
+
+    def give_back(self, s: SmallWorldState, a: ActionArgs) -> None:
+        """Short of their 4 tokens at redeployment, the Amazons give them back from their regions (``abandon
+        rN`` takes one token)."""
+        r = a[1]
+        s.tok[r] -= 1
+        s.amazon_debt -= 1
+        if s.tok[r] == 0:
+            s._clear_region(r)
+        if s.amazon_debt and s.cur not in s.rrace:  # nothing left to give back
+            s.amazon_debt = 0
+            s.finish_redeployment()
 
 
 @race("dwarves")
 class Dwarves(Race):
     """+1 coin per Mine region occupied, also in decline."""
 
-    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
-        mine = s.board.mine
-        return sum(1 for i in regs if mine[i])
+    def region_coins(self, s: SmallWorldState, r: int, active: bool) -> int:
+        return 1 if s.board.mine[r] else 0
 
 
 @race("elves")
 class Elves(Race):
     """Lose no token when one of their regions is conquered (while active)."""
 
-    def tokens_kept(self, s: StateBase, n: int) -> int:
+    def tokens_kept(self, s: SmallWorldState, n: int) -> int:
         return n if s.rstatus[self.index] == ACTIVE else n - 1
 
 
@@ -129,7 +164,7 @@ class Ghouls(Race):
 class Giants(Race):
     """-1 token to conquer a region adjacent to a Mountain region they occupy."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         b = s.board
         rr = s.rrace
         for m in b.adj[r]:
@@ -143,12 +178,12 @@ class Halflings(Race):
     """First conquest anywhere; a Hole-in-the-Ground in each of the first 2 regions conquered."""
     first_conquest_anywhere = True
 
-    def on_occupy(self, s: StateBase, r: int, active: bool) -> None:
+    def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         if active and s.holes_used < MAX_HOLES:
             s.hole[r] = 1
             s.holes_used += 1
 
-    def on_pick(self, s: StateBase) -> None:
+    def on_pick(self, s: SmallWorldState) -> None:
         s.holes_used = 0
 
 
@@ -156,18 +191,17 @@ class Halflings(Race):
 class Humans(Race):
     """+1 coin per Farmland region occupied (active)."""
 
-    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
-        if not active:
-            return 0
-        t = s.board.terrain
-        return sum(1 for i in regs if t[i] == D.FARMLAND)
+    def region_coins(self, s: SmallWorldState, r: int, active: bool) -> int:
+        return 1 if active and s.board.terrain[r] == D.FARMLAND else 0
 
 
 @race("orcs")
 class Orcs(Race):
     """+1 coin per non-empty region conquered this turn (active)."""
 
-    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
+    turn_coins_when = "this turn"
+
+    def turn_coins(self, s: SmallWorldState, active: bool) -> int:
         return s.conq_ne if active else 0
 
 
@@ -180,7 +214,7 @@ class Ratmen(Race):
 class Skeletons(Race):
     """+1 token at redeployment per 2 non-empty regions conquered this turn (from the supply)."""
 
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         x = self.index
         s.rhand[x] += max(0, min(s.conq_ne // 2, self.supply - s.race_total(x)))
 
@@ -189,15 +223,20 @@ class Skeletons(Race):
 class Sorcerers(Race):
     """Once per opponent per turn, replace a lone active enemy token in an adjacent region with a Sorcerer
     from the supply."""
+    moves = {(CONQUER, "convert"): "convert_move"}
 
-    def conquest_actions(self, s: StateBase, acts: list[Action], bdie: int) -> None:
+    def convert_move(self, s: SmallWorldState, a: ActionArgs) -> None:
+        s.ready_troops()
+        self.convert(s, a[1])
+
+    def conquest_actions(self, s: SmallWorldState, acts: list[Action], bdie: int) -> None:
         # option convert_needs_token (default true): "a player must always have at least one Race token available
         # to initiate a new Conquest" (003) holds for a conversion too
         if bdie < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):
             for r in self.conversion_targets(s):
                 acts.append(("convert", RID[r]))
 
-    def conversion_targets(self, s: StateBase) -> list[int]:
+    def conversion_targets(self, s: SmallWorldState) -> list[int]:
         """A lone active token of an opponent not yet converted this turn, in a region adjacent to one of
         theirs, while a Sorcerer is left in the supply."""
         x = self.index
@@ -224,7 +263,7 @@ class Sorcerers(Race):
             out.append(r)
         return out
 
-    def convert(self, s: StateBase, r: int) -> None:
+    def convert(self, s: SmallWorldState, r: int) -> None:
         """The lone token goes back to its supply; a Sorcerer takes its place (not a conquest of a non-empty
         region for the owner's losses: nothing goes back in hand)."""
         y = s.rrace[r]
@@ -244,7 +283,7 @@ class Sorcerers(Race):
 class Tritons(Race):
     """-1 token to conquer a coastal region (bordering a sea or the lake)."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1 if s.board.coastal[r] else 0
 
 
@@ -252,7 +291,7 @@ class Tritons(Race):
 class Trolls(Race):
     """A Troll's Lair (+1 defence) in every region they occupy; lairs stay in decline."""
 
-    def on_occupy(self, s: StateBase, r: int, active: bool) -> None:
+    def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         s.lair[r] = 1
 
 
@@ -260,11 +299,8 @@ class Trolls(Race):
 class Wizards(Race):
     """+1 coin per Magic Source region occupied (active)."""
 
-    def coins(self, s: StateBase, regs: list[int], active: bool) -> int:
-        if not active:
-            return 0
-        magic = s.board.magic
-        return sum(1 for i in regs if magic[i])
+    def region_coins(self, s: SmallWorldState, r: int, active: bool) -> int:
+        return 1 if active and s.board.magic[r] else 0
 
 
 def _build() -> tuple[Race, ...]:
@@ -289,13 +325,5 @@ COST_DISCOUNT = _overridden("cost_discount")
 TOKENS_KEPT = _overridden("tokens_kept")
 ON_OCCUPY = _overridden("on_occupy")
 CONQUEST_ACTIONS = _overridden("conquest_actions")
-COINS = _overridden("coins")
-
-
-def _sorcerers() -> Sorcerers:
-    r = RACE_BY_ID["sorcerers"]
-    assert isinstance(r, Sorcerers)
-    return r
-
-
-SORCERERS_RULE: Sorcerers = _sorcerers()
+REGION_COINS = _overridden("region_coins")
+TURN_COINS = _overridden("turn_coins")

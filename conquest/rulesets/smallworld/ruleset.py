@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.encoding import Encoding
-from conquest.core.errors import NotationError, OptionError
+from conquest.core.errors import OptionError
 from conquest.core.game import Ruleset, State, TestSettings
 from conquest.core.kinds import Action
-from conquest.core.notation import guarded_format, is_digits
+from conquest.core.notation import guarded_format
 from conquest.core.options import Option, OptionsSpec
 from conquest.core.variants import VariantModel, variant_option
+from conquest.rulesets.smallworld import notation
+from conquest.rulesets.smallworld.notation import REGION_WORDS
+from conquest.rulesets.smallworld.powers import POWER_RULES, REGION_COINS as POWER_REGION, TURN_COINS as POWER_TURN
+from conquest.rulesets.smallworld.races import RACE_RULES, REGION_COINS as RACE_REGION, TURN_COINS as RACE_TURN
 from conquest.rulesets.smallworld.state import (
     ACTIVE,
     CONQUER,
@@ -25,48 +28,11 @@ from conquest.rulesets.smallworld.state import (
     PHASE_NAMES,
     PICK,
     REDEPLOY,
-    RID,
     RIDX,
     STOUT_CHOICE,
     SmallWorldState,
 )
 from conquest.rulesets.smallworld.variant import SmallWorldVariant, figures_for, figures_of
-
-NOTATION_HELP = (
-    "pick I | conquer rN | final rN | dragon rN | convert rN | berserk | abandon rN | decline | end | "
-    "redeploy rN K | camp rN | fortress rN | hero rN | peace SEAT | (chance) race ID, power ID, die D"
-)
-_REGION_ACTIONS = ("conquer", "final", "dragon", "convert", "abandon", "camp", "fortress", "hero")
-# every word of the notation, with what follows it: (argument names, the form to write)
-_USAGE: dict[str, tuple[tuple[str, ...], str]] = {
-    "pick": (("the slot",), "pick I — I is the slot, 0 at the top"),
-    "berserk": ((), "berserk"),
-    "decline": ((), "decline"),
-    "end": ((), "end"),
-    "redeploy": (("the region", "the number of tokens"), "redeploy rN K — K tokens from hand into region rN"),
-    "peace": (("the seat",), "peace S — S is the opponent's seat, 0-based"),
-    "die": (("the die face",), "die D — D is 0, 1, 2 or 3"),
-    "race": (("the race id",), "race ID"),
-    "power": (("the power id",), "power ID"),
-    **{k: (("the region",), f"{k} rN") for k in _REGION_ACTIONS},
-}
-
-
-def _parse_region(tok: str, text: str) -> str:
-    if len(tok) < 2 or tok[0] not in "rR" or not is_digits(tok[1:]) or not 1 <= int(tok[1:]) <= len(RID):
-        raise NotationError(f"'{text}': '{tok}' is not a region (write r1, r2, ...)")
-    return RID[int(tok[1:]) - 1]
-
-
-def _parse_int(tok: str, text: str, what: str, minimum: int = 0) -> int:
-    body = tok[1:] if tok[:1] in "+-" else tok
-    if not is_digits(body):
-        raise NotationError(f"'{text}': {what} must be a whole number, got '{tok}'")
-    v = int(tok)
-    if v < minimum:
-        raise NotationError(f"'{text}': {what} must be "
-                            + ("positive (1 or more)" if minimum == 1 else f"{minimum} or more") + f", got {v}")
-    return v
 
 
 class SmallWorldRuleset(Ruleset):
@@ -90,7 +56,7 @@ class SmallWorldRuleset(Ruleset):
         """This game's own encoding (``encoding.py``: faster and smaller than the generic one built from the view;
         trained policies depend on its layout)."""
         from conquest.rulesets.smallworld.encoding import SmallWorldEncoding
-        return SmallWorldEncoding(players, options, verbs=tuple(_USAGE))
+        return SmallWorldEncoding(players, options, verbs=notation.VERBS)
 
     def options(self) -> OptionsSpec:
         return OptionsSpec((
@@ -158,62 +124,12 @@ class SmallWorldRuleset(Ruleset):
         return SmallWorldState.fresh(players, options, board, seed, self._column(options))
 
     # ---- notation ---------------------------------------------------------------------------------
-    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
-                names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The log line of ``action`` told to ``seat`` from its views (``smallworld/narrate.py``)."""
-        from conquest.rulesets.smallworld.narrate import narrate
-        if names is None:
-            names = self.seat_names(int(before["players"]), before["options"])
-        return narrate(before, action, after, seat, names)
-
     def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(f"an action must be text, got {type(text).__name__}")
-        parts = text.strip().split()
-        if not parts:
-            raise NotationError(f"empty action (actions: {NOTATION_HELP})")
-        k = parts[0].lower()
-        n = len(parts)
-        if k not in _USAGE:
-            raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
-        names, form = _USAGE[k]
-        if n - 1 < len(names):
-            missing = names[n - 1:]
-            raise NotationError(f"'{text}': {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
-                                f"missing (write {form})")
-        if n - 1 > len(names):
-            extra = " ".join(parts[len(names) + 1:])
-            raise NotationError(f"'{text}': unexpected '{extra}' (write {form})")
-        if k in ("berserk", "decline", "end"):
-            return (k,)
-        if k in _REGION_ACTIONS:
-            return (k, _parse_region(parts[1], text))
-        if k == "redeploy":
-            return (k, _parse_region(parts[1], text), _parse_int(parts[2], text, "the number of tokens", 1))
-        if k == "pick":
-            return (k, _parse_int(parts[1], text, "the slot"))
-        if k == "peace":
-            return (k, _parse_int(parts[1], text, "the seat"))
-        if k == "die":
-            return (k, _parse_int(parts[1], text, "the die face"))
-        if k == "race" and n == 2:
-            if parts[1].lower() not in D.RACE_INDEX:
-                raise NotationError(f"'{text}': unknown race '{parts[1]}'")
-            return (k, parts[1].lower())
-        if k == "power" and n == 2:
-            if parts[1].lower() not in D.POWER_INDEX:
-                raise NotationError(f"'{text}': unknown power '{parts[1]}'")
-            return (k, parts[1].lower())
-        raise NotationError(f"'{text}' is not a Small World action (actions: {NOTATION_HELP})")
+        return notation.parse_action(text)
 
     @guarded_format("smallworld")
     def format_action(self, action: Action) -> str:
-        k = action[0]
-        if len(action) == 1:
-            return str(k)
-        if k == "redeploy":
-            return f"redeploy {action[1]} {action[2]}"
-        return f"{k} {action[1]}"
+        return notation.format_action(action)
 
     def describe_action(self, state: State, action: Any) -> str:
         """What the action does, in the game's words: region names (never their ids), the cost of a conquest,
@@ -225,7 +141,7 @@ class SmallWorldRuleset(Ruleset):
             return f"{n} {w}" + ("" if n == 1 else "s")
 
         region = ""
-        if k in _REGION_ACTIONS or k == "redeploy":
+        if k in REGION_WORDS or k == "redeploy":
             r = RIDX.get(action[1], -1)
             region = state.board.names[r] if 0 <= r < state.board.n else str(action[1])
         if k == "conquer":
@@ -418,22 +334,19 @@ class SmallWorldRuleset(Ruleset):
         income = 0.0
         defence = 0.0
         rr, rs, tok = st.rrace, st.rseat, st.tok
+        race_coins = RACE_REGION
+        power_coins = POWER_REGION[px] if px >= 0 else None
         for i in range(b.n):
             y = rr[i]
             if y < 0 or rs[y] != s:
                 continue
-            v = 1.0
-            if y == D.DWARVES and b.mine[i]:
-                v += 1
+            # the coins the region brings at each scoring: 1, and the race's and power's bonuses (their entries)
+            rc = race_coins[y]
+            bonus = rc(st, i, y == x) if rc is not None else 0
+            if y == x and power_coins is not None:
+                bonus += power_coins(st, i)
+            v = 1.0 + bonus
             if y == x:
-                t = b.terrain[i]
-                if (x == D.HUMANS and t == D.FARMLAND) or (x == D.WIZARDS and b.magic[i]):
-                    v += 1
-                if (px == D.FOREST and t == D.FOREST_T) or (px == D.HILL and t == D.HILL_T) \
-                        or (px == D.SWAMP and t == D.SWAMP_T) or px == D.MERCHANT:
-                    v += 1
-                if px == D.FORTIFIED:
-                    v += st.fort[i]
                 # exposed regions want more tokens
                 exposed = b.edge[i] or any(rr[j] >= 0 and rs[rr[j]] != s for j in b.adj[i])
                 guard = tok[i] + st.lair[i] + st.fort[i] + st.camp[i] + b.mountain[i]
@@ -444,10 +357,17 @@ class SmallWorldRuleset(Ruleset):
                 v *= 0.8  # declined regions erode
             income += v
         if x >= 0:
-            if px == D.ALCHEMIST:
-                income += 2
-            if (x == D.ORCS) + (px == D.PILLAGING) and pending and s == st.seat:
-                income += st.conq_ne * ((x == D.ORCS) + (px == D.PILLAGING))
+            # the entries' coins of the turn: every turn's are income; this turn's conquests' count for the seat
+            # playing until it scores; a bonus paid once is not income
+            rt, pt = RACE_TURN[x], POWER_TURN[px]
+            turn = ((RACE_RULES[x].turn_coins_when, rt(st, True) if rt is not None else 0),
+                    (POWER_RULES[px].turn_coins_when, pt(st) if pt is not None else 0))
+            every = sum(c for when, c in turn if when == "every turn")
+            this = sum(c for when, c in turn if when == "this turn")
+            if every:
+                income += every
+            if pending and s == st.seat:
+                income += this
             spare = st.rhand[x] + sum(tok[i] - 1 for i in range(b.n) if rr[i] == x)
             if x == D.AMAZONS and st.amazon_debt and s == st.seat:
                 # the 4 conquest-only tokens leave at redeployment: regions they cannot be taken from are lost

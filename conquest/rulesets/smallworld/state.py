@@ -1,8 +1,9 @@
-"""The state of a Small World game: its fields (base.py), what may be done now, and the transitions. The
-procedures are the steps of the rules, each in its own module: picking a combo (combo.py), conquering
-regions (conquest.py, as page 4 of 003 reads), redeployment and the defenders' redeployment
-(redeployment.py), going into decline (decline.py), scoring (scoring.py) and the turn track (turn.py); the
-races' and powers' effects are hooks of their entries (races.py, powers.py); refusals are explained by
+"""The state of a Small World game: its fields (base.py) with the rules' procedures bound as class
+attributes, the one binding style of every ruleset (docs/architecture.md). The procedures are the steps of the
+rules, each a module of functions: picking a combo (combo.py), conquering regions (conquest.py, as page 4 of
+003 reads), redeployment (redeployment.py), going into decline (decline.py), scoring (scoring.py), the turn,
+its end and the defenders' redeployment (turn.py), the dispatcher by phase (dispatch.py); the races' and
+powers' effects and own actions are their entries (races.py, powers.py); refusals are explained by
 messages.py; the JSON form is serial.py.
 """
 
@@ -12,9 +13,8 @@ from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.game import CHANCE
-from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.smallworld.base import STAT_KEYS
-from conquest.rulesets.smallworld.combo import PickingCombo
+from conquest.rulesets.smallworld import combo, conquest, decline, dispatch, messages, redeployment, scoring, turn
+from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
     CONQUER,
@@ -47,20 +47,46 @@ from conquest.rulesets.smallworld.common import (
     VISIBLE,
     _n,
 )
-from conquest.rulesets.smallworld.conquest import Conquering
 from conquest.rulesets.smallworld.data import Board
-from conquest.rulesets.smallworld.decline import Declining
-from conquest.rulesets.smallworld.messages import Explaining
-from conquest.rulesets.smallworld.redeployment import Redeploying
-from conquest.rulesets.smallworld.scoring import Scoring
 from conquest.rulesets.smallworld.serial import SmallWorldBody, body_json, from_body
-from conquest.rulesets.smallworld.turn import TurnTrack
 from conquest.rulesets.smallworld.variant import figures_of
 
 
-class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declining, Scoring, Explaining):
+class SmallWorldState(StateBase):
     __slots__ = ()
     schema = SmallWorldBody
+
+    # the game interface (``core.game.State``): the dispatcher by phase, the refusals, the end
+    legal_actions = dispatch.legal_actions
+    chance_outcomes = dispatch.chance_outcomes
+    _apply = dispatch.apply
+    illegal_reason = messages.illegal_reason
+    result = scoring.result
+    scores = scoring.scores
+
+    # the rules' procedures and queries, by step (for code outside the package and the races' and powers'
+    # hooks; inside the package, the steps call one another's functions)
+    choose_combo = combo.choose_combo
+    ready_troops = conquest.ready_troops
+    hand_now = conquest.hand_now
+    can_sail = conquest.can_sail
+    conquest_targets = conquest.conquest_targets
+    conquest_cost = conquest.conquest_cost
+    lose_region = conquest.lose_region
+    occupy = conquest.occupy
+    conquer = conquest.conquer
+    roll_resolved = conquest.roll_resolved
+    start_redeployment = redeployment.start_redeployment
+    finish_redeployment = redeployment.finish_redeployment
+    go_into_decline = decline.go_into_decline
+    remove_race = decline.remove_race
+    score = scoring.score
+    start_turn = turn.start_turn
+    begin_active_part = turn.begin_active_part
+    end_of_turn = turn.end_of_turn
+    next_turn = turn.next_turn
+    begin_defenders = turn.begin_defenders
+    next_defender = turn.next_defender
 
     # ---- construction -----------------------------------------------------------------------------
     @classmethod
@@ -94,13 +120,13 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         s.hole = [0] * n
         s.hero = [0] * n
         s.dragon = [0] * n
-        s._reset_turn_flags()
+        turn.reset_turn_flags(s)
         s.defender = -1
         s.peace_by = -1
         s.peace_to = -1
         s.holes_used = 0
         s.stats = dict.fromkeys(STAT_KEYS, 0)
-        s._after_draw()
+        turn.after_draw(s)
         return s
 
     # ---- who moves --------------------------------------------------------------------------------
@@ -114,139 +140,6 @@ class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declinin
         if ph == DEFEND:
             return self.defender
         return self.seat
-
-    # ---- legal actions ----------------------------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
-        ph = self.phase
-        if ph == CONQUER:
-            return self._conquer_actions()
-        if ph == REDEPLOY:
-            return self._redeploy_actions()
-        if ph == DEFEND:
-            return self._defend_actions()
-        if ph == PICK:
-            c = self.coins[self.seat]
-            return [("pick", i) for i in range(len(self.col_race)) if i <= c]
-        if ph in (DRAW_RACE, DRAW_POWER, DIE):
-            return [a for a, _ in self.chance_outcomes()]
-        if ph == STOUT_CHOICE:
-            return [("decline",), ("end",)]
-        if ph == DIPLOMACY:
-            return [("peace", t) for t in self._peace_choices()]
-        return []
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        ph = self.phase
-        if ph == DRAW_RACE:
-            pile = self.pile_races()
-            return [(("race", D.RACE_IDS[x]), 1.0 / len(pile)) for x in pile]
-        if ph == DRAW_POWER:
-            pile = self.pile_powers()
-            return [(("power", D.POWER_IDS[p]), 1.0 / len(pile)) for p in pile]
-        if ph == DIE:
-            return [(("die", f), p) for f, p in DIE_PROBS]
-        return []
-
-    # ---- transitions ------------------------------------------------------------------------------
-    def _apply(self, a: ActionArgs) -> None:
-        # Long because: one branch per action verb (conquer, the reinforcement die, redeploy, decline, pick a combo,
-        # the powers' actions), each the few lines of its rule, in the order of a turn.
-        kind = a[0]
-        if kind in REGION_ACTIONS:
-            a = (kind, RIDX[a[1]]) + a[2:]
-        if kind == "conquer":
-            self.ready_troops()
-            r = a[1]
-            c = self.conquest_cost(self.cur, r)
-            if self.bdie >= 0:
-                c = max(1, c - self.bdie)
-                self.bdie = -1
-            self.conquer(r, c)
-        elif kind == "redeploy":
-            r, k = a[1], a[2]
-            self.tok[r] += k
-            self.rhand[self.cur] -= k
-            if self.phase == DEFEND and self.rhand[self.cur] == 0 and not self._defender_camps():
-                self._next_defender()
-        elif kind == "end":
-            if self.phase == CONQUER:
-                self.ready_troops()
-                self.bdie = -1
-                self.start_redeployment()
-            elif self.phase == REDEPLOY:
-                self.finish_redeployment()
-            else:  # Stout: no decline
-                self._after_stout()
-        elif kind == "pick":
-            self.choose_combo(a[1])
-        elif kind == "race":
-            self.col_race.append(D.RACE_INDEX[a[1]])
-            self.phase = DRAW_POWER
-        elif kind == "power":
-            self.col_power.append(D.POWER_INDEX[a[1]])
-            self.col_coins.append(0)
-            self._after_draw()
-        elif kind == "die":
-            self.roll_resolved(a[1])
-        elif kind == "final":
-            self.ready_troops()
-            self.acted = True
-            self.final_r = a[1]
-            self.phase = DIE
-        elif kind == "berserk":
-            self.ready_troops()
-            self.acted = True
-            self.phase = DIE
-        elif kind == "dragon":
-            self.ready_troops()
-            r = a[1]
-            self.dragon = [0] * len(self.dragon)
-            self.conquer(r, 1)
-            self.dragon[r] = 1
-            self.dragon_used = True
-        elif kind == "convert":
-            self.ready_troops()
-            self.sorcerers_convert(a[1])
-        elif kind == "abandon":
-            r = a[1]
-            if self.phase == REDEPLOY:  # Amazons short of their 4 tokens
-                self.tok[r] -= 1
-                self.amazon_debt -= 1
-                if self.tok[r] == 0:
-                    self._clear_region(r)
-                if self.amazon_debt and self.cur not in self.rrace:  # nothing left to give back
-                    self.amazon_debt = 0
-                    self.finish_redeployment()
-            else:
-                self.ready_troops()
-                self.rhand[self.cur] += self.tok[r]
-                self._clear_region(r)
-        elif kind == "decline":
-            if self.phase == STOUT_CHOICE:
-                self.go_into_decline(self.seat)
-                self._after_stout()
-            else:
-                self.go_into_decline(self.seat)
-                self.declined_now = True
-                self.score(self.seat)
-                self._begin_defenders()
-        elif kind == "camp":
-            self.camp[a[1]] += 1
-            if self.phase == DEFEND:
-                self.camps_loose -= 1
-                if self.rhand[self.cur] == 0 and not self.camps_loose:
-                    self._next_defender()
-        elif kind == "fortress":
-            self.fort[a[1]] = 1
-            self.fort_placed = True
-        elif kind == "hero":
-            self.hero[a[1]] = 1
-        elif kind == "peace":
-            self.peace_by = self.seat
-            self.peace_to = a[1]
-            self._begin_defenders()
-        else:  # pragma: no cover - the checked apply never gets here
-            raise ValueError(f"unknown action {a!r}")
 
     # ---- information ------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

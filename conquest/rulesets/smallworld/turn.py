@@ -1,106 +1,209 @@
 """The turn and the turn track (standard rules, "Game Turn" and "End of the Game"): a seat's turn begins
 with its declined races that still conquer, then its active race (or a new combo); after scoring, the
-powers that act at the end of the turn (Stout, Diplomat) and the defenders' redeployment; then the next
-seat."""
+powers that act at the end of the turn (Stout, Diplomat) and the defenders' redeployment (003, "Enemy Losses
+and Withdrawals"); then the combo column is refilled and the next seat plays."""
 
 from __future__ import annotations
 
-from conquest.rulesets.smallworld.base import StateBase
-from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DIPLOMACY, OVER, PICK, STOUT_CHOICE
+from typing import TYPE_CHECKING
+
+from conquest.core.kinds import Action, ActionArgs
+from conquest.rulesets.smallworld.common import (
+    ACTIVE,
+    CONQUER,
+    DEFEND,
+    DIPLOMACY,
+    DRAW_RACE,
+    NR,
+    OVER,
+    PICK,
+    RID,
+    STOUT_CHOICE,
+    VISIBLE,
+)
 from conquest.rulesets.smallworld.powers import POWER_RULES
 from conquest.rulesets.smallworld.races import RACE_RULES
+from conquest.rulesets.smallworld.scoring import score
+
+if TYPE_CHECKING:
+    from conquest.rulesets.smallworld.state import SmallWorldState
 
 
-class TurnTrack(StateBase):
-    __slots__ = ()
+def reset_turn_flags(st: SmallWorldState) -> None:
+    st.cur = -1
+    st.readied = False
+    st.acted = False
+    st.picked = False
+    st.declined_now = False
+    st.conq_ne = 0
+    st.attacked = 0
+    st.converted = 0
+    st.dragon_used = False
+    st.die_used = False
+    st.fort_placed = False
+    st.bdie = -1
+    st.final_r = -1
+    st.amazon_debt = 0
+    st.camps_loose = 0
 
-    def _reset_turn_flags(self) -> None:
-        self.cur = -1
-        self.readied = False
-        self.acted = False
-        self.picked = False
-        self.declined_now = False
-        self.conq_ne = 0
-        self.attacked = 0
-        self.converted = 0
-        self.dragon_used = False
-        self.die_used = False
-        self.fort_placed = False
-        self.bdie = -1
-        self.final_r = -1
-        self.amazon_debt = 0
-        self.camps_loose = 0
 
-    def start_turn(self) -> None:
-        self._reset_turn_flags()
-        s = self.seat
-        for g in self.declined_races(s):
-            if RACE_RULES[g].conquers_in_decline and (self.rhand[g] > 0 or g in self.rrace):
-                # "declined Ghouls still conquer, before your active race"
-                # their troops are readied at their first action, like an active race's (reading 9)
-                self.cur = g
-                self.readied = False
-                self.phase = CONQUER
+def after_draw(st: SmallWorldState) -> None:
+    """The column is refilled (chance draws a race, then a power) up to the visible combos; then the turn of
+    the seat to play begins (the game's first turn after set-up)."""
+    if len(st.col_race) < VISIBLE and st.pile_races():
+        st.phase = DRAW_RACE
+        return
+    if st.turn == 0:
+        st.turn = 1
+        st.seat = 0
+    start_turn(st)
+
+
+def start_turn(st: SmallWorldState) -> None:
+    reset_turn_flags(st)
+    s = st.seat
+    for g in st.declined_races(s):
+        if RACE_RULES[g].conquers_in_decline and (st.rhand[g] > 0 or g in st.rrace):
+            # "declined Ghouls still conquer, before your active race"
+            # their troops are readied at their first action, like an active race's (reading 9)
+            st.cur = g
+            st.readied = False
+            st.phase = CONQUER
+            return
+    begin_active_part(st)
+
+
+def begin_active_part(st: SmallWorldState) -> None:
+    s = st.seat
+    x = st.active_race(s)
+    st.readied = False
+    st.acted = False
+    st.bdie = -1
+    if x < 0:
+        if st.col_race:
+            st.cur = -1
+            st.phase = PICK
+        else:  # no combo left to take: the turn is only scoring
+            st.cur = -1
+            score(st, s)
+            begin_defenders(st)
+        return
+    st.cur = x
+    st.phase = CONQUER
+
+
+def active_power(st: SmallWorldState, race: int) -> int:
+    """The power of ``race`` if it is active, else -1."""
+    return st.rpower[race] if race >= 0 and st.rstatus[race] == ACTIVE else -1
+
+
+def end_of_turn(st: SmallWorldState) -> None:
+    s = st.seat
+    score(st, s)
+    # Stout "may decline at the end of a normal turn": the first turn (choose, conquer, score) is one too,
+    # unless option stout_first_turn=false (reading 13)
+    p = active_power(st, st.cur)
+    if p >= 0 and POWER_RULES[p].declines_after_scoring \
+            and (not st.picked or st.options.get("stout_first_turn", True)):
+        st.phase = STOUT_CHOICE
+        return
+    after_stout(st)
+
+
+def after_stout(st: SmallWorldState) -> None:
+    p = active_power(st, st.active_race(st.seat))
+    if p >= 0 and POWER_RULES[p].makes_peace and peace_choices(st):
+        st.phase = DIPLOMACY
+        return
+    begin_defenders(st)
+
+
+def peace_choices(st: SmallWorldState) -> list[int]:
+    return [t for t in range(st.players) if t != st.seat and not st.attacked >> t & 1]
+
+
+# ---- the defenders' redeployment --------------------------------------------------------------------
+def replaces_camps(st: SmallWorldState, race: int) -> bool:
+    """The race's power has Encampments its owner places again when a region is lost (Bivouacking)."""
+    return race >= 0 and st.rstatus[race] == ACTIVE and POWER_RULES[st.rpower[race]].replaces_lost_camps
+
+
+def defend_actions(st: SmallWorldState) -> list[Action]:
+    h = st.rhand[st.cur]
+    own = st.regions_of(st.cur)
+    acts: list[Action] = [("redeploy", RID[r], k) for r in own for k in range(1, h + 1)]
+    if st.camps_loose and replaces_camps(st, st.cur):
+        acts.extend(("camp", RID[r]) for r in own)
+    return acts
+
+
+def begin_defenders(st: SmallWorldState) -> None:
+    st.defender = -1
+    next_defender(st)
+
+
+def defender_camps(st: SmallWorldState) -> bool:
+    return bool(st.camps_loose) and replaces_camps(st, st.cur)
+
+
+def next_defender(st: SmallWorldState) -> None:
+    """Defenders redeploy the tokens they took back in hand "as the final action of the current player's
+    turn", into regions their race still holds; seats in turn order after the current one."""
+    s = st.seat
+    own_active = st.active_race(s)
+    for k in range(1, st.players + 1):
+        t = (s + k) % st.players
+        for y in range(NR):
+            if st.rseat[y] != t or (t == s and y == own_active):
+                continue
+            if st.rhand[y] <= 0 and not (st.camps_loose and replaces_camps(st, y)):
+                continue
+            if y in st.rrace:
+                st.defender = t
+                st.cur = y
+                st.phase = DEFEND
                 return
-        self.begin_active_part()
+    st.defender = -1
+    st.camps_loose = 0
+    next_turn(st)
 
-    def begin_active_part(self) -> None:
-        s = self.seat
-        x = self.active_race(s)
-        self.readied = False
-        self.acted = False
-        self.bdie = -1
-        if x < 0:
-            if self.col_race:
-                self.cur = -1
-                self.phase = PICK
-            else:  # no combo left to take: the turn is only scoring
-                self.cur = -1
-                self.score(s)
-                self._begin_defenders()
-            return
-        self.cur = x
-        self.phase = CONQUER
 
-    def _active_power(self, race: int) -> int:
-        """The power of ``race`` if it is active, else -1."""
-        return self.rpower[race] if race >= 0 and self.rstatus[race] == ACTIVE else -1
+# ---- the turn track ---------------------------------------------------------------------------------
+def next_turn(st: SmallWorldState) -> None:
+    s = st.seat
+    if st.peace_to == s:  # the Diplomat's protection lasted one turn of the chosen opponent
+        st.peace_by = st.peace_to = -1
+    s += 1
+    if s == st.players:
+        s = 0
+        st.turn += 1
+    st.seat = s
+    if st.turn > st.turns:
+        st.turn = st.turns
+        st.seat = st.players - 1
+        reset_turn_flags(st)
+        st.phase = OVER
+        return
+    after_draw(st)
 
-    def end_of_turn(self) -> None:
-        s = self.seat
-        self.score(s)
-        # Stout "may decline at the end of a normal turn": the first turn (choose, conquer, score) is one too,
-        # unless option stout_first_turn=false (reading 13)
-        p = self._active_power(self.cur)
-        if p >= 0 and POWER_RULES[p].declines_after_scoring \
-                and (not self.picked or self.options.get("stout_first_turn", True)):
-            self.phase = STOUT_CHOICE
-            return
-        self._after_stout()
 
-    def _after_stout(self) -> None:
-        p = self._active_power(self.active_race(self.seat))
-        if p >= 0 and POWER_RULES[p].makes_peace and self._peace_choices():
-            self.phase = DIPLOMACY
-            return
-        self._begin_defenders()
+# ---- the moves of the end of the turn (``dispatch.MOVES``) -------------------------------------------
+def defender_redeploy_move(st: SmallWorldState, a: ActionArgs) -> None:
+    r, k = a[1], a[2]
+    st.tok[r] += k
+    st.rhand[st.cur] -= k
+    if st.rhand[st.cur] == 0 and not defender_camps(st):
+        next_defender(st)
 
-    def _peace_choices(self) -> list[int]:
-        return [t for t in range(self.players) if t != self.seat and not self.attacked >> t & 1]
 
-    def next_turn(self) -> None:
-        s = self.seat
-        if self.peace_to == s:  # the Diplomat's protection lasted one turn of the chosen opponent
-            self.peace_by = self.peace_to = -1
-        s += 1
-        if s == self.players:
-            s = 0
-            self.turn += 1
-        self.seat = s
-        if self.turn > self.turns:
-            self.turn = self.turns
-            self.seat = self.players - 1
-            self._reset_turn_flags()
-            self.phase = OVER
-            return
-        self._after_draw()
+def stout_actions(st: SmallWorldState) -> list[Action]:
+    return [("decline",), ("end",)]
+
+
+def stout_end_move(st: SmallWorldState, a: ActionArgs) -> None:
+    """Stout does not go into decline."""
+    after_stout(st)
+
+
+def peace_actions(st: SmallWorldState) -> list[Action]:
+    return [("peace", t) for t in peace_choices(st)]
