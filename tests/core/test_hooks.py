@@ -119,20 +119,23 @@ def test_each_games_confirmation(rid: str, view: dict, text: str, asks: str | No
 
 def test_narrate_defaults_to_the_narrate_module_of_the_rulesets_package() -> None:
     """The default ``narrate`` tells the line with ``<package>.narrate.narrate`` when the ruleset's package has
-    one (kingdom, narby, smallworld keep no copy of the override), also for a subclass defined elsewhere, and
+    one (kingdom, narby, nerath, smallworld keep no copy of the override), also for a subclass defined elsewhere, and
     falls back to who acted and the notation when it has none (the toy of the web tests)."""
     from conquest.core.game import package_narrator
     from conquest.rulesets.kingdom.narrate import narrate as kingdom_narrate
     from conquest.rulesets.kingdom.ruleset import KingdomRuleset
     from conquest.rulesets.narby.narrate import narrate as narby_narrate
     from conquest.rulesets.narby.ruleset import NarbyRuleset
+    from conquest.rulesets.nerath.narrate import narrate as nerath_narrate
+    from conquest.rulesets.nerath.ruleset import NerathRuleset
     from conquest.rulesets.smallworld.narrate import narrate as smallworld_narrate
     from conquest.rulesets.smallworld.ruleset import SmallWorldRuleset
 
     assert package_narrator(KingdomRuleset) is kingdom_narrate
     assert package_narrator(NarbyRuleset) is narby_narrate
     assert package_narrator(SmallWorldRuleset) is smallworld_narrate
-    for cls in (KingdomRuleset, NarbyRuleset, SmallWorldRuleset):
+    assert package_narrator(NerathRuleset) is nerath_narrate
+    for cls in (KingdomRuleset, NarbyRuleset, NerathRuleset, SmallWorldRuleset):
         assert "narrate" not in cls.__dict__, f"{cls.__name__} still overrides narrate"
 
     class Variant(KingdomRuleset):  # a subclass in a package without a narrate module

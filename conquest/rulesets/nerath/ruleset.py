@@ -123,14 +123,6 @@ class NerathRuleset(Ruleset):
             st.start_turn()
         return st
 
-    def narrate(self, before: dict[str, Any], action: Any, after: dict[str, Any], seat: int | None,
-                names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The log line of ``action`` told to ``seat`` from its views (``nerath/narrate.py``)."""
-        from conquest.rulesets.nerath.narrate import narrate
-        if names is None:
-            names = self.seat_names(int(before["players"]), before["options"])
-        return narrate(before, action, after, seat, names)
-
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
