@@ -61,6 +61,7 @@ from conquest.rulesets.smallworld.variant import figures_of
 class SmallWorldState(Conquering, PickingCombo, Redeploying, TurnTrack, Declining, Scoring, Explaining):
     __slots__ = ()
     schema = SmallWorldBody
+    body_is_fresh = True  # body_json is its DOCUMENT's writer
 
     # ---- construction -----------------------------------------------------------------------------
     @classmethod
