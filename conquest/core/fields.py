@@ -98,17 +98,22 @@ class Key:
     """One key of a state document: its JSON name, its declared type (a pydantic annotation; bounds in
     ``Annotated[..., Field(...)]``), how it is written and how it is read. ``read`` None: written for readers
     only (derived figures), ignored when a document is read. ``default``: the value a document may leave out
-    (none: the key is required)."""
+    (none: the key is required). ``fresh``: the writer builds a new value each time, sharing no list or dict
+    with the state, so the document need not copy it again (tests/core/test_contract.py holds every ruleset's
+    documents to it)."""
 
     name: str
     type: Any
     write: Callable[[Any], Any]
     read: Callable[[Any, Any], None] | None = None
     default: Any = _REQUIRED
+    fresh: bool = False
 
 
 class Document:
-    """A state's JSON body as a list of ``Key``: the pydantic model, the writer and the reader derived."""
+    """A state's JSON body as a list of ``Key``: the pydantic model, the writer and the reader derived. A state
+    class whose ``_body_json`` is ``write`` sets ``body_is_fresh = True`` (``State.to_json`` then copies
+    nothing more)."""
 
     def __init__(self, model_name: str, keys: Sequence[Key], base: type[Body] = Body) -> None:
         self.keys = tuple(keys)
@@ -121,11 +126,27 @@ class Document:
                 fields[f"key_{i}"] = (k.type, Field(default, alias=k.name))
         self.model: type[Body] = create_model(model_name, __base__=base, **fields)
         self._readers = tuple((k.name, k.read, k.default) for k in self.keys if k.read is not None)
-        self._writers = tuple((k.name, k.write) for k in self.keys)
+        self.write: Callable[[Any], dict[str, Any]] = self._make_writer()
 
-    def write(self, state: Any) -> dict[str, Any]:
-        """The body of ``state``'s document, the keys in declaration order."""
-        return {name: write(state) for name, write in self._writers}
+    def _make_writer(self) -> Callable[[Any], dict[str, Any]]:
+        """``write(state)``: the body of ``state``'s document, the keys in declaration order, a fresh document
+        (every value copied, except the ``fresh`` ones, new already), as one generated dict display (an ``attr``
+        key reads its attribute in place; every other key calls its writer), so that a ``to_json`` costs what a
+        hand-written one did."""
+        namespace: dict[str, Any] = {"c": json_copy}
+        items = []
+        for i, k in enumerate(self.keys):
+            attribute = getattr(k.write, "attribute", None)
+            if attribute is not None:
+                value = f"s.{attribute}"
+            else:
+                namespace[f"w{i}"] = k.write
+                value = f"w{i}(s)"
+            items.append(f"{k.name!r}: {value if k.fresh else f'c({value})'}")
+        exec("def write(s):\n    return {" + ", ".join(items) + "}", namespace)
+        fn: Callable[[Any], dict[str, Any]] = namespace["write"]
+        fn.__doc__ = "The body of a state's document, the keys in declaration order (generated from its keys)."
+        return fn
 
     def read(self, state: Any, data: Mapping[str, Any]) -> None:
         """Set ``state``'s fields from a document the model has validated (a key left out reads its default)."""
@@ -145,11 +166,24 @@ def index_of(index: Mapping[Any, int], value: Any, field: str, what: str) -> int
         raise StateFormatError(field, f"unknown {what} {value!r}") from None
 
 
+class _AttrWriter:
+    """The writer of an ``attr`` key: the attribute as it is (``Document`` inlines it as ``s.<attribute>``)."""
+
+    __slots__ = ("attribute", "_get")
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+        self._get = attrgetter(attribute)
+
+    def __call__(self, state: Any) -> Any:
+        return self._get(state)
+
+
 def attr(name: str, type_: Any, attribute: str | None = None, default: Any = _REQUIRED) -> Key:
     """A key that is one attribute as it is (a number, an id, a list of them): written as the attribute (the
     document is copied as a whole by ``State.to_json``), read as a copy of the validated value."""
     a = attribute or name
-    get = attrgetter(a)
+    get = _AttrWriter(a)
 
     def read(state: Any, value: Any) -> None:
         setattr(state, a, json_copy(value))

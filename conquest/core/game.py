@@ -143,6 +143,9 @@ class State(ABC):
     schema: ClassVar[Any] = None
     """The declared schema of the state document's body (a ``core.schema.Body`` model): its types and bounds
     are checked before ``_from_body`` reads the document."""
+    body_is_fresh: ClassVar[bool] = False
+    """``_body_json`` builds a new document each time, sharing no list or dict with the state (a
+    ``core.fields.Document`` writer does): ``to_json`` then does not copy it again."""
     players: int
     options: dict[str, Any]
 
@@ -270,7 +273,7 @@ class State(ABC):
     def to_json(self) -> dict[str, Any]:
         """The whole state, versioned, for the referee: ``{"format": "conquest-state/1", ...}``. A fresh
         document: its lists and objects are copies, so a caller who edits it never edits the game."""
-        body = json_copy(self._body_json())
+        body = self._body_json() if self.body_is_fresh else json_copy(self._body_json())
         return {
             "format": STATE_FORMAT,
             "ruleset": self.ruleset.id,

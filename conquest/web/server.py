@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
 import logging
 import os
 import re
@@ -135,6 +136,11 @@ def _lifespan(store: Store, advancer: Advancer, hub: Hub, pace: Pace, bus: Bus, 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        # what the process holds when it starts (modules, tables, boards) stays for its life: the collector
+        # stops scanning it, so that a full collection, which holds every thread up (a computer's search
+        # included, past its deadline), costs what the games hold, not the whole process
+        gc.collect()
+        gc.freeze()
         # few request threads: they share one interpreter lock, and many runnable threads make the one
         # holding the database write lock wait its turn for the interpreter (a convoy)
         import anyio.to_thread

@@ -23,6 +23,15 @@ def _player_counts(rs):
     return sorted({rs.min_players, rs.max_players})
 
 
+def _scramble(doc):
+    """Empty every list and object of ``doc``, deepest first: a list or object the document shares with the
+    state (a writer declared ``fresh`` that is not, a copy left out) empties the state's too."""
+    for v in list(doc.values()) if isinstance(doc, dict) else list(doc):
+        if isinstance(v, (dict, list)):
+            _scramble(v)
+    doc.clear()
+
+
 def _random_game(rs, players, seed, check_every):
     rng = random.Random(seed)
     state = rs.new_game(players, {}, seed)
@@ -53,6 +62,8 @@ def _random_game(rs, players, seed, check_every):
                         state.apply(other)
                     assert state.to_json() == doc, f"{rs.id}: a refused action changed the state"
                     break
+            _scramble(doc)  # "a caller who edits it never edits the game" (State.to_json)
+            assert state.to_json() == json.loads(text), f"{rs.id}: editing a to_json document edited the state"
             if state.to_move == CHANCE:
                 outcomes = state.chance_outcomes()
                 assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9

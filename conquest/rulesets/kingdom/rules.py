@@ -62,6 +62,7 @@ class KingdomState(KingdomData):
     result = end.result
     scores = end.scores
     _body_json = serial.body_json
+    body_is_fresh = True
 
     @classmethod
     def setup(cls, options: dict[str, Any]) -> KingdomState:

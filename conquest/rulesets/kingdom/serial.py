@@ -107,17 +107,17 @@ DOCUMENT = Document("KingdomBody", [
     attr("soldiers", Pair),
     attr("reserve", Annotated[list[Armies], Field(min_length=2, max_length=2)]),
     Key("armies", dict[Id, Annotated[list[Armies], Field(min_length=2, max_length=2)]],
-        lambda s: dict(zip(s.board.names, zip(s.armies[::2], s.armies[1::2], strict=True), strict=True)),
-        _read_armies),
+        lambda s: {name: s.armies[2 * t:2 * t + 2] for t, name in enumerate(s.board.names)},
+        _read_armies, fresh=True),
     Key("locations", dict[Id, Seat | None],
         lambda s: {lid: (None if o < 0 else o) for lid, o in zip(s.board.loc_ids, s.loc)},
-        _read_locations),
+        _read_locations, fresh=True),
     attr("stopped", Seat | None, default=None),
-    Key("move", MoveDoc | None, _write_move, _read_move, None),
+    Key("move", MoveDoc | None, _write_move, _read_move, None, fresh=True),
     Key("tasks", list[Task], lambda s: [{"kind": k, "territory": s.board.names[t], "count": n} for k, t, n in s.tasks],
-        _read_tasks, []),
+        _read_tasks, [], fresh=True),
     attr("points", Annotated[list[Count], Field(min_length=2, max_length=2)]),
-    Key("derived", dict[Id, object] | None, _derived, default=None),
+    Key("derived", dict[Id, object] | None, _derived, default=None, fresh=True),
 ])
 """Every key of a Kingdom state document: the declared schema, the writer and the reader in one place."""
 

@@ -61,6 +61,7 @@ class NarbyState(NarbyData):
     scores = end.scores
     view = _view.view
     _body_json = serial.body_json
+    body_is_fresh = True
 
     @classmethod
     def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NarbyState:

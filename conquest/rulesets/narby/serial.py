@@ -150,7 +150,7 @@ def _squares(field: str, attribute: str, anchor: bool = False) -> Key:
     def read(s: NarbyData, v: list[str | None]) -> None:
         setattr(s, attribute, [_square(f"{field}/{i}", q, anchor) for i, q in enumerate(v)])
     return Key(field, per_seat(Square | None), lambda s: [B.sq_text(a) if a >= 0 else None
-                                                          for a in getattr(s, attribute)], read)
+                                                          for a in getattr(s, attribute)], read, fresh=True)
 
 
 def _read_dice(s: NarbyData, v: list[int]) -> None:
@@ -213,20 +213,20 @@ DOCUMENT = Document("NarbyBody", [
         lambda s, v: setattr(s, "who", -1 if v is None else v), None),
     attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
     Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
-        lambda s: [s.die, s.die2], _read_dice),
+        lambda s: [s.die, s.die2], _read_dice, fresh=True),
     Key("dragons", per_seat(Id | None), lambda s: [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
-        _read_dragons),
+        _read_dragons, fresh=True),
     _squares("dragon_at", "dpos", anchor=True),
     _squares("caves", "cave"),
     _squares("home", "home"),
     Key("settlements", Annotated[dict[Square, Literal[tuple(KIND_CODE)]], Field(max_length=400)],  # type: ignore[misc]
-        _write_board),   # read with the other pieces by ``from_body``, which puts them on the board
+        _write_board, fresh=True),   # read with the other pieces by ``from_body``, which puts them on the board
     # in the order the places came on the board, which orders their ``power`` actions (a saved game lists its
     # legal actions as the original did); read with the other pieces by ``from_body``
-    Key("places", dict[Id, Square], lambda s: {p: B.sq_text(a) for p, a in s.places.items()}),
+    Key("places", dict[Id, Square], lambda s: {p: B.sq_text(a) for p, a in s.places.items()}, fresh=True),
     Key("claims", dict[Id, Seat],
         lambda s: {key_text(k): o for k, o in sorted(s.claims.items(), key=lambda x: key_order(x[0]))},
-        _read_claims),
+        _read_claims, fresh=True),
     Key("chest", Square | None, lambda s: B.sq_text(s.chest) if s.chest >= 0 else None, None, None),
     attr("chest_coins", Coins),
     attr("coins", per_seat(Coins)),
@@ -237,12 +237,12 @@ DOCUMENT = Document("NarbyBody", [
     Key("hands", per_seat(Id | None), lambda s: s.hand, _read_hands),
     Key("played", Annotated[list[Id], Field(max_length=100)], lambda s: s.played, _read_played),
     Key("powers_used", Annotated[list[Id], Field(max_length=100)],
-        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1], _read_used),
+        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1], _read_used, fresh=True),
     attr("order", per_seat(Seat)),
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     attr("actions_left", Annotated[int, Field(ge=0, le=20)], "acts"),
     Key("bonus", dict[Id, Annotated[int, Field(ge=-20, le=20)]], lambda s: dict(zip(BONUS_KEYS, s.bonus)),
-        _read_bonus),
+        _read_bonus, fresh=True),
     Key("event", Event | None, lambda s: ev_to_json(s.ev) if s.ev is not None else None,
         lambda s, v: setattr(s, "ev", ev_from_json(v, s.players)), None),
     Key("stats", dict[Id, Count] | None, lambda s: s.stats,

@@ -55,6 +55,7 @@ from conquest.rulesets.smallworld.variant import figures_of
 class SmallWorldState(StateBase):
     __slots__ = ()
     schema = SmallWorldBody
+    body_is_fresh = True  # body_json is its DOCUMENT's writer
 
     # the game interface (``core.game.State``): the dispatcher by phase, the refusals, the end
     legal_actions = dispatch.legal_actions
