@@ -68,7 +68,7 @@ def validate_document(model: type[BaseModel], data: dict[str, Any]) -> None:
         loc = [str(x) for x in err["loc"] if not str(x).startswith(("function-", "tagged-union"))]
         # a union reports each alternative: keep the path of the data, drop the type names pydantic adds
         path = "/".join(p for p in loc if not p[:1].isupper() and p not in ("int", "str", "bool", "none",
-                                                                             "list", "dict", "literal"))
+                                                                             "list", "dict", "literal", "[key]"))
         value = err.get("input")
         shown = repr(value)
         if len(shown) > 40:

@@ -54,6 +54,9 @@ def per_seat(item: Any) -> Any:
 
 
 Key_ = StrictInt | Text   # a claim key in an event: a square "x,y" or a place of power id
+DragonId: Any = Literal[tuple(T.dragon_ids)]  # the ids of the tables: a document's unknown id is refused by
+CardId: Any = Literal[tuple(T.card_ids)]      # its schema, naming the field and the ids it may be
+PlaceId: Any = Literal[tuple(T.place_ids)]
 
 
 class _Event(Part):
@@ -105,8 +108,17 @@ class Upgrade(Part):
 
 class PlacePower(Part):
     type: Literal["place_power"]
-    place: Literal[tuple(PIDX)]  # type: ignore[valid-type]
+    place: PlaceId
 
+
+class Bonus(Part):
+    move: Annotated[int, Field(ge=-20, le=20)]
+    attack: Annotated[int, Field(ge=-20, le=20)]
+    steal: Annotated[int, Field(ge=-20, le=20)]
+    destroy: Annotated[int, Field(ge=-20, le=20)]
+
+
+assert tuple(Bonus.model_fields) == BONUS_KEYS  # the document's bonus object: one number per bonus key
 
 class Tribute(Part):
     type: Literal["tribute"]
@@ -157,21 +169,6 @@ def _read_dice(s: NarbyData, v: list[int]) -> None:
     s.die, s.die2 = v
 
 
-def _read_dragons(s: NarbyData, v: list[str | None]) -> None:
-    s.dragon = []
-    for i, x in enumerate(v):
-        if x is not None and x not in T.dragon_index:
-            raise StateFormatError(f"dragons/{i}", f"unknown dragon {x!r} (known: {', '.join(T.dragon_ids)})")
-        s.dragon.append(-1 if x is None else T.dragon_index[x])
-
-
-def _read_hands(s: NarbyData, v: list[str | None]) -> None:
-    for i, x in enumerate(v):
-        if x is not None and x not in T.card_ids:
-            raise StateFormatError(f"hands/{i}", f"unknown card {x!r} (known: {', '.join(T.card_ids)})")
-    s.hand = list(v)
-
-
 def _read_claims(s: NarbyData, v: dict[str, int]) -> None:
     s.claims = {}
     for k, o in v.items():
@@ -179,26 +176,6 @@ def _read_claims(s: NarbyData, v: dict[str, int]) -> None:
             s.claims[key_parse(k)] = o
         except ValueError as e:
             raise StateFormatError(f"claims/{k}", str(e)) from None
-
-
-def _read_used(s: NarbyData, v: list[str]) -> None:
-    s.used = 0
-    for p in v:
-        if p not in PIDX:
-            raise StateFormatError("powers_used", "a list of place of power ids")
-        s.used |= 1 << PIDX[p]
-
-
-def _read_played(s: NarbyData, v: list[str]) -> None:
-    if any(c not in T.card_ids for c in v):
-        raise StateFormatError("played", "a list of card ids")
-    s.played = list(v)
-
-
-def _read_bonus(s: NarbyData, v: dict[str, int]) -> None:
-    if set(v) != set(BONUS_KEYS):
-        raise StateFormatError("bonus", f"an object with {', '.join(BONUS_KEYS)}")
-    s.bonus = [v[k] for k in BONUS_KEYS]
 
 
 def _write_board(s: NarbyData) -> dict[str, str]:
@@ -214,8 +191,8 @@ DOCUMENT = Document("NarbyBody", [
     attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
     Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
         lambda s: [s.die, s.die2], _read_dice, fresh=True),
-    Key("dragons", per_seat(Id | None), lambda s: [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
-        _read_dragons, fresh=True),
+    Key("dragons", per_seat(DragonId | None), lambda s: [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
+        lambda s, v: setattr(s, "dragon", [-1 if x is None else T.dragon_index[x] for x in v]), fresh=True),
     _squares("dragon_at", "dpos", anchor=True),
     _squares("caves", "cave"),
     _squares("home", "home"),
@@ -223,7 +200,7 @@ DOCUMENT = Document("NarbyBody", [
         _write_board, fresh=True),   # read with the other pieces by ``from_body``, which puts them on the board
     # in the order the places came on the board, which orders their ``power`` actions (a saved game lists its
     # legal actions as the original did); read with the other pieces by ``from_body``
-    Key("places", dict[Id, Square], lambda s: {p: B.sq_text(a) for p, a in s.places.items()}, fresh=True),
+    Key("places", dict[PlaceId, Square], lambda s: {p: B.sq_text(a) for p, a in s.places.items()}, fresh=True),
     Key("claims", dict[Id, Seat],
         lambda s: {key_text(k): o for k, o in sorted(s.claims.items(), key=lambda x: key_order(x[0]))},
         _read_claims, fresh=True),
@@ -234,15 +211,16 @@ DOCUMENT = Document("NarbyBody", [
     attr("token_count", per_seat(Annotated[int, Field(ge=0, le=1_000)]), "tok_n"),
     Key("rings_left", list[Annotated[int, Field(ge=0, le=100)]] | None,   # derived from claims when read
         lambda s: s.rings_left, default=None),
-    Key("hands", per_seat(Id | None), lambda s: s.hand, _read_hands),
-    Key("played", Annotated[list[Id], Field(max_length=100)], lambda s: s.played, _read_played),
-    Key("powers_used", Annotated[list[Id], Field(max_length=100)],
-        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1], _read_used, fresh=True),
+    attr("hands", per_seat(CardId | None), "hand"),
+    attr("played", Annotated[list[CardId], Field(max_length=100)]),
+    Key("powers_used", Annotated[list[PlaceId], Field(max_length=100)],
+        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1],
+        lambda s, v: setattr(s, "used", sum(1 << PIDX[p] for p in set(v))), fresh=True),
     attr("order", per_seat(Seat)),
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     attr("actions_left", Annotated[int, Field(ge=0, le=20)], "acts"),
-    Key("bonus", dict[Id, Annotated[int, Field(ge=-20, le=20)]], lambda s: dict(zip(BONUS_KEYS, s.bonus)),
-        _read_bonus, fresh=True),
+    Key("bonus", Bonus, lambda s: dict(zip(BONUS_KEYS, s.bonus)),
+        lambda s, v: setattr(s, "bonus", [v[k] for k in BONUS_KEYS]), fresh=True),
     Key("event", Event | None, lambda s: ev_to_json(s.ev) if s.ev is not None else None,
         lambda s, v: setattr(s, "ev", ev_from_json(v, s.players)), None),
     Key("stats", dict[Id, Count] | None, lambda s: s.stats,
@@ -342,8 +320,6 @@ def _put_pieces(s: NarbyData, d: dict[str, Any]) -> None:
         put("chest", s.chest, CHEST)
     s.places = {}
     for p, v in d["places"].items():
-        if p not in PIDX:
-            raise StateFormatError(f"places/{p}", "unknown place of power")
         s.places[p] = a = _square(f"places/{p}", v, True)
         for q in B.FOOT[a]:
             put(f"places/{p}", q, PLACE0 + PIDX[p])
