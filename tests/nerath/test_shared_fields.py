@@ -12,8 +12,8 @@ from conquest.core.game import CHANCE
 from conquest.core.registry import get_ruleset
 from conquest.rulesets.nerath import movement
 from conquest.rulesets.nerath.base import add
-from conquest.rulesets.nerath.data import N_TYPES, R
-from conquest.rulesets.nerath.state import FIELDS, IX
+from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, HEROES, N_TYPES, SEA, STORM, TYPE_INDEX, R
+from conquest.rulesets.nerath.state import FIELDS, IDS, IX, KIND
 
 RS = get_ruleset("nerath")
 
@@ -55,6 +55,44 @@ def test_the_moves_worked_out_afresh_are_the_memoised_ones() -> None:
             checked += 1
         st = st.apply(sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions()))
     assert checked == 150
+
+
+def _reference_moves(st) -> list[tuple]:
+    """The moves of the pieces free to move, from the plain reach functions (``land_reach``, ``flying_reach``) as
+    the rules read: Move step (stop on entering an enemy space; Heroes may enter a dungeon entrance), Reinforce
+    (friendly spaces only), Reposition (flying pieces to friendly land, Storm Elementals also friendly sea)."""
+    r, out = st.realm, []
+    for key, c in sorted(st.movable.items()):
+        s, t = divmod(key, N_TYPES)
+        m = movement.piece_move(st, r, t)
+        if t in FLYING_TYPES:
+            dests = movement.flying_reach(st, s, r, m, friendly_only=st.phase != "move",
+                                          sea_ok=st.phase != "reposition" or t == STORM)
+        elif st.phase == "reposition" or (st.phase == "move" and KIND[s] == SEA):
+            continue
+        else:
+            dests = movement.land_reach(st, s, r, m, st.phase == "move" and t in HEROES,
+                                        friendly_only=st.phase == "reinforce")
+        out += [("move", IDS[s], IDS[y], COUNTED[t], k) for y in dests for k in range(1, c + 1)]
+    return out
+
+
+def test_the_memoised_moves_are_those_the_reach_functions_give() -> None:
+    seen = {"move": 0, "reinforce": 0, "reposition": 0}
+    for seed in (6, 7):
+        rng = random.Random(seed)
+        st = RS.new_game(4, {}, seed)
+        for _ in range(3000):
+            if st.to_move is None:
+                break
+            if st.phase in seen and st.reaction is None and st.battle is None and st.to_move != CHANCE:
+                moves = [a for a in st.legal_actions() if a[0] == "move"]
+                if st.phase == "reposition":   # the Heroes' exits from a dungeon are not reach
+                    moves = [a for a in moves if TYPE_INDEX[a[3]] in FLYING_TYPES]
+                assert moves == _reference_moves(st), (seed, st.phase)
+                seen[st.phase] += bool(moves)
+            st = st.apply(sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions()))
+    assert min(seen.values()) > 5, seen
 
 
 def test_a_count_past_a_byte_turns_the_table_into_a_list() -> None:

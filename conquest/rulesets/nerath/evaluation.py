@@ -83,12 +83,17 @@ def battle_odds(att: Sequence[int], dfn: Sequence[int], castle: bool = False, se
     None) or a sea battle (``sea_ships``: the two sides' Warships), the sides given as counts per piece kind
     (``data.COUNTED``' order; at sea the Heroes aboard). Exact (the calculator's Markov chain), cached by the
     counts."""
-    a = tuple(att) if max(att) <= MAX_COUNT else tuple(min(c, MAX_COUNT) for c in att)
-    d = tuple(dfn) if max(dfn) <= MAX_COUNT else tuple(min(c, MAX_COUNT) for c in dfn)
-    key = (a, d, castle, sea_ships, wounded)
     stats["looked_up"] += 1
+    raw = (tuple(att), tuple(dfn), castle, sea_ships, wounded)
+    got = _ODDS.get(raw)   # the counts as they are (the result is also kept under them: see below)
+    if got is not None:
+        return got
+    a = tuple(min(c, MAX_COUNT) for c in att)
+    d = tuple(min(c, MAX_COUNT) for c in dfn)
+    key = (a, d, castle, sea_ships, wounded)
     got = _ODDS.get(key)
     if got is not None:
+        _ODDS[raw] = got
         return got
     an = _names(a, _PIECES)
     dn = _names(d, _PIECES)
@@ -107,7 +112,7 @@ def battle_odds(att: Sequence[int], dfn: Sequence[int], castle: bool = False, se
     stats["solved"] += 1
     if len(_ODDS) >= ODDS_CACHE_MAX:
         _ODDS.clear()
-    _ODDS[key] = got
+    _ODDS[key] = _ODDS[raw] = got
     return got
 
 
@@ -220,6 +225,21 @@ _ROWS_MAX = 50_000
 """A (space, realm)'s counts as bytes -> (the counts, the value of each kind present, in order)."""
 
 
+def _swing(st: NerathData, x: int, r: int) -> list[float]:
+    """``conquest_swing``, memoised by what it reads (the land, the realm, its controller, its Castle, the sides);
+    the list returned is shared: read it, do not change it."""
+    key = (x, r, st.ctrl[x], st.castle[x], tuple(st.team))
+    got = _SWINGS.get(key)
+    if got is None:
+        if len(_SWINGS) >= _ROWS_MAX:
+            _SWINGS.clear()
+        got = _SWINGS[key] = conquest_swing(st, x, r)
+    return got
+
+
+_SWINGS: dict[tuple[int, int, int, int, tuple[int, ...]], list[float]] = {}
+
+
 def realm_values(st: NerathData) -> list[float]:
     """Each realm's value in points: material, declared battles and the battles it can start next."""
     val = [0.0] * R
@@ -306,7 +326,7 @@ def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: se
             if dfn is None:
                 continue
             p, lost_a, lost_d = battle_odds(force, dfn, bool(st.castle[s]))
-            swing = conquest_swing(st, s, e)
+            swing = _swing(st, s, e)
             gain = p * swing[e] - PIECE_POINTS * lost_a
             if gain > 0:
                 options[e].append((gain, s, p, lost_d, owner))
@@ -327,25 +347,28 @@ def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: se
         for gain, s, p, lost_d, owner in opts[:BEST_TARGETS]:
             val[e] += REACH * gain
             if owner >= 0:
-                swing = conquest_swing(st, s, e)
+                swing = _swing(st, s, e)
                 for d in range(R):
                     if d != e and swing[d]:
                         val[d] += REACH * p * swing[d]
                 val[owner] -= REACH * PIECE_POINTS * lost_d
 
 
-def _defenders(team: tuple[int, ...], owner: int, cells: dict[int, Sequence[int]], s: int) -> list[int] | None:
+def _defenders(team: tuple[int, ...], owner: int, cells: dict[int, Sequence[int]], s: int) -> Sequence[int] | None:
     """The counts defending land ``s`` for its ``owner`` (its side's pieces there), or None when enemy pieces are
     there already (a battle of its own)."""
-    dfn = [0] * N_TYPES
+    dfn: Sequence[int] | None = None
     for d in range(R):
         row = cells.get(s * R + d)
         if row is None:
             continue
         if team[d] != team[owner]:
             return None
-        dfn = [u + v for u, v in zip(dfn, row)]
-    return dfn
+        dfn = row if dfn is None else [u + v for u, v in zip(dfn, row)]
+    return _NONE if dfn is None else dfn
+
+
+_NONE = (0,) * N_TYPES
 
 
 def _declared(st: NerathData, x: int, att: int, cells: dict[int, Sequence[int]], ships_at: dict[int, list[int]],
@@ -398,7 +421,7 @@ def _declared(st: NerathData, x: int, att: int, cells: dict[int, Sequence[int]],
     for d in hit:
         val[d] -= PIECE_POINTS * lost_d / len(hit)
     if kind == LAND:
-        swing = conquest_swing(st, x, att)
+        swing = _swing(st, x, att)
         for r in range(R):
             val[r] += p * swing[r]
 

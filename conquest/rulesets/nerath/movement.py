@@ -58,7 +58,7 @@ _LOOK: dict[tuple[tuple[int, ...], int], bytes] = {}
 
 _REACH: dict[tuple[int, int, bool, bool, bytes], tuple[int, ...]] = {}
 _FLY: dict[tuple[int, int], tuple[int, ...]] = {}
-_BLOCKS: dict[tuple[int, int, int, int, bytes | None], list[Action]] = {}
+_BLOCKS: dict[tuple[int, int, int, bytes | None], list[Action]] = {}
 _CACHE_MAX = 20_000
 """The memos of the Move step's destinations and actions: each depends on the map and on its key only (the
 side's friendly spaces as ``friendly_mask``); cleared whole when one passes ``_CACHE_MAX`` entries."""
@@ -149,45 +149,44 @@ def move_actions(st: NerathData) -> list[Action]:
     r = st.realm
     acts: list[Action] = []
     mask: bytes | None = None
-    for key, c in sorted(st.movable.items()):
-        if c <= 0:
+    effects = st.effects
+    for key, c in sorted(st.movable.items()):   # key: space * N_TYPES + type
+        if c <= 0 or _AT_SEA[key]:   # a land piece at sea moves with its Warship
             continue
-        s, t = divmod(key, N_TYPES)
-        flying = t in FLYING_TYPES
-        if not flying and KIND[s] == SEA:
-            continue
-        m = piece_move(st, r, t) if st.effects else MOVE[t]
-        if flying:
-            bkey: tuple[int, int, int, int, bytes | None] = (s, t, c, m, None)
+        m = piece_move(st, r, key % N_TYPES) if effects else _MOVE_OF[key]
+        if _FLIES[key]:
+            bkey: tuple[int, int, int, bytes | None] = (key, c, m, None)
         else:
             if mask is None:
                 mask = friendly_mask(st, r)
-            bkey = (s, t, c, m, mask)
+            bkey = (key, c, m, mask)
         block = _BLOCKS.get(bkey)
         if block is None:
-            block = _move_block(*bkey)
+            s, t = divmod(key, N_TYPES)
+            block = _move_block(s, t, c, m, bkey[3])
             if len(_BLOCKS) >= _CACHE_MAX:
                 _BLOCKS.clear()
             _BLOCKS[bkey] = block
         acts += block
-    for sid in sorted(st.ships):
-        sh = st.ships[sid]
+    ships = st.ships
+    movable = st.movable
+    sail_limit = -1
+    for sid in sorted(ships):
+        sh = ships[sid]
         if sh[OWNER] != r:
             continue
         fl = sh[FLAGS]
         s = sh[SPACE]
         if not fl & (F_STOPPED | F_UNLOADED | F_FIXED | F_RETREATED):
-            if sh[MOVES] < ship_move(st, r):
+            if sail_limit < 0:
+                sail_limit = ship_move(st, r)
+            if sh[MOVES] < sail_limit:
                 for y in SEA_ADJ[s]:
                     acts.append(("sail", sid, IDS[y]))
-            free = (sh[C1] < 0) + (sh[C2] < 0)
-            if free:
-                for land in ADJ[s]:
-                    if KIND[land] != LAND:
-                        continue
-                    for t in LAND_TYPES:
-                        if st.movable.get(land * N_TYPES + t, 0) > 0:
-                            acts.append(("embark", IDS[land], sid, COUNTED[t]))
+            if sh[C1] < 0 or sh[C2] < 0:
+                for land, key, name in _EMBARK[s]:
+                    if movable.get(key, 0) > 0:
+                        acts.append(("embark", land, sid, name))
         if not fl & (F_STOPPED | F_RETREATED):
             for t in set(cargo(sh)):
                 for y in ADJ[s]:
@@ -198,6 +197,15 @@ def move_actions(st: NerathData) -> list[Action]:
     return acts
 
 
+_EMBARK = [tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for land in ADJ[s] if KIND[land] == LAND
+                 for t in LAND_TYPES) for s in range(S)]
+"""By sea space: (land space id, its ``movable`` key, piece name) of each land piece that may embark there."""
+_FLIES = [k % N_TYPES in FLYING_TYPES for k in range(S * N_TYPES)]
+_AT_SEA = [KIND[k // N_TYPES] == SEA and not _FLIES[k] for k in range(S * N_TYPES)]
+_MOVE_OF = [MOVE[k % N_TYPES] for k in range(S * N_TYPES)]
+"""By ``movable`` key (space * N_TYPES + type): a flying piece; a land piece at sea; the piece's Move."""
+
+
 def _move_block(s: int, t: int, c: int, m: int, mask: bytes | None) -> list[Action]:
     """The moves of ``c`` pieces of type ``t`` in ``s`` with Move ``m``: every destination, 1 to ``c`` of them
     (``mask`` None: a flying piece's, which does not depend on who controls what)."""
@@ -205,6 +213,39 @@ def _move_block(s: int, t: int, c: int, m: int, mask: bytes | None) -> list[Acti
     name = COUNTED[t]
     frm = IDS[s]
     return [("move", frm, IDS[y], name, k) for y in dests for k in range(1, c + 1)]
+
+
+def moves_by_destination(s: int, t: int, c: int, m: int) -> tuple[tuple[int, bool, tuple[Action, ...]], ...]:
+    """A flying piece's moves by destination (``flying_range``): (space, a land space?, the moves of 1 to ``c``
+    pieces there); memoised (the map only)."""
+    key = (s, t, c, m)
+    got = _BY_DEST.get(key)
+    if got is None:
+        name, frm = COUNTED[t], IDS[s]
+        got = tuple((y, KIND[y] == LAND, tuple(("move", frm, IDS[y], name, k) for k in range(1, c + 1)))
+                    for y in flying_range(s, m))
+        if len(_BY_DEST) >= _CACHE_MAX:
+            _BY_DEST.clear()
+        _BY_DEST[key] = got
+    return got
+
+
+def safe_moves(s: int, t: int, c: int, m: int, mask: bytes) -> list[Action]:
+    """A land piece's moves through and into friendly land only (Reinforce: "no battles"), memoised as the Move
+    step's (``mask``: ``friendly_mask``)."""
+    key = (s, t, c, m, mask)
+    got = _SAFE.get(key)
+    if got is None:
+        name, frm = COUNTED[t], IDS[s]
+        got = [("move", frm, IDS[y], name, k) for y in _land_reach(s, m, False, True, mask) for k in range(1, c + 1)]
+        if len(_SAFE) >= _CACHE_MAX:
+            _SAFE.clear()
+        _SAFE[key] = got
+    return got
+
+
+_BY_DEST: dict[tuple[int, int, int, int], tuple[tuple[int, bool, tuple[Action, ...]], ...]] = {}
+_SAFE: dict[tuple[int, int, int, int, bytes], list[Action]] = {}
 
 
 def declare_attack(st: NerathData, y: int) -> None:

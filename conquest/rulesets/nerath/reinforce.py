@@ -8,7 +8,7 @@ import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, hostile_seas, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX
-from conquest.rulesets.nerath.movement import flying_range, friendly_mask, land_reach, piece_move, ship_move
+from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_move, safe_moves, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
     BUYABLE,
@@ -147,16 +147,14 @@ def reinforce_actions(st: NerathData) -> list[Action]:
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, N_TYPES)
         m = piece_move(st, r, t)
+        if friendly is None:   # a land space always has a controller: its byte is ``friendly_land``
+            friendly = friendly_mask(st, r)
         if t in FLYING_TYPES:
-            if friendly is None:   # a land space always has a controller: its byte is ``friendly_land``
-                friendly = friendly_mask(st, r)
-            dests = [y for y in flying_range(s, m)
-                     if (friendly[y] if KIND[y] == LAND else y not in hostile)]
+            for y, land, block in moves_by_destination(s, t, c, m):
+                if friendly[y] if land else y not in hostile:
+                    acts += block
         else:
-            dests = land_reach(st, s, r, m, False, friendly_only=True)
-        for y in dests:
-            for k in range(1, c + 1):
-                acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
+            acts += safe_moves(s, t, c, m, friendly)
     for sid in sorted(st.ships):
         sh = st.ships[sid]
         if sh[OWNER] != r or not sh[FLAGS] & F_NEW or sh[FLAGS] & F_FIXED:
