@@ -149,11 +149,16 @@ def move_actions(st: NerathData) -> list[Action]:
     r = st.realm
     acts: list[Action] = []
     mask: bytes | None = None
-    effects = st.effects
+    bonus: list[int] | None = [] if st.effects else None   # each type's Move with the cards' bonuses, as asked
     for key, c in sorted(st.movable.items()):   # key: space * N_TYPES + type
         if c <= 0 or _AT_SEA[key]:   # a land piece at sea moves with its Warship
             continue
-        m = piece_move(st, r, key % N_TYPES) if effects else _MOVE_OF[key]
+        if bonus is None:
+            m = _MOVE_OF[key]
+        else:
+            if not bonus:
+                bonus += [piece_move(st, r, t) for t in range(N_TYPES)]
+            m = bonus[key % N_TYPES]
         if _FLIES[key]:
             bkey: tuple[int, int, int, bytes | None] = (key, c, m, None)
         else:

@@ -4,6 +4,8 @@ placement limits, new Castles, Warships and cargo), then "Moving New Pieces".
 
 from __future__ import annotations
 
+from itertools import compress
+
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, hostile_seas, may_debark
@@ -111,7 +113,7 @@ def reinforce_actions(st: NerathData) -> list[Action]:
     gold = st.gold[r]
     acts: list[Action] = []
     ctrl, castle = st.ctrl, st.castle
-    mine = [s for s in LANDS if castle[s] and ctrl[s] == r]   # castles_held, in one pass
+    mine = [s for s in compress(range(len(castle)), castle) if ctrl[s] == r and KIND[s] == LAND]   # castles_held
     fallback = all(s in st.built for s in mine)   # no_castle
     room = {} if fallback else _rooms(st, r, mine)
     land_spots = fallback_spaces(st, r) if fallback else [s for s in mine if room[s] > 0]
