@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy")
 
 from conquest.core.registry import get_ruleset  # noqa: E402
 from conquest.rl.match import Match  # noqa: E402
+from conquest.rulesets.nerath.base import add  # noqa: E402
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, R  # noqa: E402
 from conquest.rulesets.nerath.state import IX  # noqa: E402
 
@@ -126,12 +127,14 @@ def test_a_count_changed_in_place_beyond_a_byte_and_back_is_read() -> None:
     land = next(s for s in range(len(st.castle)) if st.ctrl[s] >= 0)
     cell = (land * R + st.realm) * N_TYPES
     was = st.pieces[cell]
-    # a count no byte holds, in a column the pieces free to move point at
-    st.pieces[cell] = 300
+    # a count no byte holds, in a column the pieces free to move point at (the rules' own ``add``: the byte
+    # table of the counts becomes a list when a count leaves 0..255)
+    add(st, land, st.realm, 0, 300 - was)
+    assert st.pieces[cell] == 300
     st.movable[land * N_TYPES] = st.movable.get(land * N_TYPES, 0) + 1
     assert _same(match, st, 1)
     assert match.encoding.observe(st, 1)[cell] == np.float32(300 / 5.0)
-    st.pieces[cell] = was
+    add(st, land, st.realm, 0, was - 300)
     assert _same(match, st, 1)
     _played(match, 20)
     for seat in range(match.players):

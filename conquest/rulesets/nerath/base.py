@@ -5,8 +5,10 @@ entrance is not friendly to any realm", from 2. MOVE), piece counts, and the car
 
 from __future__ import annotations
 
+from typing import Any
+
 from conquest.rulesets.nerath.data import LAND, N_TYPES, SEA, R
-from conquest.rulesets.nerath.state import C1, C2, KIND, O1, O2, OWNER, SPACE, NerathData
+from conquest.rulesets.nerath.state import C1, C2, KIND, O1, O2, OWNER, PER_SPACE, SEAS, SPACE, NerathData
 
 
 def allied(st: NerathData, a: int, b: int) -> bool:
@@ -35,6 +37,29 @@ def enemy_pieces_in(st: NerathData, s: int, r: int) -> bool:
     return False
 
 
+def hostile_seas(st: NerathData, r: int) -> set[int]:
+    """The sea spaces that are enemy spaces to ``r`` (``enemy_sea`` of every sea space, in one pass)."""
+    team = tuple(st.team)
+    mine = team[r]
+    out = {sh[SPACE] for sh in st.ships.values() if team[sh[OWNER]] != mine}
+    foes = _FOES.get((team, r))
+    if foes is None:   # the bytes of a space's row that hold enemy counts, as an integer mask
+        foes = _FOES[(team, r)] = sum(0xFF << 8 * (e * N_TYPES + t) for e in range(R) if team[e] != mine
+                                      for t in range(N_TYPES))
+    n = st.pieces
+    try:
+        blob = bytes(n)
+    except ValueError:   # a count outside 0..255 (``state.counts_table``)
+        return out | {q for q in SEAS if q not in out and enemy_pieces_in(st, q, r)}
+    for q in SEAS:
+        if q not in out and int.from_bytes(blob[q * PER_SPACE:q * PER_SPACE + PER_SPACE], "little") & foes:
+            out.add(q)
+    return out
+
+
+_FOES: dict[tuple[tuple[int, ...], int], int] = {}
+
+
 def enemy_sea(st: NerathData, s: int, r: int) -> bool:
     """"A sea space is an enemy space if it contains enemy pieces. Otherwise, it is a friendly space.\""""
     return enemy_pieces_in(st, s, r)
@@ -54,12 +79,25 @@ def count(st: NerathData, s: int, r: int, t: int) -> int:
 
 
 def add(st: NerathData, s: int, r: int, t: int, k: int) -> None:
-    st.pieces[(s * R + r) * N_TYPES + t] += k
+    i = (s * R + r) * N_TYPES + t
+    try:
+        st.pieces[i] += k
+    except OverflowError:   # a count leaving 0..255, which the byte table cannot hold (``state.counts_table``)
+        st.pieces = list(st.pieces)
+        st.pieces[i] += k
 
 
 def ships_at(st: NerathData, s: int, r: int | None = None) -> list[int]:
     return sorted(sid for sid, sh in st.ships.items()
                   if sh[SPACE] == s and (r is None or sh[OWNER] == r))
+
+
+def own_guardians(st: NerathData, x: int) -> list[list[Any]]:
+    """The Guardians on entrance ``x``, for ``st`` to change: a state's clone shares the Guardians with it
+    (``state.FIELDS``: they change seldom), so every change takes its own copy first."""
+    tiles = [g[:] for g in st.guardians[x]]
+    st.guardians = {**st.guardians, x: tiles}
+    return tiles
 
 
 def cargo(sh: list[int]) -> list[int]:

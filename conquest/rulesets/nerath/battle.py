@@ -8,7 +8,7 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
-from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, ships_at
+from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, own_guardians, ships_at
 from conquest.rulesets.nerath.data import (
     COUNTED,
     DRAGON,
@@ -286,10 +286,11 @@ def assign_hit(st: NerathData, r: int, action: ActionArgs) -> None:
     x = bt.space
     what = action[1]
     if what == "guardian":
-        g = st.guardians[x][action[2] - 1]
+        tiles = own_guardians(st, x)
+        g = tiles[action[2] - 1]
         g.pop(g.index(action[3], 2))
         if len(g) == 2:
-            st.guardians[x].pop(action[2] - 1)
+            tiles.pop(action[2] - 1)
             return_guardian(st, g[0])
     elif what == "dragon":
         bt.wounded_dragons[r] += 1
@@ -324,7 +325,7 @@ def destroy_all(st: NerathData, r: int) -> None:
     if r == GUARDIANS:
         for g in st.guardians[x]:
             return_guardian(st, g[0])
-        st.guardians[x] = []
+        st.guardians = {**st.guardians, x: []}
         return
     base = (x * R + r) * N_TYPES
     sea = bt.kind == "sea"

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.schema import add_to_counter
+from conquest.rulesets.nerath.base import own_guardians
 from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.state import HIT_ON, NerathData
 
@@ -19,7 +20,7 @@ def explore(st: NerathData, x: int) -> None:
     bt = st.battle
     assert bt is not None
     add_to_counter(st.stats, "explored")
-    for g in st.guardians[x]:
+    for g in own_guardians(st, x):
         g[1] = 1
     bt.guardian_tiles = [g[0] for g in st.guardians[x]]
     r = bt.attacker
@@ -93,7 +94,7 @@ def return_guardian(st: NerathData, tile: str) -> None:
 
 def place_guardian(st: NerathData, x: int, tile: str) -> None:
     st.guardian_pile.remove(tile)
-    st.guardians[x].append([tile, 0] + full_strength(tile))
+    own_guardians(st, x).append([tile, 0] + full_strength(tile))
 
 
 def plunder(st: NerathData, x: int) -> None:

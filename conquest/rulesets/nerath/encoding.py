@@ -9,6 +9,7 @@ only the numbers whose values in the state differ from the copies they were last
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from typing import Any
 
 import numpy as np
@@ -318,7 +319,7 @@ class NerathEncoding(Encoding):
         return buf
 
     # ---- the parts of the common numbers -------------------------------------------------------------------
-    def _pieces(self, buf: np.ndarray, n: list[int], cols: Any, rows: list[int]) -> None:
+    def _pieces(self, buf: np.ndarray, n: MutableSequence[int], cols: Any, rows: list[int]) -> None:
         """The piece counts where they differ from the kept ones: first in the columns (realm and kind) and
         rows (spaces) given, then, if the counts still differ, anywhere (found on bytes, all counts being
         0..255), else all of them."""
@@ -529,7 +530,7 @@ class _Seen:
                  "placed", "money", "round", "phase", "realm", "treasure_deck", "pending", "bt", "gdn", "battle")
 
     def __init__(self, spaces: int) -> None:
-        self.n: list[int] | None = None
+        self.n: MutableSequence[int] | None = None
         self.n_bytes: bytearray | None = None   # the same counts as bytes
         self.ctrl: list[Any] = [None] * spaces     # none yet: every space is written
         self.castle: list[Any] = [None] * spaces

@@ -22,6 +22,7 @@ the realm to move can reach in its Move step, every movable piece that can reach
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 from conquest.core.game import Action
@@ -82,12 +83,17 @@ def battle_odds(att: Sequence[int], dfn: Sequence[int], castle: bool = False, se
     None) or a sea battle (``sea_ships``: the two sides' Warships), the sides given as counts per piece kind
     (``data.COUNTED``' order; at sea the Heroes aboard). Exact (the calculator's Markov chain), cached by the
     counts."""
+    stats["looked_up"] += 1
+    raw = (tuple(att), tuple(dfn), castle, sea_ships, wounded)
+    got = _ODDS.get(raw)   # the counts as they are (the result is also kept under them: see below)
+    if got is not None:
+        return got
     a = tuple(min(c, MAX_COUNT) for c in att)
     d = tuple(min(c, MAX_COUNT) for c in dfn)
     key = (a, d, castle, sea_ships, wounded)
-    stats["looked_up"] += 1
     got = _ODDS.get(key)
     if got is not None:
+        _ODDS[raw] = got
         return got
     an = _names(a, _PIECES)
     dn = _names(d, _PIECES)
@@ -106,7 +112,7 @@ def battle_odds(att: Sequence[int], dfn: Sequence[int], castle: bool = False, se
     stats["solved"] += 1
     if len(_ODDS) >= ODDS_CACHE_MAX:
         _ODDS.clear()
-    _ODDS[key] = got
+    _ODDS[key] = _ODDS[raw] = got
     return got
 
 
@@ -178,48 +184,97 @@ def conquest_swing(st: NerathData, x: int, r: int) -> list[float]:
     return out
 
 
+_NONZERO = bytes([0] + [1] * 255)
+_PIECE_VALUE = [PIECE_POINTS * COST[t] for t in range(N_TYPES)]
+
+
+def _cells(n: Sequence[int], val: list[float]) -> dict[int, Sequence[int]]:
+    """Each (space * R + realm) holding pieces -> its counts per kind; each piece's value added to its realm's
+    ``val`` (in the order of the table: the sums come out the same to the last bit)."""
+    cells: dict[int, Sequence[int]] = {}
+    try:
+        blob = bytes(n)
+    except ValueError:   # a count outside 0..255 (``state.counts_table``)
+        for i in compress(range(len(n)), n):
+            cell, t = divmod(i, N_TYPES)
+            val[cell % R] += _PIECE_VALUE[t] * n[i]
+            cells.setdefault(cell, [0] * N_TYPES)[t] = n[i]   # type: ignore[index]
+        return cells
+    flags = blob.translate(_NONZERO)   # 1 where a count is not 0, found by bytes.find
+    rows = _ROWS
+    i = flags.find(1)
+    while i >= 0:
+        cell = i // N_TYPES
+        b = cell * N_TYPES
+        key = blob[b:b + N_TYPES]
+        got = rows.get(key)
+        if got is None:
+            if len(rows) >= _ROWS_MAX:
+                rows.clear()
+            got = rows[key] = (tuple(key), tuple(_PIECE_VALUE[t] * c for t, c in enumerate(key) if c))
+        cells[cell] = got[0]
+        r = cell % R
+        for v in got[1]:
+            val[r] += v
+        i = flags.find(1, b + N_TYPES)
+    return cells
+
+
+_ROWS: dict[bytes, tuple[tuple[int, ...], tuple[float, ...]]] = {}
+_ROWS_MAX = 50_000
+"""A (space, realm)'s counts as bytes -> (the counts, the value of each kind present, in order)."""
+
+
+def _swing(st: NerathData, x: int, r: int) -> list[float]:
+    """``conquest_swing``, memoised by what it reads (the land, the realm, its controller, its Castle, the sides);
+    the list returned is shared: read it, do not change it."""
+    key = (x, r, st.ctrl[x], st.castle[x], tuple(st.team))
+    got = _SWINGS.get(key)
+    if got is None:
+        if len(_SWINGS) >= _ROWS_MAX:
+            _SWINGS.clear()
+        got = _SWINGS[key] = conquest_swing(st, x, r)
+    return got
+
+
+_SWINGS: dict[tuple[int, int, int, int, tuple[int, ...]], list[float]] = {}
+
+
 def realm_values(st: NerathData) -> list[float]:
     """Each realm's value in points: material, declared battles and the battles it can start next."""
-    # Long because: one pass over the board's pieces and ships gathers every realm's forces at once, then the
-    # battles are priced from them; it runs at every leaf of the search, so its steps share their locals.
     val = [0.0] * R
     for r in range(R):
         val[r] = VP_POINTS * st.vp[r] + GOLD_POINTS * st.gold[r]
-    for s in LANDS:
-        val[st.ctrl[s]] += LAND_POINTS
+    ctrl = st.ctrl
+    for s in LANDS:   # halves and whole numbers: these sums are exact in any order
+        val[ctrl[s]] += LAND_POINTS
     for r in range(R):
-        val[r] += CAPITAL_HELD if st.ctrl[CAPITAL[r]] == r else CAPITAL_LOST
+        val[r] += CAPITAL_HELD if ctrl[CAPITAL[r]] == r else CAPITAL_LOST
     if st.phase == "reinforce":
         val[st.realm] += GOLD_POINTS * income(st, st.realm)
-    # pieces: value, and each (space, realm)'s counts
-    n = st.pieces
-    cells: dict[int, list[int]] = {}
-    for i, c in enumerate(n):
-        if c:
-            cell, t = divmod(i, N_TYPES)
-            val[cell % R] += PIECE_POINTS * COST[t] * c
-            row = cells.get(cell)
-            if row is None:
-                row = cells[cell] = [0] * N_TYPES
-            row[t] = c
+    # pieces: value, and each (space, realm)'s counts (from here on each sum is added in a fixed order)
+    cells = _cells(st.pieces, val)
     ships_at: dict[int, list[int]] = {}   # (space * R + realm) -> [warships, heroes aboard per kind...]
     for sh in st.ships.values():
-        val[sh[OWNER]] += _WARSHIP_VALUE + PIECE_POINTS * sum(COST[c] for c in (sh[C1], sh[C2]) if c >= 0)
+        c1, c2 = sh[C1], sh[C2]
+        val[sh[OWNER]] += _WARSHIP_VALUE + PIECE_POINTS * ((COST[c1] if c1 >= 0 else 0) + (COST[c2] if c2 >= 0 else 0))
         row = ships_at.setdefault(sh[SPACE] * R + sh[OWNER], [0] * (N_TYPES + 1))
         row[N_TYPES] += 1
-        for c in (sh[C1], sh[C2]):
-            if c in _HEROES:
-                row[c] += 1
-    for s in LANDS:
-        if st.castle[s]:
-            val[st.ctrl[s]] += CASTLE_POINTS
+        if c1 in _HEROES:
+            row[c1] += 1
+        if c2 in _HEROES:
+            row[c2] += 1
+    castle = st.castle
+    for s in compress(range(len(castle)), castle):
+        if KIND[s] == LAND:
+            val[ctrl[s]] += CASTLE_POINTS
     cards = treasure_cards()
     long_game = st.options["length"] == "long"
     for r in range(R):
-        val[r] += sum(3.5 * cards[c]["vp"] for c in st.treasures[r] if c in cards)
+        if st.treasures[r]:
+            val[r] += sum(3.5 * cards[c]["vp"] for c in st.treasures[r] if c in cards)
         if long_game:
             val[r] += 4.0 * (len(st.treasures[r]) + len(st.treasures_played[r]))
-    team = st.team
     # declared battles, at their exact odds
     r0 = st.realm
     fighting = list(st.pending)
@@ -229,50 +284,59 @@ def realm_values(st: NerathData) -> list[float]:
     for x in fighting:
         att = bt.attacker if bt is not None and bt.space == x else r0
         _declared(st, x, att, cells, ships_at, val)
-    # the battles each realm can start next
-    committed = {x * R + r0 for x in fighting}
-    reach: dict[int, list[int]] = {}   # (space * R + realm) -> counts next to that space
+    _next_battles(st, cells, {x * R + r0 for x in fighting}, val)
+    return val
+
+
+_NEAR = [tuple((s, KIND[s] == LAND) for s in ADJ[y] if KIND[s] != SEA) for y in range(len(ADJ))]
+"""The land spaces and dungeon entrances next to each space (the map only)."""
+
+
+def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: set[int], val: list[float]) -> None:
+    """The battles each realm can start next: every enemy land and dungeon entrance next to its pieces (but those
+    already ``committed`` to a declared battle), at their odds; the best ``BEST_TARGETS`` of each realm count."""
+    team, ctrl = st.team, st.ctrl
+    reach: dict[int, Sequence[int]] = {}   # (space * R + realm) -> counts next to that space
     for cell, row in cells.items():
         if cell in committed:
             continue
         y, e = divmod(cell, R)
-        for s in ADJ[y]:
-            k = KIND[s]
-            if k == SEA:
-                continue
-            if k == DUNGEON and not (row[FIGHTER] or row[WIZARD]):
+        side = team[e]
+        has_heroes = row[FIGHTER] or row[WIZARD]
+        for s, land in _NEAR[y]:
+            if land:
+                if team[ctrl[s]] == side:
+                    continue   # a friendly land: no battle to start there
+            elif not has_heroes:
                 continue
             k2 = s * R + e
             acc = reach.get(k2)
             reach[k2] = row if acc is None else [u + v for u, v in zip(acc, row)]
     options: list[list[tuple[float, int, float, float, int]]] = [[] for _ in range(R)]
+    held: dict[int, Sequence[int] | None] = {}   # a land's defenders' counts (None: a battle of its own is there)
+    entrance: dict[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], float]] = {}
     for key, force in reach.items():
         s, e = divmod(key, R)
         if KIND[s] == LAND:
-            owner = st.ctrl[s]
-            if team[owner] == team[e]:
-                continue
-            dfn = [0] * N_TYPES
-            contested = False
-            for d in range(R):
-                row = cells.get(s * R + d)
-                if row is None:
-                    continue
-                if team[d] != team[owner]:
-                    contested = True   # enemy pieces already there: a battle of its own
-                    break
-                dfn = [u + v for u, v in zip(dfn, row)]
-            if contested:
+            owner = ctrl[s]
+            if s in held:
+                dfn = held[s]
+            else:
+                dfn = held[s] = _defenders(team, owner, cells, s)
+            if dfn is None:
                 continue
             p, lost_a, lost_d = battle_odds(force, dfn, bool(st.castle[s]))
-            swing = conquest_swing(st, s, e)
+            swing = _swing(st, s, e)
             gain = p * swing[e] - PIECE_POINTS * lost_a
             if gain > 0:
                 options[e].append((gain, s, p, lost_d, owner))
         elif st.guardians.get(s) is not None:
             heroes = [force[t] if t in _HEROES else 0 for t in range(N_TYPES)]
-            p, lost_a, _ = dungeon_odds(heroes, _guardians(st, s))
-            gain = p * (DUNGEON_WIN + GOLD_POINTS * _reward(st, s)) - PIECE_POINTS * lost_a
+            got = entrance.get(s)
+            if got is None:
+                got = entrance[s] = (_guardians(st, s), _reward(st, s))
+            p, lost_a, _ = dungeon_odds(heroes, got[0])
+            gain = p * (DUNGEON_WIN + GOLD_POINTS * got[1]) - PIECE_POINTS * lost_a
             if gain > 0:
                 options[e].append((gain, s, p, 0.0, -1))
     for e in range(R):
@@ -283,15 +347,31 @@ def realm_values(st: NerathData) -> list[float]:
         for gain, s, p, lost_d, owner in opts[:BEST_TARGETS]:
             val[e] += REACH * gain
             if owner >= 0:
-                swing = conquest_swing(st, s, e)
+                swing = _swing(st, s, e)
                 for d in range(R):
                     if d != e and swing[d]:
                         val[d] += REACH * p * swing[d]
                 val[owner] -= REACH * PIECE_POINTS * lost_d
-    return val
 
 
-def _declared(st: NerathData, x: int, att: int, cells: dict[int, list[int]], ships_at: dict[int, list[int]],
+def _defenders(team: tuple[int, ...], owner: int, cells: dict[int, Sequence[int]], s: int) -> Sequence[int] | None:
+    """The counts defending land ``s`` for its ``owner`` (its side's pieces there), or None when enemy pieces are
+    there already (a battle of its own)."""
+    dfn: Sequence[int] | None = None
+    for d in range(R):
+        row = cells.get(s * R + d)
+        if row is None:
+            continue
+        if team[d] != team[owner]:
+            return None
+        dfn = row if dfn is None else [u + v for u, v in zip(dfn, row)]
+    return _NONE if dfn is None else dfn
+
+
+_NONE = (0,) * N_TYPES
+
+
+def _declared(st: NerathData, x: int, att: int, cells: dict[int, Sequence[int]], ships_at: dict[int, list[int]],
               val: list[float]) -> None:
     """A declared battle (or the one being fought) at its exact odds: the attacker's chance to take the space
     times each realm's gain, and the pieces each side expects to lose."""
@@ -341,7 +421,7 @@ def _declared(st: NerathData, x: int, att: int, cells: dict[int, list[int]], shi
     for d in hit:
         val[d] -= PIECE_POINTS * lost_d / len(hit)
     if kind == LAND:
-        swing = conquest_swing(st, x, att)
+        swing = _swing(st, x, att)
         for r in range(R):
             val[r] += p * swing[r]
 

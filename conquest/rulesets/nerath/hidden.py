@@ -64,7 +64,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     for r, h in zip(others, dealt[1:]):
         treasures[r] = h
     # Guardian tiles: facedown ones on entrances, and the pile
-    guardians = s.guardians  # type: ignore[attr-defined]
+    # a clone shares the Guardians with the state it copies (copied on write: ``base.own_guardians``)
+    guardians = s.guardians = {x: [g[:] for g in gs] for x, gs in s.guardians.items()}  # type: ignore[attr-defined]
     facedown = [g for x in sorted(guardians) for g in guardians[x] if not g[1]]
     dealt = _deal(rng, [s.guardian_pile, [g[0] for g in facedown]], [True, False])  # type: ignore[attr-defined]
     s.guardian_pile = dealt[0]  # type: ignore[attr-defined]

@@ -4,6 +4,8 @@ entrance (which declares a battle there), and the card window an enemy's moving 
 
 from __future__ import annotations
 
+from array import array
+
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
@@ -36,12 +38,40 @@ from conquest.rulesets.nerath.state import (
 def land_reach(st: NerathData, s: int, r: int, m: int, hero: bool, friendly_only: bool = False) -> list[int]:
     """Land pieces: up to ``m`` spaces through friendly land; stop on entering an enemy space or (Heroes
     only) a dungeon entrance."""
+    return list(_land_reach(s, m, hero, friendly_only, friendly_mask(st, r)))
+
+
+def friendly_mask(st: NerathData, r: int) -> bytes:
+    """One byte per space: 1 where its controller is on ``r``'s side (what ``land_reach`` looks at; a space
+    without a controller, -1, reads the last realm's side as the list index does)."""
+    team = tuple(st.team)
+    look = _LOOK.get((team, r))
+    if look is None:   # a translation table from each controller as a signed byte
+        mine = team[r]
+        look = _LOOK[(team, r)] = bytes(
+            [(0 <= c < R or c >= 256 - R) and team[c - 256 * (c >= 128)] == mine for c in range(256)])
+    return array("b", st.ctrl).tobytes().translate(look)
+
+
+_LOOK: dict[tuple[tuple[int, ...], int], bytes] = {}
+
+
+_REACH: dict[tuple[int, int, bool, bool, bytes], tuple[int, ...]] = {}
+_FLY: dict[tuple[int, int], tuple[int, ...]] = {}
+_BLOCKS: dict[tuple[int, int, int, bytes | None], list[Action]] = {}
+_CACHE_MAX = 20_000
+"""The memos of the Move step's destinations and actions: each depends on the map and on its key only (the
+side's friendly spaces as ``friendly_mask``); cleared whole when one passes ``_CACHE_MAX`` entries."""
+
+
+def _land_reach(s: int, m: int, hero: bool, friendly_only: bool, mask: bytes) -> tuple[int, ...]:
+    key = (s, m, hero, friendly_only, mask)
+    got = _REACH.get(key)
+    if got is not None:
+        return got
     out: list[int] = []
     seen = {s}
     frontier = [s]
-    team = st.team
-    ctrl = st.ctrl
-    mine = team[r]
     for _ in range(m):
         nxt = []
         for x in frontier:
@@ -52,13 +82,16 @@ def land_reach(st: NerathData, s: int, r: int, m: int, hero: bool, friendly_only
                 if KIND[y] == DUNGEON:
                     if hero and not friendly_only:
                         out.append(y)
-                elif team[ctrl[y]] == mine:
+                elif mask[y]:
                     out.append(y)
                     nxt.append(y)
                 elif not friendly_only:
                     out.append(y)
         frontier = nxt
-    return out
+    if len(_REACH) >= _CACHE_MAX:
+        _REACH.clear()
+    got = _REACH[key] = tuple(out)
+    return got
 
 
 def flying_reach(st: NerathData, s: int, r: int, m: int, friendly_only: bool = False,
@@ -67,21 +100,27 @@ def flying_reach(st: NerathData, s: int, r: int, m: int, friendly_only: bool = F
     dungeon entrance. ``friendly_only`` (Reposition, Reinforce: no battles): they end in friendly land, or
     in friendly sea when ``sea_ok`` (in Reposition only Storm Elementals "can end this step in friendly sea
     spaces"; in Reinforce new pieces move "to any friendly space")."""
-    d = DIST[s]
+    within = flying_range(s, m)
+    if not friendly_only:
+        return list(within)
     out = []
-    for y in range(S):
-        if y == s or d[y] > m:
-            continue
+    for y in within:
         k = KIND[y]
-        if k == DUNGEON:
+        if k == LAND and not friendly_land(st, y, r):
             continue
-        if friendly_only:
-            if k == LAND and not friendly_land(st, y, r):
-                continue
-            if k == SEA and (not sea_ok or enemy_sea(st, y, r)):
-                continue
+        if k == SEA and (not sea_ok or enemy_sea(st, y, r)):
+            continue
         out.append(y)
     return out
+
+
+def flying_range(s: int, m: int) -> tuple[int, ...]:
+    """The spaces within ``m`` of ``s`` but ``s`` and the dungeon entrances, in board order (the map only)."""
+    got = _FLY.get((s, m))
+    if got is None:
+        d = DIST[s]
+        got = _FLY[(s, m)] = tuple(y for y in range(S) if y != s and d[y] <= m and KIND[y] != DUNGEON)
+    return got
 
 
 def piece_move(st: NerathData, r: int, t: int) -> int:
@@ -109,46 +148,50 @@ def start_move(st: NerathData) -> None:
 def move_actions(st: NerathData) -> list[Action]:
     r = st.realm
     acts: list[Action] = []
-    cache: dict[tuple[int, int, bool], list[int]] = {}
-    for key, c in sorted(st.movable.items()):
-        if c <= 0:
+    mask: bytes | None = None
+    bonus: list[int] | None = [] if st.effects else None   # each type's Move with the cards' bonuses, as asked
+    for key, c in sorted(st.movable.items()):   # key: space * N_TYPES + type
+        if c <= 0 or _AT_SEA[key]:   # a land piece at sea moves with its Warship
             continue
-        s, t = divmod(key, N_TYPES)
-        m = piece_move(st, r, t)
-        if t in FLYING_TYPES:
-            dests = flying_reach(st, s, r, m)
-        elif KIND[s] == SEA:
-            continue
+        if bonus is None:
+            m = _MOVE_OF[key]
         else:
-            ck = (s, m, t in HEROES)
-            got = cache.get(ck)
-            if got is None:
-                got = cache[ck] = land_reach(st, s, r, m, t in HEROES)
-            dests = got
-        name = COUNTED[t]
-        frm = IDS[s]
-        for y in dests:
-            to = IDS[y]
-            for k in range(1, c + 1):
-                acts.append(("move", frm, to, name, k))
-    for sid in sorted(st.ships):
-        sh = st.ships[sid]
+            if not bonus:
+                bonus += [piece_move(st, r, t) for t in range(N_TYPES)]
+            m = bonus[key % N_TYPES]
+        if _FLIES[key]:
+            bkey: tuple[int, int, int, bytes | None] = (key, c, m, None)
+        else:
+            if mask is None:
+                mask = friendly_mask(st, r)
+            bkey = (key, c, m, mask)
+        block = _BLOCKS.get(bkey)
+        if block is None:
+            s, t = divmod(key, N_TYPES)
+            block = _move_block(s, t, c, m, bkey[3])
+            if len(_BLOCKS) >= _CACHE_MAX:
+                _BLOCKS.clear()
+            _BLOCKS[bkey] = block
+        acts += block
+    ships = st.ships
+    movable = st.movable
+    sail_limit = -1
+    for sid in sorted(ships):
+        sh = ships[sid]
         if sh[OWNER] != r:
             continue
         fl = sh[FLAGS]
         s = sh[SPACE]
         if not fl & (F_STOPPED | F_UNLOADED | F_FIXED | F_RETREATED):
-            if sh[MOVES] < ship_move(st, r):
+            if sail_limit < 0:
+                sail_limit = ship_move(st, r)
+            if sh[MOVES] < sail_limit:
                 for y in SEA_ADJ[s]:
                     acts.append(("sail", sid, IDS[y]))
-            free = (sh[C1] < 0) + (sh[C2] < 0)
-            if free:
-                for land in ADJ[s]:
-                    if KIND[land] != LAND:
-                        continue
-                    for t in LAND_TYPES:
-                        if st.movable.get(land * N_TYPES + t, 0) > 0:
-                            acts.append(("embark", IDS[land], sid, COUNTED[t]))
+            if sh[C1] < 0 or sh[C2] < 0:
+                for land, key, name in _EMBARK[s]:
+                    if movable.get(key, 0) > 0:
+                        acts.append(("embark", land, sid, name))
         if not fl & (F_STOPPED | F_RETREATED):
             for t in set(cargo(sh)):
                 for y in ADJ[s]:
@@ -157,6 +200,57 @@ def move_actions(st: NerathData) -> list[Action]:
     acts.append(("done",))
     acts.extend(fx.playable(st))
     return acts
+
+
+_EMBARK = [tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for land in ADJ[s] if KIND[land] == LAND
+                 for t in LAND_TYPES) for s in range(S)]
+"""By sea space: (land space id, its ``movable`` key, piece name) of each land piece that may embark there."""
+_FLIES = [k % N_TYPES in FLYING_TYPES for k in range(S * N_TYPES)]
+_AT_SEA = [KIND[k // N_TYPES] == SEA and not _FLIES[k] for k in range(S * N_TYPES)]
+_MOVE_OF = [MOVE[k % N_TYPES] for k in range(S * N_TYPES)]
+"""By ``movable`` key (space * N_TYPES + type): a flying piece; a land piece at sea; the piece's Move."""
+
+
+def _move_block(s: int, t: int, c: int, m: int, mask: bytes | None) -> list[Action]:
+    """The moves of ``c`` pieces of type ``t`` in ``s`` with Move ``m``: every destination, 1 to ``c`` of them
+    (``mask`` None: a flying piece's, which does not depend on who controls what)."""
+    dests = flying_range(s, m) if mask is None else _land_reach(s, m, t in HEROES, False, mask)
+    name = COUNTED[t]
+    frm = IDS[s]
+    return [("move", frm, IDS[y], name, k) for y in dests for k in range(1, c + 1)]
+
+
+def moves_by_destination(s: int, t: int, c: int, m: int) -> tuple[tuple[int, bool, tuple[Action, ...]], ...]:
+    """A flying piece's moves by destination (``flying_range``): (space, a land space?, the moves of 1 to ``c``
+    pieces there); memoised (the map only)."""
+    key = (s, t, c, m)
+    got = _BY_DEST.get(key)
+    if got is None:
+        name, frm = COUNTED[t], IDS[s]
+        got = tuple((y, KIND[y] == LAND, tuple(("move", frm, IDS[y], name, k) for k in range(1, c + 1)))
+                    for y in flying_range(s, m))
+        if len(_BY_DEST) >= _CACHE_MAX:
+            _BY_DEST.clear()
+        _BY_DEST[key] = got
+    return got
+
+
+def safe_moves(s: int, t: int, c: int, m: int, mask: bytes) -> list[Action]:
+    """A land piece's moves through and into friendly land only (Reinforce: "no battles"), memoised as the Move
+    step's (``mask``: ``friendly_mask``)."""
+    key = (s, t, c, m, mask)
+    got = _SAFE.get(key)
+    if got is None:
+        name, frm = COUNTED[t], IDS[s]
+        got = [("move", frm, IDS[y], name, k) for y in _land_reach(s, m, False, True, mask) for k in range(1, c + 1)]
+        if len(_SAFE) >= _CACHE_MAX:
+            _SAFE.clear()
+        _SAFE[key] = got
+    return got
+
+
+_BY_DEST: dict[tuple[int, int, int, int], tuple[tuple[int, bool, tuple[Action, ...]], ...]] = {}
+_SAFE: dict[tuple[int, int, int, int, bytes], list[Action]] = {}
 
 
 def declare_attack(st: NerathData, y: int) -> None:

@@ -4,11 +4,13 @@ placement limits, new Castles, Warships and cargo), then "Moving New Pieces".
 
 from __future__ import annotations
 
+from itertools import compress
+
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, may_debark
+from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, hostile_seas, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX
-from conquest.rulesets.nerath.movement import flying_reach, land_reach, piece_move, ship_move
+from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_move, safe_moves, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
     BUYABLE,
@@ -71,6 +73,14 @@ def placement_room(st: NerathData, s: int, r: int, held: int = -1) -> int:
     return 4 - st.placed.get(s, 0)
 
 
+def _rooms(st: NerathData, r: int, mine: list[int]) -> dict[int, int]:
+    """``placement_room`` of each of the Castles ``mine`` (those realm ``r`` controls)."""
+    built, ctrl_start, placed, cap = st.built, st.ctrl_start, st.placed, CAPITAL[r]
+    only = len(mine) == 1
+    return {s: 0 if s in built else 999 if s == cap else 0 if ctrl_start[s] != r else 999 if only
+            else 4 - placed.get(s, 0) for s in mine}
+
+
 def fallback_spaces(st: NerathData, r: int) -> list[int]:
     """"If you control no Castles, all the new pieces must appear in the friendly land space closest to
     your Capital.\""""
@@ -80,6 +90,10 @@ def fallback_spaces(st: NerathData, r: int) -> list[int]:
         return []
     best = min(DIST[cap][s] for s in spaces)
     return [s for s in spaces if DIST[cap][s] == best]
+
+
+COAST = {q: tuple(s for s in ADJ[q] if KIND[s] == LAND) for q in SEAS}
+"""The land spaces next to each sea space (the map only)."""
 
 
 def sea_castle(st: NerathData, q: int, r: int, held: int = -1) -> int:
@@ -98,19 +112,24 @@ def reinforce_actions(st: NerathData) -> list[Action]:
     r = st.realm
     gold = st.gold[r]
     acts: list[Action] = []
-    castles = castles_held(st, r)
-    fallback = no_castle(st, r)
-    land_spots = fallback_spaces(st, r) if fallback else \
-        [s for s in LANDS if placement_room(st, s, r, castles) > 0]
-    ship_ok = {} if fallback else \
-        {q: sea_castle(st, q, r, castles) >= 0 and not enemy_sea(st, q, r) for q in SEAS}
-    sea_spots = [q for q in SEAS if ship_ok.get(q)]
+    ctrl, castle = st.ctrl, st.castle
+    mine = [s for s in compress(range(len(castle)), castle) if ctrl[s] == r and KIND[s] == LAND]   # castles_held
+    fallback = all(s in st.built for s in mine)   # no_castle
+    room = {} if fallback else _rooms(st, r, mine)
+    land_spots = fallback_spaces(st, r) if fallback else [s for s in mine if room[s] > 0]
+    hostile = hostile_seas(st, r)
+    # a sea space takes new pieces when a Castle next to it has room (``sea_castle``) and it holds no enemy
+    roomy = {s for s, v in room.items() if v > 0}
+    sea_spots = [q for q in SEAS if q not in hostile and not roomy.isdisjoint(COAST[q])]
+    prices = prices_of(st)
+    aboard: list[int] | None = None
     for p in BUYABLE:
-        if prices_of(st)[p] > gold:
+        if prices[p] > gold:
             continue
         if p == "castle":
+            ctrl_start = st.ctrl_start
             for s in LANDS:
-                if st.ctrl[s] == r and st.ctrl_start[s] == r and not st.castle[s]:
+                if ctrl[s] == r and ctrl_start[s] == r and not castle[s]:
                     acts.append(("buy", "castle", IDS[s]))
             continue
         if p != "warship":
@@ -120,22 +139,24 @@ def reinforce_actions(st: NerathData) -> list[Action]:
             for q in sea_spots:
                 acts.append(("buy", p, IDS[q]))
         if p in COUNTED and TYPE_INDEX[p] in LAND_TYPES:
-            for sid in sorted(st.ships):
-                sh = st.ships[sid]
-                if sh[OWNER] == r and (sh[C1] < 0 or sh[C2] < 0) and ship_ok.get(sh[SPACE]) \
-                        and not _landed_new(sh):
-                    acts.append(("buy", p, "ship", sid))
+            if aboard is None:
+                ok = set(sea_spots)
+                aboard = [sid for sid in sorted(st.ships) if _takes_new(st.ships[sid], r, ok)]
+            for sid in aboard:
+                acts.append(("buy", p, "ship", sid))
     # new pieces move at once to friendly spaces within their Move; no battles
+    friendly: bytes | None = None
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, N_TYPES)
         m = piece_move(st, r, t)
+        if friendly is None:   # a land space always has a controller: its byte is ``friendly_land``
+            friendly = friendly_mask(st, r)
         if t in FLYING_TYPES:
-            dests = flying_reach(st, s, r, m, friendly_only=True)
+            for y, land, block in moves_by_destination(s, t, c, m):
+                if friendly[y] if land else y not in hostile:
+                    acts += block
         else:
-            dests = land_reach(st, s, r, m, False, friendly_only=True)
-        for y in dests:
-            for k in range(1, c + 1):
-                acts.append(("move", IDS[s], IDS[y], COUNTED[t], k))
+            acts += safe_moves(s, t, c, m, friendly)
     for sid in sorted(st.ships):
         sh = st.ships[sid]
         if sh[OWNER] != r or not sh[FLAGS] & F_NEW or sh[FLAGS] & F_FIXED:
@@ -145,7 +166,7 @@ def reinforce_actions(st: NerathData) -> list[Action]:
         # different ones adjacent to its sea space")
         if not sh[FLAGS] & F_UNLOADED and sh[MOVES] < ship_move(st, r):
             for y in SEA_ADJ[sh[SPACE]]:
-                if not enemy_sea(st, y, r):
+                if y not in hostile:
                     acts.append(("sail", sid, IDS[y]))
         for t in sorted(set(cargo(sh))):
             for y in ADJ[sh[SPACE]]:
@@ -238,6 +259,11 @@ def _castle_refusal(st: NerathData, s: int, r: int) -> str:
         return f"\"You cannot place new pieces at any Castle you captured or recaptured this turn\" ({sid})"
     return (f"\"At other Castles, you may only place up to 4 new pieces\": {st.placed.get(s, 0)} already placed at "
             f"{sid}, and you control {castles_held(st, r)} Castles")
+
+
+def _takes_new(sh: list[int], r: int, sea_spots: set[int]) -> bool:
+    """Whether new land pieces may be bought aboard this Warship (``_aboard_refusal`` says why not)."""
+    return sh[OWNER] == r and (sh[C1] < 0 or sh[C2] < 0) and sh[SPACE] in sea_spots and not _landed_new(sh)
 
 
 def _landed_new(sh: list[int]) -> bool:

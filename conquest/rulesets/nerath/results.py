@@ -5,7 +5,7 @@ Dungeons" (sea landings after a sea battle).
 from __future__ import annotations
 
 import conquest.rulesets.nerath.effects as fx
-from conquest.rulesets.nerath.base import count
+from conquest.rulesets.nerath.base import count, own_guardians
 from conquest.rulesets.nerath.conquer import conquer
 from conquest.rulesets.nerath.data import MONSTER, R, full_strength
 from conquest.rulesets.nerath.dungeons import plunder
@@ -33,7 +33,7 @@ def battle_over(st: NerathData, won: bool) -> None:
     if bt.kind == "dungeon":
         if not won:
             # "If you lose the battle or retreat, all surviving Guardians return to full strength."
-            for g in st.guardians[x]:
+            for g in own_guardians(st, x):
                 del g[2:]
                 g.extend(full_strength(g[0]))
             if not st.guardians[x] and bt.guardian_tiles and st.guardian_pile:

@@ -59,6 +59,7 @@ from conquest.rulesets.nerath.state import (
     WARSHIP_MOVE,
     NerathData,
     S,
+    counts_table,
     seating,
 )
 
@@ -88,4 +89,6 @@ class NerathState(NerathData):
 
     @classmethod
     def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
-        return serial.from_body(cls, data, players, options)
+        st = serial.from_body(cls, data, players, options)
+        st.pieces = counts_table(st.pieces)
+        return st

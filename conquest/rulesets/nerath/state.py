@@ -12,11 +12,13 @@ names. ``clone`` copies a few lists.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from conquest.core.fields import DICT, DICT_LISTS, DICT_NESTED, LIST, NESTED, RECORD, SHARE, Slots
+from conquest.core.fields import DICT, DICT_LISTS, LIST, NESTED, RECORD, SHARE, Slots
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, R, guardian_tiles, tables
 from conquest.rulesets.nerath.variant import setup_of
@@ -80,6 +82,17 @@ def seating(players: int, mode: str, three: str) -> tuple[tuple[int, ...], tuple
     if mode == "free-for-all":
         return (0, 1, 2, 3), (0, 1, 2, 3)
     return (0, 1, 2, 3), (0, 1, 0, 1)
+
+
+def counts_table(values: Iterable[int]) -> MutableSequence[int]:
+    """The piece counts as one byte each (a copy is one memcpy: the clone on every search step's path), or a
+    plain list when a count is outside 0..255 (a loaded document may hold up to 500; ``base.add`` turns the
+    table into a list when a count leaves that range in play)."""
+    values = list(values)
+    try:
+        return array("B", values)
+    except OverflowError:
+        return values
 
 
 @dataclass(slots=True)
@@ -159,10 +172,11 @@ FIELDS = Slots(
     ships=DICT_LISTS, next_ship=SHARE, gold=LIST, vp=LIST, realm=SHARE, round=SHARE, phase=SHARE, movable=DICT,
     pending=LIST, ctrl_start=SHARE, placed=DICT, built=LIST, battle=RECORD, reaction=RECORD, decks=NESTED,
     hands=NESTED, discards=NESTED, treasure_deck=LIST, treasures=NESTED, treasures_played=NESTED, effects=NESTED,
-    guardians=DICT_NESTED, guardian_pile=LIST, dealing_guardians=LIST, dealing=LIST, stats=DICT, winners=SHARE,
+    guardians=SHARE, guardian_pile=LIST, dealing_guardians=LIST, dealing=LIST, stats=DICT, winners=SHARE,
     end_reason=SHARE)
 """Every field of a game and how a copy takes it (``core.fields``): tuples, numbers, strings and the lists that are
-replaced whole (``ctrl_start``, ``winners``) are shared; the battle and the reaction copy themselves."""
+replaced whole (``ctrl_start``, ``winners``) are shared, and so are the Guardians (copied on write:
+``base.own_guardians``); the battle and the reaction copy themselves."""
 
 
 class NerathData(State):
@@ -176,7 +190,7 @@ class NerathData(State):
         self.players = players
         self.options = options
         self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
-        self.pieces: list[int] = [0] * (S * PER_SPACE)
+        self.pieces: MutableSequence[int] = counts_table([0] * (S * PER_SPACE))
         self.castle: list[int] = [0] * S
         self.ctrl: list[int] = [HOME[s] for s in range(S)]
         self.ships: dict[int, list[int]] = {}
