@@ -349,13 +349,13 @@ def check(paths: list[str] = typer.Argument(..., help="scenario files or folders
 @app.command()
 def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
           seconds: float = typer.Option(5.0, "--seconds", "-t", min=0.1, max=3600,
-                                        help="how long to run (at most an hour)"),
+                                        help="CPU seconds to run (at most an hour)"),
           players: int | None = typer.Option(None, "--players", "-p", help=PLAYERS_HELP),
           option: list[str] = typer.Option([], "--option", "-o", help="ruleset option key=value"),
           as_json: bool = typer.Option(False, "--json", help="print the figures as one JSON object"),
           rl: bool = typer.Option(False, "--rl", help="also the PettingZoo environment's steps per second "
                                                       "(random masked actions; needs the rl extra)")) -> None:
-    """Random-playout throughput on one core."""
+    """Random-playout throughput on one core, in CPU time (the engine's own speed on a shared machine)."""
     from conquest.analysis.simulate import bench as run
     if rl:
         try:
@@ -368,7 +368,7 @@ def bench(ruleset: str = typer.Argument(..., help="ruleset id"),
         return
     out.print(f"{data['ruleset']}: {data['actions_per_second']:,.0f} actions/s, "
               f"{data['games_per_second']:,.2f} games/s ({data['games']} games, "
-              f"{data['mean_actions_per_game']} actions each, {data['seconds']} s)", markup=False)
+              f"{data['mean_actions_per_game']} actions each, {data['seconds']} CPU s)", markup=False)
     if rl:
         envb = data["env"]
         out.print(f"{data['ruleset']} environment: {envb['env_steps_per_second']:,.0f} steps/s "

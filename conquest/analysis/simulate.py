@@ -160,8 +160,9 @@ def simulate(ruleset_id: str, games: int, seats: Sequence[str], players: int | N
 
 def bench(ruleset_id: str, seconds: float = 5.0, players: int | None = None,
           options: dict[str, Any] | None = None, seed: int = 0) -> dict[str, Any]:
-    """Random playouts on one core for ``seconds``: actions (including chance outcomes) per second, games
-    per second, and the cost of the pieces (legal_actions, apply, clone)."""
+    """Random playouts on one core for ``seconds`` of CPU time: actions (including chance outcomes) per CPU
+    second, games per CPU second, and the cost of the pieces (legal_actions, apply, clone). Every figure is
+    CPU time of this process, so that a machine shared with other work gives the engine's own speed."""
     import random
 
     from conquest.analysis.runner import random_playout
@@ -169,21 +170,21 @@ def bench(ruleset_id: str, seconds: float = 5.0, players: int | None = None,
     start_state = rs.new_game(players, options or {}, seed)
     rng = random.Random(seed)
     actions = games = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     deadline = t0 + seconds
     while True:
         _, steps = random_playout(start_state, rng)
         actions += steps
         games += 1
-        if time.perf_counter() >= deadline:
+        if time.process_time() >= deadline:
             break
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     checked_actions = 0
-    t1 = time.perf_counter()
-    while time.perf_counter() - t1 < seconds / 4:
+    t1 = time.process_time()
+    while time.process_time() - t1 < seconds / 4:
         _, steps = random_playout(start_state, rng, checked=True)
         checked_actions += steps
-    checked_elapsed = time.perf_counter() - t1
+    checked_elapsed = time.process_time() - t1
     return {"ruleset": rs.id, "players": start_state.players, "seconds": round(elapsed, 3), "games": games,
             "actions": actions, "actions_per_second": round(actions / elapsed, 1),
             "games_per_second": round(games / elapsed, 3),
@@ -228,15 +229,15 @@ def search_speed(state: Any, seconds: float, seed: int = 0) -> dict[str, Any]:
 
 def pieces_cost(state: Any, reps: int = 300) -> dict[str, Any]:
     """The cost of the contract's pieces at ``state``: ``legal_actions()`` (uncached, on a fresh clone each
-    time) and ``clone()``, in microseconds."""
+    time) and ``clone()``, in microseconds of CPU time."""
     copies = [state.clone() for _ in range(reps)]
     n = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for c in copies:
         n = len(c.legal_actions())
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     for _ in range(reps):
         state.clone()
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     return {"legal_actions_us": round((t1 - t0) / reps * 1e6, 2), "legal_actions_at_probe": n,
             "clone_us": round((t2 - t1) / reps * 1e6, 2)}
