@@ -29,9 +29,9 @@ def test_every_slot_is_declared_and_the_clone_shares_nothing_mutable():
         assert getattr(c, name) == getattr(s, name), name
         if policy != SHARE:
             assert getattr(c, name) is not getattr(s, name), name
-    c.tok[0] += 1
+    c.tokens[0] += 1
     c.stats["conquests"] += 1
-    assert c.tok[0] != s.tok[0] and c.stats["conquests"] != s.stats["conquests"]
+    assert c.tokens[0] != s.tokens[0] and c.stats["conquests"] != s.stats["conquests"]
 
 
 @pytest.mark.parametrize(("patch", "field"), [

@@ -33,9 +33,9 @@ FIELDS = Slots(
     turn=SHARE, seat=SHARE, phase=SHARE, coins=LIST, coins_floor=LIST,
     rseat=LIST, rpower=LIST, rstatus=LIST, rhand=LIST,
     col_race=LIST, col_power=LIST, col_coins=LIST,
-    rrace=LIST, tok=LIST, lost=LIST, lair=LIST, fort=LIST, camp=LIST, hole=LIST, hero=LIST, dragon=LIST,
-    cur=SHARE, readied=SHARE, acted=SHARE, picked=SHARE, declined_now=SHARE, conq_ne=SHARE, attacked=SHARE,
-    converted=SHARE, dragon_used=SHARE, die_used=SHARE, fort_placed=SHARE, bdie=SHARE, final_r=SHARE,
+    region_race=LIST, tokens=LIST, lost=LIST, lair=LIST, fort=LIST, camp=LIST, hole=LIST, hero=LIST, dragon=LIST,
+    cur=SHARE, readied=SHARE, acted=SHARE, picked=SHARE, declined_now=SHARE, conquered_non_empty=SHARE, attacked=SHARE,
+    converted=SHARE, dragon_used=SHARE, die_used=SHARE, fort_placed=SHARE, berserk_die=SHARE, final_r=SHARE,
     amazon_debt=SHARE, defender=SHARE, camps_loose=SHARE, peace_by=SHARE, peace_to=SHARE, holes_used=SHARE,
     stats=DICT,
 )
@@ -64,8 +64,8 @@ class StateBase(State):
     col_race: list[int]
     col_power: list[int]
     col_coins: list[int]
-    rrace: list[int]
-    tok: list[int]
+    region_race: list[int]
+    tokens: list[int]
     lost: list[int]
     lair: list[int]
     fort: list[int]
@@ -78,13 +78,13 @@ class StateBase(State):
     acted: bool
     picked: bool
     declined_now: bool
-    conq_ne: int
+    conquered_non_empty: int
     attacked: int
     converted: int
     dragon_used: bool
     die_used: bool
     fort_placed: bool
-    bdie: int
+    berserk_die: int
     final_r: int
     amazon_debt: int
     defender: int
@@ -100,12 +100,12 @@ class StateBase(State):
         add_to_counter(self.stats, key, n)
 
     def regions_of(self, race: int) -> list[int]:
-        rr = self.rrace
+        rr = self.region_race
         return [i for i in range(len(rr)) if rr[i] == race]
 
     def race_total(self, race: int) -> int:
         """Tokens of ``race`` in play (on the board and in hand): never above the race's supply."""
-        rr, tok = self.rrace, self.tok
+        rr, tok = self.region_race, self.tokens
         return self.rhand[race] + sum(tok[i] for i in range(len(rr)) if rr[i] == race)
 
     def seat_races(self, seat: int) -> list[int]:
@@ -137,13 +137,13 @@ class StateBase(State):
         return bool(self.hole[r] or self.hero[r] or self.dragon[r])
 
     def tokens_on_map(self, seat: int) -> int:
-        rs, rr, tok = self.rseat, self.rrace, self.tok
+        rs, rr, tok = self.rseat, self.region_race, self.tokens
         return sum(tok[i] for i in range(len(rr)) if rr[i] >= 0 and rs[rr[i]] == seat)
 
     def _clear_region(self, r: int) -> None:
         """An abandoned region keeps only what belongs to the board: its Mountain."""
-        self.rrace[r] = -1
-        self.tok[r] = 0
+        self.region_race[r] = -1
+        self.tokens[r] = 0
         self.lair[r] = 0
         self.fort[r] = 0
         self.camp[r] = 0

@@ -32,7 +32,7 @@ REGION_ACTIONS = frozenset(("conquer", "final", "dragon", "convert", "abandon", 
                             "redeploy"))
 
 # region fields kept as parallel lists (tokens of one race per region; markers as counts)
-REGION_FIELDS = ("rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon")
+REGION_FIELDS = ("region_race", "tokens", "lost", "lair", "fort", "camp", "hole", "hero", "dragon")
 
 
 def _n(count: int, noun: str) -> str:

@@ -31,7 +31,7 @@ def go_into_decline(st: SmallWorldState, s: int) -> None:
         if _spirit(st, y) == spirit:
             remove_race(st, y)
     keep = RACE_RULES[x].keeps_tokens_in_decline
-    rr, tok = st.rrace, st.tok
+    rr, tok = st.region_race, st.tokens
     for i in range(len(rr)):
         if rr[i] == x:
             if not keep:
@@ -48,8 +48,8 @@ def go_into_decline(st: SmallWorldState, s: int) -> None:
 
 def remove_race(st: SmallWorldState, y: int) -> None:
     """The race's tokens leave the map; its banner and badge go back to the piles."""
-    for i in range(len(st.rrace)):
-        if st.rrace[i] == y:
+    for i in range(len(st.region_race)):
+        if st.region_race[i] == y:
             st._clear_region(i)
     st.rhand[y] = 0
     st.rstatus[y] = OUT

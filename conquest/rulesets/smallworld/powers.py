@@ -275,7 +275,7 @@ class Pillaging(Power):
     turn_coins_when = "this turn"
 
     def turn_coins(self, s: StateBase) -> int:
-        return s.conq_ne
+        return s.conquered_non_empty
 
 
 @power("seafaring")

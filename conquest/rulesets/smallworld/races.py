@@ -60,7 +60,7 @@ class Race:
     def on_ready(self, s: SmallWorldState) -> None:
         """Troops are readied (active race only)."""
 
-    def conquest_actions(self, s: SmallWorldState, acts: list[Action], bdie: int) -> None:
+    def conquest_actions(self, s: SmallWorldState, acts: list[Action], berserk_die: int) -> None:
         """Actions besides conquering a region, offered while conquering (active race only)."""
 
     # ---- picking a combo, redeployment --------------------------------------------------------------
@@ -121,18 +121,18 @@ class Amazons(Race):
             take = min(s.amazon_debt, s.rhand[self.index])
             s.rhand[self.index] -= take
             s.amazon_debt -= take
-            if self.index not in s.rrace:
+            if self.index not in s.region_race:
                 s.amazon_debt = 0
 
     def give_back(self, s: SmallWorldState, a: ActionArgs) -> None:
         """Short of their 4 tokens at redeployment, the Amazons give them back from their regions (``abandon
         rN`` takes one token)."""
         r = a[1]
-        s.tok[r] -= 1
+        s.tokens[r] -= 1
         s.amazon_debt -= 1
-        if s.tok[r] == 0:
+        if s.tokens[r] == 0:
             s._clear_region(r)
-        if s.amazon_debt and s.cur not in s.rrace:  # nothing left to give back
+        if s.amazon_debt and s.cur not in s.region_race:  # nothing left to give back
             s.amazon_debt = 0
             s.finish_redeployment()
 
@@ -166,7 +166,7 @@ class Giants(Race):
 
     def cost_discount(self, s: SmallWorldState, r: int) -> int:
         b = s.board
-        rr = s.rrace
+        rr = s.region_race
         for m in b.adj[r]:
             if rr[m] == self.index and b.mountain[m]:
                 return 1
@@ -202,7 +202,7 @@ class Orcs(Race):
     turn_coins_when = "this turn"
 
     def turn_coins(self, s: SmallWorldState, active: bool) -> int:
-        return s.conq_ne if active else 0
+        return s.conquered_non_empty if active else 0
 
 
 @race("ratmen")
@@ -216,7 +216,7 @@ class Skeletons(Race):
 
     def on_redeployment(self, s: SmallWorldState) -> None:
         x = self.index
-        s.rhand[x] += max(0, min(s.conq_ne // 2, self.supply - s.race_total(x)))
+        s.rhand[x] += max(0, min(s.conquered_non_empty // 2, self.supply - s.race_total(x)))
 
 
 @race("sorcerers")
@@ -229,10 +229,10 @@ class Sorcerers(Race):
         s.ready_troops()
         self.convert(s, a[1])
 
-    def conquest_actions(self, s: SmallWorldState, acts: list[Action], bdie: int) -> None:
+    def conquest_actions(self, s: SmallWorldState, acts: list[Action], berserk_die: int) -> None:
         # option convert_needs_token (default true): "a player must always have at least one Race token available
         # to initiate a new Conquest" (003) holds for a conversion too
-        if bdie < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):
+        if berserk_die < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):
             for r in self.conversion_targets(s):
                 acts.append(("convert", RID[r]))
 
@@ -243,7 +243,7 @@ class Sorcerers(Race):
         if s.race_total(x) >= self.supply:
             return []
         b = s.board
-        rr = s.rrace
+        rr = s.region_race
         seat = s.seat
         sail = s.can_sail(x)
         near: set[int] = set()
@@ -253,7 +253,7 @@ class Sorcerers(Race):
         out = []
         for r in sorted(near):
             y = rr[r]
-            if y < 0 or y == x or s.tok[r] != 1 or s.rstatus[y] != ACTIVE:
+            if y < 0 or y == x or s.tokens[r] != 1 or s.rstatus[y] != ACTIVE:
                 continue
             t = s.rseat[y]
             if t == seat or s.converted >> t & 1 or s.immune(r) or (b.water[r] and not sail) or s.camp[r]:
@@ -266,13 +266,13 @@ class Sorcerers(Race):
     def convert(self, s: SmallWorldState, r: int) -> None:
         """The lone token goes back to its supply; a Sorcerer takes its place (not a conquest of a non-empty
         region for the owner's losses: nothing goes back in hand)."""
-        y = s.rrace[r]
+        y = s.region_race[r]
         t = s.rseat[y]
         s.count("conversions")
         s.converted |= 1 << t
         s.attacked |= 1 << t
-        s.rrace[r] = -1
-        s.tok[r] = 0
+        s.region_race[r] = -1
+        s.tokens[r] = 0
         s.lair[r] = 0
         s.fort[r] = 0
         s.camp[r] = 0

@@ -225,7 +225,7 @@ def _read_drawn(s: StateBase, name: str | None) -> None:
 
 def _write_regions(s: StateBase) -> dict[str, Any]:
     # the markers of ``MARKERS`` spelled out: a dict display is twice as fast as one built from the table
-    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], "lost_tribe": s.lost[i],
+    return {f"r{i + 1}": {"race": _race_name(s.region_race[i]), "tokens": s.tokens[i], "lost_tribe": s.lost[i],
                           "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
                           "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
             for i in range(s.board.n)}
@@ -235,7 +235,7 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
     board, n = s.board, s.board.n
     for key in regs:
         _region(key, f"regions/{key}", n)
-    s.rrace, s.tok = [0] * n, [0] * n
+    s.region_race, s.tokens = [0] * n, [0] * n
     markers = [(k, [0] * n) for k, _, _ in MARKERS]
     for (_, a, _), (_, m) in zip(MARKERS, markers, strict=True):
         setattr(s, a, m)
@@ -245,8 +245,8 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
         x = _race(info["race"])
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
-        s.rrace[i], s.tok[i] = x, info["tokens"]
-        if (x >= 0) != (s.tok[i] > 0):
+        s.region_race[i], s.tokens[i] = x, info["tokens"]
+        if (x >= 0) != (s.tokens[i] > 0):
             raise StateFormatError(f"regions/{rid}/tokens", "a region with a race holds at least 1 token, "
                                                             "and an empty one none")
         if board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
@@ -260,7 +260,7 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
     # counts within the boxes: a race's tokens (board and hand) within its supply, markers within their number
     for x in range(NR):
         if s.rstatus[x] != OUT:
-            on_board = sum(s.tok[i] for i in range(n) if s.rrace[i] == x)
+            on_board = sum(s.tokens[i] for i in range(n) if s.region_race[i] == x)
             if on_board + s.rhand[x] > _figures(s).supply[x]:
                 raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand",
                                        f"{D.RACE_IDS[x]} have {on_board} tokens on the board and {s.rhand[x]} in "
@@ -292,13 +292,13 @@ TURN_STATE = Document("TurnStateDoc", [
     attr("conquered", bool, "acted", False),
     attr("picked", bool, default=False),
     attr("declined", bool, "declined_now", False),
-    attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conq_ne", 0),
+    attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conquered_non_empty", 0),
     _seat_set("attacked"),
     _seat_set("converted"),
     attr("dragon_used", bool, default=False),
     attr("die_used", bool, default=False),   # written only when true
     attr("fortress_placed", bool, "fort_placed", False),
-    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "bdie"),
+    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "berserk_die"),
     Key("final_region", Id | None, lambda s: f"r{s.final_r + 1}" if s.final_r >= 0 else None,
         lambda s, v: setattr(s, "final_r", _region(v, "turn_state/final_region", s.board.n)), None),
     attr("amazon_debt", Annotated[int, Field(ge=0, le=4)], default=0),

@@ -112,8 +112,8 @@ class SmallWorldState(StateBase):
         s.col_power = [p for _, p in column]
         s.col_coins = [0] * len(column)
         n = board.n
-        s.rrace = [-1] * n
-        s.tok = [0] * n
+        s.region_race = [-1] * n
+        s.tokens = [0] * n
         s.lost = list(board.lost_tribe)
         s.lair = [0] * n
         s.fort = [0] * n
