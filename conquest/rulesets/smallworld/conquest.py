@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DIE, DIE_PROBS, RID
+from conquest.rulesets.smallworld.owned import defence
 from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT, EXTEND_REACH, NO_POWER, POWER_RULES
 from conquest.rulesets.smallworld.races import (
     CONQUEST_ACTIONS,
@@ -105,7 +106,7 @@ def conquest_cost(st: SmallWorldState, race: int, r: int) -> int:
     marker + 1 additional Race token for each Lost Tribe or other player's Race token already present in
     the Region" (003), less the race's and power's discounts, never below 1."""
     b = st.board
-    c = 2 + b.mountain[r] + st.lair[r] + st.fort[r] + st.camp[r] + st.lost[r]
+    c = 2 + b.mountain[r] + defence(st, r) + st.lost[r]  # defence: the Lair, the Fortress, Encampments
     y = st.region_race[r]
     if y >= 0 and (st.rseat[y] != st.rseat[race] or st.options.get("own_decline_defends")):
         c += st.tokens[r]

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import (
     CONQUER,
     DEFEND,
@@ -22,6 +21,10 @@ from conquest.rulesets.smallworld.common import (
     MAX_HEROES,
     REDEPLOY,
     RID,
+    Own,
+    marker,
+    per_game,
+    per_turn,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +56,9 @@ class Power:
     #: the power's own actions: (phase, verb) -> the name of its method ``(s, action)`` that applies it (region
     #: actions carry the region's index); ``dispatch.MOVES`` gathers them
     moves: ClassVar[dict[tuple[int, str], str]] = {}
+    #: the state fields the power owns, by name: their copy policy, start and effects (owned.py builds the
+    #: state's slots and the common steps' share of them from these)
+    fields: ClassVar[dict[str, Own]] = {}
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -66,18 +72,18 @@ class Power:
         self.text = row.get("text", "")
 
     # ---- conquest (003) ---------------------------------------------------------------------------
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         """Tokens less to conquer region ``r``."""
         return 0
 
-    def extend_reach(self, s: StateBase, own: list[int], cand: set[int]) -> None:
+    def extend_reach(self, s: SmallWorldState, own: list[int], cand: set[int]) -> None:
         """Regions a following conquest may reach besides those adjacent to ``own``."""
 
     # ---- redeployment -----------------------------------------------------------------------------
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         """Troop redeployment begins."""
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         """Markers that may be placed in the race's regions ``own`` during redeployment."""
         return []
 
@@ -85,11 +91,11 @@ class Power:
     #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
     turn_coins_when = "every turn"
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         """Bonus coins for region ``r`` of the active race, at its owner's scoring."""
         return 0
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         """Bonus coins at the active race's owner's scoring that are not counted per region."""
         return 0
 
@@ -106,7 +112,7 @@ def power(pid: str) -> Callable[[type[Power]], type[Power]]:
     return register
 
 
-def _terrain_coins(s: StateBase, r: int, terrain: int) -> int:
+def _terrain_coins(s: SmallWorldState, r: int, terrain: int) -> int:
     return 1 if s.board.terrain[r] == terrain else 0
 
 
@@ -115,7 +121,7 @@ def _terrain_coins(s: StateBase, r: int, terrain: int) -> int:
 class Alchemist(Power):
     """+2 coins at the end of each turn while active."""
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         return int(D.SETUP["alchemist_coins"])
 
 
@@ -124,6 +130,7 @@ class Berserk(Power):
     """Roll the reinforcement die before each conquest, then conquer with its help."""
     rolls_before_conquest = True
     moves = {(CONQUER, "berserk"): "roll_first"}
+    fields = {"berserk_die": per_turn(-1)}  # the die rolled before the next conquest (-1: none)
 
     def roll_first(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.ready_troops()
@@ -137,6 +144,8 @@ class Bivouacking(Power):
     places_markers = True
     replaces_lost_camps = True
     moves = {(REDEPLOY, "camp"): "place_camp", (DEFEND, "camp"): "replace_camp"}
+    #: the Encampments, and those lost with a region this turn, to be placed again by their owner
+    fields = {"camp": marker(defends=True, decline_clears=True), "camps_loose": per_turn(0)}
 
     def place_camp(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.camp[a[1]] += 1
@@ -148,10 +157,10 @@ class Bivouacking(Power):
         if s.rhand[s.cur] == 0 and not s.camps_loose:
             s.next_defender()
 
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         s.camp = [0] * len(s.camp)
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if sum(s.camp) < MAX_CAMPS:
             return [("camp", RID[r]) for r in own]
         return []
@@ -161,7 +170,7 @@ class Bivouacking(Power):
 class Commando(Power):
     """-1 token to conquer any region."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1
 
 
@@ -171,6 +180,7 @@ class Diplomat(Power):
     next turn."""
     makes_peace = True
     moves = {(DIPLOMACY, "peace"): "make_peace"}
+    fields = {"peace_by": per_game(-1), "peace_to": per_game(-1)}  # the peace made: its Diplomat, its opponent
 
     def make_peace(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.peace_by = s.seat
@@ -183,6 +193,7 @@ class DragonMaster(Power):
     """Once per turn conquer a region with 1 token; the Dragon makes it immune."""
     dragon = True
     moves = {(CONQUER, "dragon"): "dragon_attack"}
+    fields = {"dragon": marker(immune=True, decline_clears=True), "dragon_used": per_turn(False)}
 
     def dragon_attack(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.ready_troops()
@@ -203,7 +214,7 @@ class Flying(Power):
 class Forest(Power):
     """+1 coin per Forest region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return _terrain_coins(s, r, D.FOREST_T)
 
 
@@ -212,17 +223,18 @@ class Fortified(Power):
     """1 Fortress per turn (6 at most on the map): +1 defence, +1 coin each while active."""
     places_markers = True
     moves = {(REDEPLOY, "fortress"): "place_fortress"}
+    fields = {"fort": marker(defends=True), "fort_placed": per_turn(False)}
 
     def place_fortress(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.fort[a[1]] = 1
         s.fort_placed = True
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if not s.fort_placed and sum(s.fort) < MAX_FORTS:
             return [("fortress", RID[r]) for r in own if not s.fort[r]]
         return []
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return s.fort[r]
 
 
@@ -231,14 +243,15 @@ class Heroic(Power):
     """2 Heroes placed at redeployment in 2 regions make them immune."""
     places_markers = True
     moves = {(REDEPLOY, "hero"): "place_hero"}
+    fields = {"hero": marker(immune=True, decline_clears=True)}
 
     def place_hero(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.hero[a[1]] = 1
 
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         s.hero = [0] * len(s.hero)
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if sum(s.hero) < MAX_HEROES:
             return [("hero", RID[r]) for r in own if not s.hero[r]]
         return []
@@ -248,7 +261,7 @@ class Heroic(Power):
 class Hill(Power):
     """+1 coin per Hill region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return _terrain_coins(s, r, D.HILL_T)
 
 
@@ -256,7 +269,7 @@ class Hill(Power):
 class Merchant(Power):
     """+1 coin per region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return 1
 
 
@@ -264,7 +277,7 @@ class Merchant(Power):
 class Mounted(Power):
     """-1 token to conquer a Hill or Farmland region."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1 if s.board.terrain[r] in (D.HILL_T, D.FARMLAND) else 0
 
 
@@ -274,7 +287,7 @@ class Pillaging(Power):
 
     turn_coins_when = "this turn"
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         return s.conquered_non_empty
 
 
@@ -300,7 +313,7 @@ class Stout(Power):
 class Swamp(Power):
     """+1 coin per Swamp region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return _terrain_coins(s, r, D.SWAMP_T)
 
 
@@ -308,10 +321,10 @@ class Swamp(Power):
 class Underworld(Power):
     """-1 token to conquer a Cavern; all Caverns are adjacent to each other."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1 if s.board.cavern[r] else 0
 
-    def extend_reach(self, s: StateBase, own: list[int], cand: set[int]) -> None:
+    def extend_reach(self, s: SmallWorldState, own: list[int], cand: set[int]) -> None:
         b = s.board
         if any(b.cavern[i] for i in own):
             cand.update(b.caverns)
@@ -323,7 +336,7 @@ class Wealthy(Power):
 
     turn_coins_when = "once"
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         return int(D.SETUP["wealthy_coins"]) if s.picked else 0
 
 

@@ -11,7 +11,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, EXTRA, MAX_HOLES, REDEPLOY, RID
+from conquest.rulesets.smallworld.common import (
+    ACTIVE,
+    CONQUER,
+    EXTRA,
+    MAX_HOLES,
+    REDEPLOY,
+    RID,
+    Own,
+    marker,
+    per_game,
+    per_turn,
+)
 
 if TYPE_CHECKING:
     from conquest.rulesets.smallworld.state import SmallWorldState
@@ -30,6 +41,9 @@ class Race:
     #: the race's own actions: (phase, verb) -> the name of its method ``(s, action)`` that applies it (region
     #: actions carry the region's index); ``dispatch.MOVES`` gathers them
     moves: ClassVar[dict[tuple[int, str], str]] = {}
+    #: the state fields the race owns, by name: their copy policy, start and effects (owned.py builds the
+    #: state's slots and the common steps' share of them from these)
+    fields: ClassVar[dict[str, Own]] = {}
 
     def __init__(self, index: int) -> None:
         row = D.RACES[index]
@@ -70,6 +84,9 @@ class Race:
     def on_redeployment(self, s: SmallWorldState) -> None:
         """Troop redeployment begins, the tokens taken in hand (active race only)."""
 
+    def on_decline(self, s: SmallWorldState) -> None:
+        """The race has just gone into decline."""
+
     # ---- scoring (scoring.py, and the evaluation and coverage read the same hooks) ---------------------
     #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
     turn_coins_when = "every turn"
@@ -100,6 +117,7 @@ def race(rid: str) -> Callable[[type[Race]], type[Race]]:
 class Amazons(Race):
     """+4 tokens for conquest only; they go back at redeployment and come again when troops are readied."""
     moves = {(REDEPLOY, "abandon"): "give_back"}
+    fields = {"amazon_debt": per_turn(0)}  # the lent tokens still to give back at redeployment
 
     def _lend(self, s: SmallWorldState, extra: int) -> None:
         s.rhand[self.index] += extra
@@ -123,6 +141,9 @@ class Amazons(Race):
             s.amazon_debt -= take
             if self.index not in s.region_race:
                 s.amazon_debt = 0
+
+    def on_decline(self, s: SmallWorldState) -> None:
+        s.amazon_debt = 0
 
     def give_back(self, s: SmallWorldState, a: ActionArgs) -> None:
         """Short of their 4 tokens at redeployment, the Amazons give them back from their regions (``abandon
@@ -177,6 +198,7 @@ class Giants(Race):
 class Halflings(Race):
     """First conquest anywhere; a Hole-in-the-Ground in each of the first 2 regions conquered."""
     first_conquest_anywhere = True
+    fields = {"hole": marker(immune=True, decline_clears=True), "holes_used": per_game(0)}
 
     def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         if active and s.holes_used < MAX_HOLES:
@@ -224,6 +246,7 @@ class Sorcerers(Race):
     """Once per opponent per turn, replace a lone active enemy token in an adjacent region with a Sorcerer
     from the supply."""
     moves = {(CONQUER, "convert"): "convert_move"}
+    fields = {"converted": per_turn(0)}  # the seats converted from this turn, a bit mask
 
     def convert_move(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.ready_troops()
@@ -290,6 +313,7 @@ class Tritons(Race):
 @race("trolls")
 class Trolls(Race):
     """A Troll's Lair (+1 defence) in every region they occupy; lairs stay in decline."""
+    fields = {"lair": marker(defends=True)}
 
     def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         s.lair[r] = 1

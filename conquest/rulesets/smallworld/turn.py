@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conquest.core.kinds import Action, ActionArgs
+from conquest.rulesets.smallworld import owned
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
     CONQUER,
@@ -37,14 +38,9 @@ def reset_turn_flags(st: SmallWorldState) -> None:
     st.declined_now = False
     st.conquered_non_empty = 0
     st.attacked = 0
-    st.converted = 0
-    st.dragon_used = False
     st.die_used = False
-    st.fort_placed = False
-    st.berserk_die = -1
     st.final_r = -1
-    st.amazon_debt = 0
-    st.camps_loose = 0
+    owned.reset_turn(st)  # the races' and powers' own flags of the turn (their entries' ``fields``)
 
 
 def after_draw(st: SmallWorldState) -> None:
