@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DIE, DIE_PROBS, RID
 from conquest.rulesets.smallworld.owned import defence
-from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT, EXTEND_REACH, NO_POWER, POWER_RULES
+from conquest.rulesets.smallworld.powers import (
+    COST_DISCOUNT as POWER_DISCOUNT,
+    EXTEND_REACH,
+    NO_POWER,
+    POWER_RULES,
+    REGION_LOST,
+    sheltered_seat,
+)
 from conquest.rulesets.smallworld.races import (
     CONQUEST_ACTIONS,
     COST_DISCOUNT as RACE_DISCOUNT,
@@ -88,13 +95,13 @@ def conquest_targets(st: SmallWorldState, race: int) -> list[int]:
             reach(st, own, cs)
         cand = sorted(cs)
     sail = can_sail(st, race)
-    seat = st.rseat[race]
+    shelter = sheltered_seat(st, st.rseat[race])
     out = []
     for r in cand:
         y = rr[r]
         if y == race or (b.water[r] and not sail) or st.immune(r):
             continue
-        if y >= 0 and st.peace_to == seat and st.rseat[y] == st.peace_by and st.rstatus[y] == ACTIVE:
+        if y >= 0 and st.rseat[y] == shelter and st.rstatus[y] == ACTIVE:
             continue
         out.append(r)
     return out
@@ -137,12 +144,8 @@ def lose_region(st: SmallWorldState, r: int) -> bool:
         if t != st.seat and st.rstatus[y] == ACTIVE:
             # the Diplomat names "one opponent whose active race you did not attack this turn"
             st.attacked |= 1 << t
-        if st.camp[r] and t != st.seat:
-            # Encampments are not lost with the region: their owner places them again at the end of the
-            # attacker's turn. When the attacker took them from its own race (declined Ghouls conquering
-            # the seat's active Bivouacking race), they go back to the race's stock at once: their owner is
-            # the player whose turn it is and places them in its own redeployment (at most 5 in all).
-            st.camps_loose += st.camp[r]
+        for lost in REGION_LOST:  # Encampments placed again by their owner (Bivouacking)
+            lost(st, r, t)
     st._clear_region(r)
     return nonempty
 

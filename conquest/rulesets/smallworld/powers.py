@@ -99,6 +99,17 @@ class Power:
         """Bonus coins at the active race's owner's scoring that are not counted per region."""
         return 0
 
+    # ---- what the power's own fields do in every seat's turn (called whichever race holds the power) ----
+    def sheltered_seat(self, s: SmallWorldState, seat: int) -> int:
+        """The seat whose active race ``seat`` may neither attack nor convert this turn, or -1."""
+        return -1
+
+    def on_region_lost(self, s: SmallWorldState, r: int, seat: int) -> None:
+        """Region ``r`` of a race of ``seat`` is conquered, before its markers leave."""
+
+    def on_turn_over(self, s: SmallWorldState, seat: int) -> None:
+        """The turn of ``seat`` is over, before the next seat's."""
+
 
 _REGISTRY: dict[str, type[Power]] = {}
 
@@ -160,6 +171,14 @@ class Bivouacking(Power):
     def on_redeployment(self, s: SmallWorldState) -> None:
         s.camp = [0] * len(s.camp)
 
+    def on_region_lost(self, s: SmallWorldState, r: int, seat: int) -> None:
+        if s.camp[r] and seat != s.seat:
+            # Encampments are not lost with the region: their owner places them again at the end of the
+            # attacker's turn. When the attacker took them from its own race (declined Ghouls conquering
+            # the seat's active Bivouacking race), they go back to the race's stock at once: their owner is
+            # the player whose turn it is and places them in its own redeployment (at most 5 in all).
+            s.camps_loose += s.camp[r]
+
     def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if sum(s.camp) < MAX_CAMPS:
             return [("camp", RID[r]) for r in own]
@@ -186,6 +205,13 @@ class Diplomat(Power):
         s.peace_by = s.seat
         s.peace_to = a[1]
         s.begin_defenders()
+
+    def sheltered_seat(self, s: SmallWorldState, seat: int) -> int:
+        return s.peace_by if s.peace_to == seat else -1
+
+    def on_turn_over(self, s: SmallWorldState, seat: int) -> None:
+        if s.peace_to == seat:  # the Diplomat's protection lasted one turn of the chosen opponent
+            s.peace_by = s.peace_to = -1
 
 
 @power("dragon-master")
@@ -366,3 +392,25 @@ EXTEND_REACH = _overridden("extend_reach")
 MARKER_ACTIONS = _overridden("marker_actions")
 REGION_COINS = _overridden("region_coins")
 TURN_COINS = _overridden("turn_coins")
+
+
+def _everywhere(name: str) -> tuple[Callable[..., Any], ...]:
+    """Hook ``name`` of the powers that override it: called in every turn, whichever race holds the power (the
+    power's own fields say whether it is in play)."""
+    default = getattr(Power, name)
+    return tuple(getattr(p, name) for p in POWER_RULES if getattr(type(p), name) is not default)
+
+
+SHELTERS = _everywhere("sheltered_seat")
+REGION_LOST = _everywhere("on_region_lost")
+TURN_OVER = _everywhere("on_turn_over")
+
+
+def sheltered_seat(s: SmallWorldState, seat: int) -> int:
+    """The seat whose active race ``seat`` may neither attack nor convert this turn (the Diplomat's peace), or
+    -1."""
+    for shelters in SHELTERS:
+        t: int = shelters(s, seat)
+        if t >= 0:
+            return t
+    return -1

@@ -23,6 +23,7 @@ from conquest.rulesets.smallworld.common import (
     per_game,
     per_turn,
 )
+from conquest.rulesets.smallworld.powers import sheltered_seat
 
 if TYPE_CHECKING:
     from conquest.rulesets.smallworld.state import SmallWorldState
@@ -268,6 +269,7 @@ class Sorcerers(Race):
         b = s.board
         rr = s.region_race
         seat = s.seat
+        shelter = sheltered_seat(s, seat)
         sail = s.can_sail(x)
         near: set[int] = set()
         for i in range(b.n):
@@ -281,7 +283,7 @@ class Sorcerers(Race):
             t = s.rseat[y]
             if t == seat or s.converted >> t & 1 or s.immune(r) or (b.water[r] and not sail) or s.camp[r]:
                 continue
-            if s.peace_to == seat and s.peace_by == t:
+            if t == shelter:  # the Diplomat's peace
                 continue
             out.append(r)
         return out

@@ -22,7 +22,7 @@ from conquest.rulesets.smallworld.common import (
     STOUT_CHOICE,
     VISIBLE,
 )
-from conquest.rulesets.smallworld.powers import POWER_RULES
+from conquest.rulesets.smallworld.powers import POWER_RULES, TURN_OVER
 from conquest.rulesets.smallworld.races import RACE_RULES
 from conquest.rulesets.smallworld.scoring import score
 
@@ -167,8 +167,8 @@ def next_defender(st: SmallWorldState) -> None:
 # ---- the turn track ---------------------------------------------------------------------------------
 def next_turn(st: SmallWorldState) -> None:
     s = st.seat
-    if st.peace_to == s:  # the Diplomat's protection lasted one turn of the chosen opponent
-        st.peace_by = st.peace_to = -1
+    for over in TURN_OVER:  # the Diplomat's peace lasts one turn of the chosen opponent
+        over(st, s)
     s += 1
     if s == st.players:
         s = 0
