@@ -67,7 +67,7 @@ def test_defender_redeploys_inside_the_attackers_turn():
     legal = {RULESET.format_action(a) for a in st.legal_actions()}
     assert legal == {"redeploy r25 1", "redeploy r25 2"}
     st = play(st, "redeploy r25 2")
-    assert st.seat == 1 and st.tok[24] == 3
+    assert st.seat == 1 and st.tokens[24] == 3
 
 
 def test_refusals_name_the_rule_and_change_nothing():
@@ -128,16 +128,16 @@ def _invariants(st) -> None:
         if st.rstatus[x]:
             assert 0 <= st.race_total(x) <= D.SUPPLY[x] + (4 if x == D.AMAZONS else 0), D.RACE_IDS[x]
         else:
-            assert x not in st.rrace and st.rhand[x] == 0
+            assert x not in st.region_race and st.rhand[x] == 0
     for i in range(b.n):
-        y = st.rrace[i]
-        assert (y >= 0) == (st.tok[i] > 0)
+        y = st.region_race[i]
+        assert (y >= 0) == (st.tokens[i] > 0)
         if y >= 0:
             assert not st.lost[i]
             if b.water[i]:
                 assert st.rpower[y] == D.SEAFARING
             if st.rstatus[y] == 2 and y != D.GHOULS:
-                assert st.tok[i] == 1 or st.seat == st.rseat[y]
+                assert st.tokens[i] == 1 or st.seat == st.rseat[y]
         else:
             assert not (st.lair[i] or st.fort[i] or st.camp[i] or st.hole[i] or st.hero[i] or st.dragon[i])
     assert sum(st.camp) <= 5 and sum(st.fort) <= 6 and sum(st.hero) <= 2 and sum(st.dragon) <= 1

@@ -14,6 +14,7 @@ from typing import Any
 from conquest.core.fields import DICT, LIST, SHARE, Slots
 from conquest.core.game import State
 from conquest.core.schema import add_to_counter
+from conquest.rulesets.smallworld import owned
 from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NP, NR, OUT
 from conquest.rulesets.smallworld.data import Board
 from conquest.rulesets.smallworld.variant import figures_of
@@ -28,19 +29,22 @@ victory coins scored by source: regions occupied, race bonuses, the active power
 from the column with a combo."""
 
 
-FIELDS = Slots(
-    players=SHARE, options=SHARE, board=SHARE, map_seed=SHARE, turns=SHARE,
-    turn=SHARE, seat=SHARE, phase=SHARE, coins=LIST, coins_floor=LIST,
-    rseat=LIST, rpower=LIST, rstatus=LIST, rhand=LIST,
-    col_race=LIST, col_power=LIST, col_coins=LIST,
-    rrace=LIST, tok=LIST, lost=LIST, lair=LIST, fort=LIST, camp=LIST, hole=LIST, hero=LIST, dragon=LIST,
-    cur=SHARE, readied=SHARE, acted=SHARE, picked=SHARE, declined_now=SHARE, conq_ne=SHARE, attacked=SHARE,
-    converted=SHARE, dragon_used=SHARE, die_used=SHARE, fort_placed=SHARE, bdie=SHARE, final_r=SHARE,
-    amazon_debt=SHARE, defender=SHARE, camps_loose=SHARE, peace_by=SHARE, peace_to=SHARE, holes_used=SHARE,
-    stats=DICT,
-)
-"""Every field of a position and how a copy takes it (``core.fields``): numbers, flags, the board and the
+COMMON = {
+    "players": SHARE, "options": SHARE, "board": SHARE, "map_seed": SHARE, "turns": SHARE,
+    "turn": SHARE, "seat": SHARE, "phase": SHARE, "coins": LIST, "coins_floor": LIST,
+    "rseat": LIST, "rpower": LIST, "rstatus": LIST, "rhand": LIST,
+    "col_race": LIST, "col_power": LIST, "col_coins": LIST,
+    "region_race": LIST, "tokens": LIST, "lost": LIST,
+    "cur": SHARE, "readied": SHARE, "acted": SHARE, "picked": SHARE, "declined_now": SHARE,
+    "conquered_non_empty": SHARE, "attacked": SHARE, "die_used": SHARE, "final_r": SHARE, "defender": SHARE,
+    "stats": DICT,
+}
+"""The fields every position has and how a copy takes it (``core.fields``): numbers, flags, the board and the
 options are shared, the flat lists copied, the report counters copied."""
+
+FIELDS = Slots(**COMMON, **owned.POLICIES)
+"""The state's one flat set of slots: the common fields, then those the races' and powers' entries declare
+(owned.py; their types are annotated on ``state.SmallWorldState``)."""
 
 
 class StateBase(State):
@@ -64,34 +68,19 @@ class StateBase(State):
     col_race: list[int]
     col_power: list[int]
     col_coins: list[int]
-    rrace: list[int]
-    tok: list[int]
+    region_race: list[int]
+    tokens: list[int]
     lost: list[int]
-    lair: list[int]
-    fort: list[int]
-    camp: list[int]
-    hole: list[int]
-    hero: list[int]
-    dragon: list[int]
     cur: int
     readied: bool
     acted: bool
     picked: bool
     declined_now: bool
-    conq_ne: int
+    conquered_non_empty: int
     attacked: int
-    converted: int
-    dragon_used: bool
     die_used: bool
-    fort_placed: bool
-    bdie: int
     final_r: int
-    amazon_debt: int
     defender: int
-    camps_loose: int
-    peace_by: int
-    peace_to: int
-    holes_used: int
     stats: dict[str, int]  # counters for reports (``STAT_KEYS``); no rule reads them
 
     # ---- small queries ----------------------------------------------------------------------------
@@ -100,12 +89,12 @@ class StateBase(State):
         add_to_counter(self.stats, key, n)
 
     def regions_of(self, race: int) -> list[int]:
-        rr = self.rrace
+        rr = self.region_race
         return [i for i in range(len(rr)) if rr[i] == race]
 
     def race_total(self, race: int) -> int:
         """Tokens of ``race`` in play (on the board and in hand): never above the race's supply."""
-        rr, tok = self.rrace, self.tok
+        rr, tok = self.region_race, self.tokens
         return self.rhand[race] + sum(tok[i] for i in range(len(rr)) if rr[i] == race)
 
     def seat_races(self, seat: int) -> list[int]:
@@ -132,21 +121,14 @@ class StateBase(State):
         used = set(self.col_power) | {p for p in self.rpower if p >= 0} | figures_of(self).removed_powers
         return [p for p in range(NP) if p not in used]
 
-    def immune(self, r: int) -> bool:
-        """Holes-in-the-Ground, Heroes and the Dragon make a region immune to conquest."""
-        return bool(self.hole[r] or self.hero[r] or self.dragon[r])
+    immune = owned.immune  # Holes-in-the-Ground, Heroes and the Dragon: the markers their entries declare
 
     def tokens_on_map(self, seat: int) -> int:
-        rs, rr, tok = self.rseat, self.rrace, self.tok
+        rs, rr, tok = self.rseat, self.region_race, self.tokens
         return sum(tok[i] for i in range(len(rr)) if rr[i] >= 0 and rs[rr[i]] == seat)
 
     def _clear_region(self, r: int) -> None:
         """An abandoned region keeps only what belongs to the board: its Mountain."""
-        self.rrace[r] = -1
-        self.tok[r] = 0
-        self.lair[r] = 0
-        self.fort[r] = 0
-        self.camp[r] = 0
-        self.hole[r] = 0
-        self.hero[r] = 0
-        self.dragon[r] = 0
+        self.region_race[r] = -1
+        self.tokens[r] = 0
+        owned.clear_region(self, r)

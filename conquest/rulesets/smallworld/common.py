@@ -3,7 +3,10 @@ setup.yaml, and the region ids of the notation. Nothing here knows the state."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import conquest.rulesets.smallworld.data as D
+from conquest.core.fields import LIST, SHARE
 
 # phases
 DRAW_RACE, DRAW_POWER, PICK, CONQUER, DIE, REDEPLOY, STOUT_CHOICE, DIPLOMACY, DEFEND, OVER = range(10)
@@ -32,7 +35,43 @@ REGION_ACTIONS = frozenset(("conquer", "final", "dragon", "convert", "abandon", 
                             "redeploy"))
 
 # region fields kept as parallel lists (tokens of one race per region; markers as counts)
-REGION_FIELDS = ("rrace", "tok", "lost", "lair", "fort", "camp", "hole", "hero", "dragon")
+REGION_FIELDS = ("region_race", "tokens", "lost", "lair", "fort", "camp", "hole", "hero", "dragon")
+
+
+@dataclass(frozen=True)
+class Own:
+    """A state field that a race or a power owns (its entry's ``fields``, races.py / powers.py): its copy policy
+    (``core.fields``), its value in a new game, and what the common steps do with it without naming it
+    (owned.py builds those steps from the declarations)."""
+
+    policy: str
+    start: int | bool
+    #: a marker: one count per region (a flat list), cleared when the region is abandoned (``_clear_region``)
+    region: bool = False
+    #: set back to ``start`` when a turn's flags are reset (``turn.reset_turn_flags``)
+    per_turn: bool = False
+    #: each marker adds one token to the conquest cost ("+1 additional Race token for each Encampment,
+    #: Fortress, Mountain, or Troll's Lair marker", 003)
+    defends: bool = False
+    #: a region holding the marker cannot be conquered
+    immune: bool = False
+    #: the marker leaves the regions of a race going into decline
+    decline_clears: bool = False
+
+
+def marker(**effects: bool) -> Own:
+    """A region marker (a count per region, 0 in a new game)."""
+    return Own(LIST, 0, region=True, **effects)
+
+
+def per_turn(start: int | bool) -> Own:
+    """A number or flag of the turn under way, back to ``start`` each turn."""
+    return Own(SHARE, start, per_turn=True)
+
+
+def per_game(start: int) -> Own:
+    """A number kept across turns, ``start`` in a new game."""
+    return Own(SHARE, start)
 
 
 def _n(count: int, noun: str) -> str:

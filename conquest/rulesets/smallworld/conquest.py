@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, DIE, DIE_PROBS, RID
-from conquest.rulesets.smallworld.powers import COST_DISCOUNT as POWER_DISCOUNT, EXTEND_REACH, NO_POWER, POWER_RULES
+from conquest.rulesets.smallworld.owned import defence
+from conquest.rulesets.smallworld.powers import (
+    COST_DISCOUNT as POWER_DISCOUNT,
+    EXTEND_REACH,
+    NO_POWER,
+    POWER_RULES,
+    REGION_LOST,
+    sheltered_seat,
+)
 from conquest.rulesets.smallworld.races import (
     CONQUEST_ACTIONS,
     COST_DISCOUNT as RACE_DISCOUNT,
@@ -26,7 +34,7 @@ if TYPE_CHECKING:
 def spare_before_ready(st: SmallWorldState, race: int) -> int:
     """Tokens readying troops would put in hand (all but one per region, and the tokens a race is lent
     for conquest: the Amazons' 4)."""
-    rr, tok = st.rrace, st.tok
+    rr, tok = st.region_race, st.tokens
     spare = sum(tok[i] - 1 for i in range(len(rr)) if rr[i] == race)
     if st.rstatus[race] == ACTIVE:
         spare += RACE_RULES[race].extra_tokens(st)
@@ -44,7 +52,7 @@ def ready_troops(st: SmallWorldState) -> None:
     if st.readied:
         return
     x = st.cur
-    rr, tok = st.rrace, st.tok
+    rr, tok = st.region_race, st.tokens
     h = 0
     for i in range(len(rr)):
         if rr[i] == x and tok[i] > 1:
@@ -68,7 +76,7 @@ def conquest_targets(st: SmallWorldState, race: int) -> list[int]:
     are adjacent to a region it occupies (Flying, Underworld and Halflings change that). Flying reaches any
     region for the first conquest too unless option ``flying_first_conquest`` is false (reading 20)."""
     b = st.board
-    rr = st.rrace
+    rr = st.region_race
     own = [i for i in range(b.n) if rr[i] == race]
     active = st.rstatus[race] == ACTIVE
     p = st.rpower[race] if active else -1
@@ -87,13 +95,13 @@ def conquest_targets(st: SmallWorldState, race: int) -> list[int]:
             reach(st, own, cs)
         cand = sorted(cs)
     sail = can_sail(st, race)
-    seat = st.rseat[race]
+    shelter = sheltered_seat(st, st.rseat[race])
     out = []
     for r in cand:
         y = rr[r]
         if y == race or (b.water[r] and not sail) or st.immune(r):
             continue
-        if y >= 0 and st.peace_to == seat and st.rseat[y] == st.peace_by and st.rstatus[y] == ACTIVE:
+        if y >= 0 and st.rseat[y] == shelter and st.rstatus[y] == ACTIVE:
             continue
         out.append(r)
     return out
@@ -105,10 +113,10 @@ def conquest_cost(st: SmallWorldState, race: int, r: int) -> int:
     marker + 1 additional Race token for each Lost Tribe or other player's Race token already present in
     the Region" (003), less the race's and power's discounts, never below 1."""
     b = st.board
-    c = 2 + b.mountain[r] + st.lair[r] + st.fort[r] + st.camp[r] + st.lost[r]
-    y = st.rrace[r]
+    c = 2 + b.mountain[r] + defence(st, r) + st.lost[r]  # defence: the Lair, the Fortress, Encampments
+    y = st.region_race[r]
     if y >= 0 and (st.rseat[y] != st.rseat[race] or st.options.get("own_decline_defends")):
-        c += st.tok[r]
+        c += st.tokens[r]
     if st.rstatus[race] == ACTIVE:
         d = POWER_DISCOUNT[st.rpower[race]]
         if d is not None:
@@ -127,42 +135,38 @@ def lose_region(st: SmallWorldState, r: int) -> bool:
     non-empty."""
     nonempty = bool(st.lost[r])
     st.lost[r] = 0
-    y = st.rrace[r]
+    y = st.region_race[r]
     if y >= 0:
         nonempty = True
         kept = TOKENS_KEPT[y]
-        st.rhand[y] += st.tok[r] - 1 if kept is None else kept(st, st.tok[r])
+        st.rhand[y] += st.tokens[r] - 1 if kept is None else kept(st, st.tokens[r])
         t = st.rseat[y]
         if t != st.seat and st.rstatus[y] == ACTIVE:
             # the Diplomat names "one opponent whose active race you did not attack this turn"
             st.attacked |= 1 << t
-        if st.camp[r] and t != st.seat:
-            # Encampments are not lost with the region: their owner places them again at the end of the
-            # attacker's turn. When the attacker took them from its own race (declined Ghouls conquering
-            # the seat's active Bivouacking race), they go back to the race's stock at once: their owner is
-            # the player whose turn it is and places them in its own redeployment (at most 5 in all).
-            st.camps_loose += st.camp[r]
+        for lost in REGION_LOST:  # Encampments placed again by their owner (Bivouacking)
+            lost(st, r, t)
     st._clear_region(r)
     return nonempty
 
 
 def occupy(st: SmallWorldState, race: int, r: int, n: int, nonempty: bool) -> None:
     """The conquering tokens are deployed inside the region's borders (003)."""
-    st.rrace[r] = race
-    st.tok[r] = n
+    st.region_race[r] = race
+    st.tokens[r] = n
     active = st.rstatus[race] == ACTIVE
     hook = ON_OCCUPY[race]
     if hook is not None:
         hook(st, r, active)
     if nonempty and active:
-        st.conq_ne += 1
+        st.conquered_non_empty += 1
     st.acted = True
 
 
 def conquer(st: SmallWorldState, r: int, cost: int) -> None:
     x = st.cur
     st.count("conquests")
-    y = st.rrace[r]
+    y = st.region_race[r]
     if y >= 0 and st.rseat[y] != st.rseat[x]:
         st.count("conquests_of_enemies")
     elif st.lost[r]:
@@ -181,7 +185,7 @@ def roll_resolved(st: SmallWorldState, d: int) -> None:
     st.count("reinforcement_rolls")
     r = st.final_r
     if r < 0:
-        st.bdie = d
+        st.berserk_die = d
         return
     st.final_r = -1
     st.die_used = True
@@ -199,7 +203,7 @@ def conquer_actions(st: SmallWorldState) -> list[Action]:
     acts: list[Action] = []
     active = st.rstatus[x] == ACTIVE
     pw = POWER_RULES[st.rpower[x]] if active else NO_POWER
-    bd = st.bdie
+    bd = st.berserk_die
     # option reinforcement_die=once_a_turn: "After the die, the turn's conquests end" — a race acting after
     # the declined Ghouls' die conquers (and converts) no more
     over = st.die_used and st.options.get("reinforcement_die", "once_a_turn") == "once_a_turn"
@@ -236,9 +240,9 @@ def conquer_move(st: SmallWorldState, a: ActionArgs) -> None:
     ready_troops(st)
     r = a[1]
     c = conquest_cost(st, st.cur, r)
-    if st.bdie >= 0:
-        c = max(1, c - st.bdie)
-        st.bdie = -1
+    if st.berserk_die >= 0:
+        c = max(1, c - st.berserk_die)
+        st.berserk_die = -1
     conquer(st, r, c)
 
 
@@ -254,14 +258,14 @@ def abandon_move(st: SmallWorldState, a: ActionArgs) -> None:
     """Before the first conquest a region may be abandoned: its tokens go back in hand."""
     ready_troops(st)
     r = a[1]
-    st.rhand[st.cur] += st.tok[r]
+    st.rhand[st.cur] += st.tokens[r]
     st._clear_region(r)
 
 
 def end_move(st: SmallWorldState, a: ActionArgs) -> None:
     """The conquests are over: troop redeployment."""
     ready_troops(st)
-    st.bdie = -1
+    st.berserk_die = -1
     start_redeployment(st)
 
 

@@ -32,7 +32,7 @@ def uses(b: SmallWorldState, a: ActionArgs, s: SmallWorldState) -> set[str]:
     x = b.cur
     if k in ("conquer", "dragon", "convert") or (k == "die" and b.final_r >= 0):
         r = RIDX[a[1]] if k != "die" else b.final_r
-        if s.rrace[r] != x or b.rrace[r] == x:
+        if s.region_race[r] != x or b.region_race[r] == x:
             return out  # a failed final conquest
         active = b.rstatus[x] == ACTIVE
         p = b.rpower[x] if active else -1
@@ -53,18 +53,18 @@ def uses(b: SmallWorldState, a: ActionArgs, s: SmallWorldState) -> set[str]:
             out.add("race:trolls")
         if k == "convert":
             out.add("race:sorcerers")
-        y = b.rrace[r]
+        y = b.region_race[r]
         if y == D.ELVES and b.rstatus[y] == ACTIVE:
             out.add("race:elves")
         if p == D.SEAFARING and board.water[r]:
             out.add("power:seafaring")
-        if p == D.FLYING and not any(b.rrace[m] == x for m in board.adj[r]):
+        if p == D.FLYING and not any(b.region_race[m] == x for m in board.adj[r]):
             out.add("power:flying")
         if k == "dragon":
             out.add("power:dragon-master")
-        if p == D.BERSERK and b.bdie > 0:
+        if p == D.BERSERK and b.berserk_die > 0:
             out.add("power:berserk")
-    if k == "end" and b.phase == CONQUER and x == D.SKELETONS and b.rstatus[x] == ACTIVE and b.conq_ne >= 2:
+    if k == "end" and b.phase == CONQUER and x == D.SKELETONS and b.rstatus[x] == ACTIVE and b.conquered_non_empty >= 2:
         out.add("race:skeletons")
     if k == "camp":
         out.add("power:bivouacking")
@@ -95,7 +95,7 @@ def _scoring_uses(b: SmallWorldState, s: SmallWorldState, seat: int) -> set[str]
     x = s.active_race(seat)  # a race that went into decline this turn scores without its power
     p = s.rpower[x] if x >= 0 else -1
     for i in range(s.board.n):
-        y = s.rrace[i]
+        y = s.region_race[i]
         if y < 0 or s.rseat[y] != seat:
             continue
         coins = RACE_REGION[y]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conquest.core.kinds import ActionArgs
+from conquest.rulesets.smallworld import owned
 from conquest.rulesets.smallworld.common import DECLINED, OUT
 from conquest.rulesets.smallworld.powers import POWER_RULES
 from conquest.rulesets.smallworld.races import RACE_RULES
@@ -31,25 +32,22 @@ def go_into_decline(st: SmallWorldState, s: int) -> None:
         if _spirit(st, y) == spirit:
             remove_race(st, y)
     keep = RACE_RULES[x].keeps_tokens_in_decline
-    rr, tok = st.rrace, st.tok
+    rr, tok = st.region_race, st.tokens
     for i in range(len(rr)):
         if rr[i] == x:
             if not keep:
                 tok[i] = 1
-            st.hero[i] = 0
-            st.dragon[i] = 0
-            st.hole[i] = 0
-            st.camp[i] = 0
+            owned.clear_in_decline(st, i)  # Heroes, the Dragon, Holes, Encampments (their entries say so)
     if not keep:
         st.rhand[x] = 0
     st.rstatus[x] = DECLINED
-    st.amazon_debt = 0
+    RACE_RULES[x].on_decline(st)
 
 
 def remove_race(st: SmallWorldState, y: int) -> None:
     """The race's tokens leave the map; its banner and badge go back to the piles."""
-    for i in range(len(st.rrace)):
-        if st.rrace[i] == y:
+    for i in range(len(st.region_race)):
+        if st.region_race[i] == y:
             st._clear_region(i)
     st.rhand[y] = 0
     st.rstatus[y] = OUT

@@ -21,8 +21,9 @@ MARKERS = ("lost_tribe", "lair", "fortress", "encampments", "hole", "hero", "dra
 TURN_FLAGS = ("readied", "conquered", "picked", "declined", "dragon_used", "fortress_placed")
 COLUMN = 6
 # the turn under way as observe reads it: its flags (TURN_FLAGS, from the state's readied, acted, picked,
-# declined_now, dragon_used, fort_placed), then conq_ne, bdie (written only above 0: -1 is none), amazon_debt,
-# camps_loose (each divided by its scale) and the defender (one place per seat, from the observer's side)
+# declined_now, dragon_used, fort_placed), then conquered_non_empty, berserk_die (written only above 0: -1 is
+# none), amazon_debt, camps_loose (each divided by its scale) and the defender (one place per seat, from the
+# observer's side)
 _TURN_SCALES = (5, 3, 4, 5)
 # in a place's races (a seat from the observer's side): its first active race, that race's power, its hand (at
 # _HAND_AT), its races in decline (from _DECLINED_AT)
@@ -165,7 +166,7 @@ class _Observer:
 
     __slots__ = ("buf", "mv", "n", "seat", "place", "o_coins", "o_column", "o_regions", "o_turn",
                  "column_block", "race_starts", "rows", "tokens_at", "markers_at", "owner_slots", "head", "heads",
-                 "coins", "turn", "turns", "slow", "hand", "code", "first", "hands", "rrace", "owners", "tok",
+                 "coins", "turn", "turns", "slow", "hand", "code", "first", "hands", "region_race", "owners", "tokens",
                  "layout", "regions")
 
     def __init__(self, encoding: SmallWorldEncoding, seat: int, n: int) -> None:
@@ -193,9 +194,9 @@ class _Observer:
         self.code = [0] * (NR + 1)           # each race's owner code (the last one: no race, -1)
         self.first = [(-1, -1)] * p          # each place's first active race and its power (-1: none)
         self.hands: list[tuple[int, int]] = []  # where each of those races' hand is written, the race
-        self.rrace = [-2] * n
+        self.region_race = [-2] * n
         self.owners = [0] * n                # each region's owner code (see SmallWorldEncoding.owner_slots)
-        self.tok = [-1] * n
+        self.tokens = [-1] * n
 
     def observe(self, state: SmallWorldState) -> np.ndarray:
         """The seat's numbers for ``state``: the last ones, with what changed since written again."""
@@ -212,7 +213,7 @@ class _Observer:
             mv[self.o_coins] = got / 50
             self.coins = got
         got = (state.readied, state.acted, state.picked, state.declined_now, state.dragon_used, state.fort_placed,
-               state.conq_ne, state.bdie, state.amazon_debt, state.camps_loose, state.defender)
+               state.conquered_non_empty, state.berserk_die, state.amazon_debt, state.camps_loose, state.defender)
         if got != self.turn:
             numbers = self.turns.get(got)
             if numbers is None:
@@ -233,7 +234,7 @@ class _Observer:
             self.hand = hand
         # the regions whose race (or its owner) or tokens changed
         rows, R, at = self.rows, self.regions, self.tokens_at
-        rr, was_rr, tok, was_tok = state.rrace, self.rrace, state.tok, self.tok
+        rr, was_rr, tok, was_tok = state.region_race, self.region_race, state.tokens, self.tokens
         if moved or rr != was_rr:
             code, owners, slots = self.code, self.owners, self.owner_slots
             for i in R:
@@ -246,12 +247,12 @@ class _Observer:
                             mv[r + k] = 1.0
                         owners[i] = now
                     mv[r + at] = tok[i] / 10
-            self.rrace, self.tok = rr, tok
+            self.region_race, self.tokens = rr, tok
         elif tok != was_tok:
             for i in R:
                 if tok[i] != was_tok[i]:
                     mv[rows[i] + at] = tok[i] / 10
-            self.tok = tok
+            self.tokens = tok
         return self.buf
 
     def _head(self, head: tuple[int, ...]) -> memoryview:
@@ -267,10 +268,10 @@ class _Observer:
     def _turn(self, turn: tuple[int, ...]) -> memoryview:
         """The last numbers: the turn under way's flags, its counts, the defender (from the observer's side)."""
         flags = len(TURN_FLAGS)
-        conq_ne, bdie, debt, loose, defender = turn[flags:]
+        conquered_non_empty, berserk_die, debt, loose, defender = turn[flags:]
         numbers = np.zeros(self.layout.size - self.o_turn, dtype=np.float32)
         numbers[:flags] = [1.0 if v else 0.0 for v in turn[:flags]]
-        counts = (conq_ne, max(bdie, 0), debt, loose)
+        counts = (conquered_non_empty, max(berserk_die, 0), debt, loose)
         numbers[flags:flags + 4] = [x / scale for x, scale in zip(counts, _TURN_SCALES)]
         if defender >= 0:
             numbers[flags + 4 + self.place[defender]] = 1.0

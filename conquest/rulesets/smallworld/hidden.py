@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 def coin_estimate(state: State, t: int) -> int:
     """The public estimate of seat ``t``'s coins (see the module's text)."""
-    rrace, rseat = state.rrace, state.rseat  # type: ignore[attr-defined]
-    regions = sum(1 for y in rrace if y >= 0 and rseat[y] == t)
+    region_race, rseat = state.region_race, state.rseat  # type: ignore[attr-defined]
+    regions = sum(1 for y in region_race if y >= 0 and rseat[y] == t)
     scored: int = state.turn + (1 if t < state.seat else 0)  # type: ignore[attr-defined]
     return figures_of(state).coins_at_start(t) + scored * regions
 

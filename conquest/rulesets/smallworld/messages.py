@@ -116,21 +116,21 @@ def illegal_reason(st: SmallWorldState, action: Any) -> str:  # noqa: C901 - one
                 "turn's conquests end\": the declined Ghouls rolled it this turn (option reinforcement_die)")
     if k in ("conquer", "final", "dragon"):
         r = action[1]
-        if st.bdie >= 0 and k != "conquer":
+        if st.berserk_die >= 0 and k != "conquer":
             return "after the Berserk roll the next action is a conquest with the die (or end)"
         if k == "dragon" and (not _active_power_rule(st, x).dragon or st.dragon_used):
             return "the Dragon attacks once per turn, for a Dragon Master race"
-        if st.rrace[r] == x:
+        if st.region_race[r] == x:
             return "the region is already yours"
         if st.board.water[r] and not can_sail(st, x):
             return "Seas and Lakes cannot usually be conquered (003); only Seafaring races may"
         if st.immune(r):
             return "the region is immune (Hole-in-the-Ground, Hero or Dragon)"
         if r not in conquest_targets(st, x):
-            y = st.rrace[r]
+            y = st.region_race[r]
             if y >= 0 and st.peace_to == st.seat and st.rseat[y] == st.peace_by:
                 return "the Diplomat's peace: you may not attack that player's active race this turn"
-            if not any(st.rrace[i] == x for i in range(n)):
+            if not any(st.region_race[i] == x for i in range(n)):
                 return ("a race deploying on the map must enter it by conquering one of its border Regions "
                         "(003)")
             return ("each newly conquered Region must be adjacent to a Region already occupied by his "
@@ -145,8 +145,8 @@ def illegal_reason(st: SmallWorldState, action: Any) -> str:  # noqa: C901 - one
             if c <= hand:
                 return f"you have the {_n(c, 'token')} needed: conquer it without the die"
             return f"the die adds 3 at most: {_n(c, 'token')} needed, {hand} in hand"
-        if st.bdie >= 0:
-            c = max(1, c - st.bdie)
+        if st.berserk_die >= 0:
+            c = max(1, c - st.berserk_die)
         return (f"to conquer it you need {_n(c, 'token')} (2 + 1 per Encampment, Fortress, Mountain, Troll's Lair, "
                 f"Lost Tribe or enemy token, less discounts, 003) and you have {hand}")
     if k == "convert":
@@ -160,7 +160,7 @@ def illegal_reason(st: SmallWorldState, action: Any) -> str:  # noqa: C901 - one
     if k == "abandon":
         if ph == REDEPLOY:
             return "regions are abandoned when troops are readied, before the turn's first conquest"
-        if st.rrace[action[1]] != x:
+        if st.region_race[action[1]] != x:
             return "you can only abandon a region your race occupies"
         return "regions are abandoned when troops are readied, before the turn's first conquest"
     if k == "decline":
@@ -186,7 +186,7 @@ def illegal_reason(st: SmallWorldState, action: Any) -> str:  # noqa: C901 - one
         return "not now"
     if k == "redeploy":
         r, m = action[1], action[2]
-        if st.rrace[r] != x:
+        if st.region_race[r] != x:
             return (f"the {D.RACES[x]['name']} redeploy only into regions they still occupy"
                     + (" (003: 'in any other Region(s) still occupied by his race')" if ph == DEFEND else ""))
         if m < 1:

@@ -14,12 +14,12 @@ from conquest.core.odds import action_odds_report
 def _summary(before: State, after: State, path: tuple[Action, ...]) -> Any:
     b: Any = before
     a: Any = after
-    taken = [i for i in range(len(a.rrace)) if a.rrace[i] != b.rrace[i] and a.rrace[i] >= 0
-             and a.rrace[i] == b.cur]
+    taken = [i for i in range(len(a.region_race)) if a.region_race[i] != b.region_race[i] and a.region_race[i] >= 0
+             and a.region_race[i] == b.cur]
     if taken:
         return "conquers " + ", ".join(f"r{i + 1} ({a.board.names[i]})" for i in taken)
     die = [x[1] for x in path if x[0] == "die"]
-    if die and a.bdie >= 0:
+    if die and a.berserk_die >= 0:
         return f"the die shows {die[0]}: the next conquest costs {die[0]} fewer (at least 1)"
     return "no conquest (the die falls short)" if die else "no conquest"
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.smallworld.base import StateBase
 from conquest.rulesets.smallworld.common import (
     CONQUER,
     DEFEND,
@@ -22,6 +21,10 @@ from conquest.rulesets.smallworld.common import (
     MAX_HEROES,
     REDEPLOY,
     RID,
+    Own,
+    marker,
+    per_game,
+    per_turn,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +56,9 @@ class Power:
     #: the power's own actions: (phase, verb) -> the name of its method ``(s, action)`` that applies it (region
     #: actions carry the region's index); ``dispatch.MOVES`` gathers them
     moves: ClassVar[dict[tuple[int, str], str]] = {}
+    #: the state fields the power owns, by name: their copy policy, start and effects (owned.py builds the
+    #: state's slots and the common steps' share of them from these)
+    fields: ClassVar[dict[str, Own]] = {}
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -66,18 +72,18 @@ class Power:
         self.text = row.get("text", "")
 
     # ---- conquest (003) ---------------------------------------------------------------------------
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         """Tokens less to conquer region ``r``."""
         return 0
 
-    def extend_reach(self, s: StateBase, own: list[int], cand: set[int]) -> None:
+    def extend_reach(self, s: SmallWorldState, own: list[int], cand: set[int]) -> None:
         """Regions a following conquest may reach besides those adjacent to ``own``."""
 
     # ---- redeployment -----------------------------------------------------------------------------
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         """Troop redeployment begins."""
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         """Markers that may be placed in the race's regions ``own`` during redeployment."""
         return []
 
@@ -85,13 +91,24 @@ class Power:
     #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
     turn_coins_when = "every turn"
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         """Bonus coins for region ``r`` of the active race, at its owner's scoring."""
         return 0
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         """Bonus coins at the active race's owner's scoring that are not counted per region."""
         return 0
+
+    # ---- what the power's own fields do in every seat's turn (called whichever race holds the power) ----
+    def sheltered_seat(self, s: SmallWorldState, seat: int) -> int:
+        """The seat whose active race ``seat`` may neither attack nor convert this turn, or -1."""
+        return -1
+
+    def on_region_lost(self, s: SmallWorldState, r: int, seat: int) -> None:
+        """Region ``r`` of a race of ``seat`` is conquered, before its markers leave."""
+
+    def on_turn_over(self, s: SmallWorldState, seat: int) -> None:
+        """The turn of ``seat`` is over, before the next seat's."""
 
 
 _REGISTRY: dict[str, type[Power]] = {}
@@ -106,7 +123,7 @@ def power(pid: str) -> Callable[[type[Power]], type[Power]]:
     return register
 
 
-def _terrain_coins(s: StateBase, r: int, terrain: int) -> int:
+def _terrain_coins(s: SmallWorldState, r: int, terrain: int) -> int:
     return 1 if s.board.terrain[r] == terrain else 0
 
 
@@ -115,7 +132,7 @@ def _terrain_coins(s: StateBase, r: int, terrain: int) -> int:
 class Alchemist(Power):
     """+2 coins at the end of each turn while active."""
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         return int(D.SETUP["alchemist_coins"])
 
 
@@ -124,6 +141,7 @@ class Berserk(Power):
     """Roll the reinforcement die before each conquest, then conquer with its help."""
     rolls_before_conquest = True
     moves = {(CONQUER, "berserk"): "roll_first"}
+    fields = {"berserk_die": per_turn(-1)}  # the die rolled before the next conquest (-1: none)
 
     def roll_first(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.ready_troops()
@@ -137,6 +155,8 @@ class Bivouacking(Power):
     places_markers = True
     replaces_lost_camps = True
     moves = {(REDEPLOY, "camp"): "place_camp", (DEFEND, "camp"): "replace_camp"}
+    #: the Encampments, and those lost with a region this turn, to be placed again by their owner
+    fields = {"camp": marker(defends=True, decline_clears=True), "camps_loose": per_turn(0)}
 
     def place_camp(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.camp[a[1]] += 1
@@ -148,10 +168,18 @@ class Bivouacking(Power):
         if s.rhand[s.cur] == 0 and not s.camps_loose:
             s.next_defender()
 
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         s.camp = [0] * len(s.camp)
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def on_region_lost(self, s: SmallWorldState, r: int, seat: int) -> None:
+        if s.camp[r] and seat != s.seat:
+            # Encampments are not lost with the region: their owner places them again at the end of the
+            # attacker's turn. When the attacker took them from its own race (declined Ghouls conquering
+            # the seat's active Bivouacking race), they go back to the race's stock at once: their owner is
+            # the player whose turn it is and places them in its own redeployment (at most 5 in all).
+            s.camps_loose += s.camp[r]
+
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if sum(s.camp) < MAX_CAMPS:
             return [("camp", RID[r]) for r in own]
         return []
@@ -161,7 +189,7 @@ class Bivouacking(Power):
 class Commando(Power):
     """-1 token to conquer any region."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1
 
 
@@ -171,11 +199,19 @@ class Diplomat(Power):
     next turn."""
     makes_peace = True
     moves = {(DIPLOMACY, "peace"): "make_peace"}
+    fields = {"peace_by": per_game(-1), "peace_to": per_game(-1)}  # the peace made: its Diplomat, its opponent
 
     def make_peace(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.peace_by = s.seat
         s.peace_to = a[1]
         s.begin_defenders()
+
+    def sheltered_seat(self, s: SmallWorldState, seat: int) -> int:
+        return s.peace_by if s.peace_to == seat else -1
+
+    def on_turn_over(self, s: SmallWorldState, seat: int) -> None:
+        if s.peace_to == seat:  # the Diplomat's protection lasted one turn of the chosen opponent
+            s.peace_by = s.peace_to = -1
 
 
 @power("dragon-master")
@@ -183,6 +219,7 @@ class DragonMaster(Power):
     """Once per turn conquer a region with 1 token; the Dragon makes it immune."""
     dragon = True
     moves = {(CONQUER, "dragon"): "dragon_attack"}
+    fields = {"dragon": marker(immune=True, decline_clears=True), "dragon_used": per_turn(False)}
 
     def dragon_attack(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.ready_troops()
@@ -203,7 +240,7 @@ class Flying(Power):
 class Forest(Power):
     """+1 coin per Forest region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return _terrain_coins(s, r, D.FOREST_T)
 
 
@@ -212,17 +249,18 @@ class Fortified(Power):
     """1 Fortress per turn (6 at most on the map): +1 defence, +1 coin each while active."""
     places_markers = True
     moves = {(REDEPLOY, "fortress"): "place_fortress"}
+    fields = {"fort": marker(defends=True), "fort_placed": per_turn(False)}
 
     def place_fortress(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.fort[a[1]] = 1
         s.fort_placed = True
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if not s.fort_placed and sum(s.fort) < MAX_FORTS:
             return [("fortress", RID[r]) for r in own if not s.fort[r]]
         return []
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return s.fort[r]
 
 
@@ -231,14 +269,15 @@ class Heroic(Power):
     """2 Heroes placed at redeployment in 2 regions make them immune."""
     places_markers = True
     moves = {(REDEPLOY, "hero"): "place_hero"}
+    fields = {"hero": marker(immune=True, decline_clears=True)}
 
     def place_hero(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.hero[a[1]] = 1
 
-    def on_redeployment(self, s: StateBase) -> None:
+    def on_redeployment(self, s: SmallWorldState) -> None:
         s.hero = [0] * len(s.hero)
 
-    def marker_actions(self, s: StateBase, own: list[int]) -> list[Action]:
+    def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if sum(s.hero) < MAX_HEROES:
             return [("hero", RID[r]) for r in own if not s.hero[r]]
         return []
@@ -248,7 +287,7 @@ class Heroic(Power):
 class Hill(Power):
     """+1 coin per Hill region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return _terrain_coins(s, r, D.HILL_T)
 
 
@@ -256,7 +295,7 @@ class Hill(Power):
 class Merchant(Power):
     """+1 coin per region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return 1
 
 
@@ -264,7 +303,7 @@ class Merchant(Power):
 class Mounted(Power):
     """-1 token to conquer a Hill or Farmland region."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1 if s.board.terrain[r] in (D.HILL_T, D.FARMLAND) else 0
 
 
@@ -274,8 +313,8 @@ class Pillaging(Power):
 
     turn_coins_when = "this turn"
 
-    def turn_coins(self, s: StateBase) -> int:
-        return s.conq_ne
+    def turn_coins(self, s: SmallWorldState) -> int:
+        return s.conquered_non_empty
 
 
 @power("seafaring")
@@ -300,7 +339,7 @@ class Stout(Power):
 class Swamp(Power):
     """+1 coin per Swamp region occupied."""
 
-    def region_coins(self, s: StateBase, r: int) -> int:
+    def region_coins(self, s: SmallWorldState, r: int) -> int:
         return _terrain_coins(s, r, D.SWAMP_T)
 
 
@@ -308,10 +347,10 @@ class Swamp(Power):
 class Underworld(Power):
     """-1 token to conquer a Cavern; all Caverns are adjacent to each other."""
 
-    def cost_discount(self, s: StateBase, r: int) -> int:
+    def cost_discount(self, s: SmallWorldState, r: int) -> int:
         return 1 if s.board.cavern[r] else 0
 
-    def extend_reach(self, s: StateBase, own: list[int], cand: set[int]) -> None:
+    def extend_reach(self, s: SmallWorldState, own: list[int], cand: set[int]) -> None:
         b = s.board
         if any(b.cavern[i] for i in own):
             cand.update(b.caverns)
@@ -323,7 +362,7 @@ class Wealthy(Power):
 
     turn_coins_when = "once"
 
-    def turn_coins(self, s: StateBase) -> int:
+    def turn_coins(self, s: SmallWorldState) -> int:
         return int(D.SETUP["wealthy_coins"]) if s.picked else 0
 
 
@@ -353,3 +392,25 @@ EXTEND_REACH = _overridden("extend_reach")
 MARKER_ACTIONS = _overridden("marker_actions")
 REGION_COINS = _overridden("region_coins")
 TURN_COINS = _overridden("turn_coins")
+
+
+def _everywhere(name: str) -> tuple[Callable[..., Any], ...]:
+    """Hook ``name`` of the powers that override it: called in every turn, whichever race holds the power (the
+    power's own fields say whether it is in play)."""
+    default = getattr(Power, name)
+    return tuple(getattr(p, name) for p in POWER_RULES if getattr(type(p), name) is not default)
+
+
+SHELTERS = _everywhere("sheltered_seat")
+REGION_LOST = _everywhere("on_region_lost")
+TURN_OVER = _everywhere("on_turn_over")
+
+
+def sheltered_seat(s: SmallWorldState, seat: int) -> int:
+    """The seat whose active race ``seat`` may neither attack nor convert this turn (the Diplomat's peace), or
+    -1."""
+    for shelters in SHELTERS:
+        t: int = shelters(s, seat)
+        if t >= 0:
+            return t
+    return -1

@@ -11,7 +11,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.smallworld.common import ACTIVE, CONQUER, EXTRA, MAX_HOLES, REDEPLOY, RID
+from conquest.rulesets.smallworld.common import (
+    ACTIVE,
+    CONQUER,
+    EXTRA,
+    MAX_HOLES,
+    REDEPLOY,
+    RID,
+    Own,
+    marker,
+    per_game,
+    per_turn,
+)
+from conquest.rulesets.smallworld.powers import sheltered_seat
 
 if TYPE_CHECKING:
     from conquest.rulesets.smallworld.state import SmallWorldState
@@ -30,6 +42,9 @@ class Race:
     #: the race's own actions: (phase, verb) -> the name of its method ``(s, action)`` that applies it (region
     #: actions carry the region's index); ``dispatch.MOVES`` gathers them
     moves: ClassVar[dict[tuple[int, str], str]] = {}
+    #: the state fields the race owns, by name: their copy policy, start and effects (owned.py builds the
+    #: state's slots and the common steps' share of them from these)
+    fields: ClassVar[dict[str, Own]] = {}
 
     def __init__(self, index: int) -> None:
         row = D.RACES[index]
@@ -60,7 +75,7 @@ class Race:
     def on_ready(self, s: SmallWorldState) -> None:
         """Troops are readied (active race only)."""
 
-    def conquest_actions(self, s: SmallWorldState, acts: list[Action], bdie: int) -> None:
+    def conquest_actions(self, s: SmallWorldState, acts: list[Action], berserk_die: int) -> None:
         """Actions besides conquering a region, offered while conquering (active race only)."""
 
     # ---- picking a combo, redeployment --------------------------------------------------------------
@@ -69,6 +84,9 @@ class Race:
 
     def on_redeployment(self, s: SmallWorldState) -> None:
         """Troop redeployment begins, the tokens taken in hand (active race only)."""
+
+    def on_decline(self, s: SmallWorldState) -> None:
+        """The race has just gone into decline."""
 
     # ---- scoring (scoring.py, and the evaluation and coverage read the same hooks) ---------------------
     #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
@@ -100,6 +118,7 @@ def race(rid: str) -> Callable[[type[Race]], type[Race]]:
 class Amazons(Race):
     """+4 tokens for conquest only; they go back at redeployment and come again when troops are readied."""
     moves = {(REDEPLOY, "abandon"): "give_back"}
+    fields = {"amazon_debt": per_turn(0)}  # the lent tokens still to give back at redeployment
 
     def _lend(self, s: SmallWorldState, extra: int) -> None:
         s.rhand[self.index] += extra
@@ -121,18 +140,21 @@ class Amazons(Race):
             take = min(s.amazon_debt, s.rhand[self.index])
             s.rhand[self.index] -= take
             s.amazon_debt -= take
-            if self.index not in s.rrace:
+            if self.index not in s.region_race:
                 s.amazon_debt = 0
+
+    def on_decline(self, s: SmallWorldState) -> None:
+        s.amazon_debt = 0
 
     def give_back(self, s: SmallWorldState, a: ActionArgs) -> None:
         """Short of their 4 tokens at redeployment, the Amazons give them back from their regions (``abandon
         rN`` takes one token)."""
         r = a[1]
-        s.tok[r] -= 1
+        s.tokens[r] -= 1
         s.amazon_debt -= 1
-        if s.tok[r] == 0:
+        if s.tokens[r] == 0:
             s._clear_region(r)
-        if s.amazon_debt and s.cur not in s.rrace:  # nothing left to give back
+        if s.amazon_debt and s.cur not in s.region_race:  # nothing left to give back
             s.amazon_debt = 0
             s.finish_redeployment()
 
@@ -166,7 +188,7 @@ class Giants(Race):
 
     def cost_discount(self, s: SmallWorldState, r: int) -> int:
         b = s.board
-        rr = s.rrace
+        rr = s.region_race
         for m in b.adj[r]:
             if rr[m] == self.index and b.mountain[m]:
                 return 1
@@ -177,6 +199,7 @@ class Giants(Race):
 class Halflings(Race):
     """First conquest anywhere; a Hole-in-the-Ground in each of the first 2 regions conquered."""
     first_conquest_anywhere = True
+    fields = {"hole": marker(immune=True, decline_clears=True), "holes_used": per_game(0)}
 
     def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         if active and s.holes_used < MAX_HOLES:
@@ -202,7 +225,7 @@ class Orcs(Race):
     turn_coins_when = "this turn"
 
     def turn_coins(self, s: SmallWorldState, active: bool) -> int:
-        return s.conq_ne if active else 0
+        return s.conquered_non_empty if active else 0
 
 
 @race("ratmen")
@@ -216,7 +239,7 @@ class Skeletons(Race):
 
     def on_redeployment(self, s: SmallWorldState) -> None:
         x = self.index
-        s.rhand[x] += max(0, min(s.conq_ne // 2, self.supply - s.race_total(x)))
+        s.rhand[x] += max(0, min(s.conquered_non_empty // 2, self.supply - s.race_total(x)))
 
 
 @race("sorcerers")
@@ -224,15 +247,16 @@ class Sorcerers(Race):
     """Once per opponent per turn, replace a lone active enemy token in an adjacent region with a Sorcerer
     from the supply."""
     moves = {(CONQUER, "convert"): "convert_move"}
+    fields = {"converted": per_turn(0)}  # the seats converted from this turn, a bit mask
 
     def convert_move(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.ready_troops()
         self.convert(s, a[1])
 
-    def conquest_actions(self, s: SmallWorldState, acts: list[Action], bdie: int) -> None:
+    def conquest_actions(self, s: SmallWorldState, acts: list[Action], berserk_die: int) -> None:
         # option convert_needs_token (default true): "a player must always have at least one Race token available
         # to initiate a new Conquest" (003) holds for a conversion too
-        if bdie < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):
+        if berserk_die < 0 and (s.hand_now() >= 1 or not s.options.get("convert_needs_token", True)):
             for r in self.conversion_targets(s):
                 acts.append(("convert", RID[r]))
 
@@ -243,8 +267,9 @@ class Sorcerers(Race):
         if s.race_total(x) >= self.supply:
             return []
         b = s.board
-        rr = s.rrace
+        rr = s.region_race
         seat = s.seat
+        shelter = sheltered_seat(s, seat)
         sail = s.can_sail(x)
         near: set[int] = set()
         for i in range(b.n):
@@ -253,12 +278,12 @@ class Sorcerers(Race):
         out = []
         for r in sorted(near):
             y = rr[r]
-            if y < 0 or y == x or s.tok[r] != 1 or s.rstatus[y] != ACTIVE:
+            if y < 0 or y == x or s.tokens[r] != 1 or s.rstatus[y] != ACTIVE:
                 continue
             t = s.rseat[y]
             if t == seat or s.converted >> t & 1 or s.immune(r) or (b.water[r] and not sail) or s.camp[r]:
                 continue
-            if s.peace_to == seat and s.peace_by == t:
+            if t == shelter:  # the Diplomat's peace
                 continue
             out.append(r)
         return out
@@ -266,13 +291,13 @@ class Sorcerers(Race):
     def convert(self, s: SmallWorldState, r: int) -> None:
         """The lone token goes back to its supply; a Sorcerer takes its place (not a conquest of a non-empty
         region for the owner's losses: nothing goes back in hand)."""
-        y = s.rrace[r]
+        y = s.region_race[r]
         t = s.rseat[y]
         s.count("conversions")
         s.converted |= 1 << t
         s.attacked |= 1 << t
-        s.rrace[r] = -1
-        s.tok[r] = 0
+        s.region_race[r] = -1
+        s.tokens[r] = 0
         s.lair[r] = 0
         s.fort[r] = 0
         s.camp[r] = 0
@@ -290,6 +315,7 @@ class Tritons(Race):
 @race("trolls")
 class Trolls(Race):
     """A Troll's Lair (+1 defence) in every region they occupy; lairs stay in decline."""
+    fields = {"lair": marker(defends=True)}
 
     def on_occupy(self, s: SmallWorldState, r: int, active: bool) -> None:
         s.lair[r] = 1

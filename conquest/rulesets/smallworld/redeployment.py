@@ -19,7 +19,7 @@ def start_redeployment(st: SmallWorldState) -> None:
     """Troop redeployment: the race's tokens may be moved freely between its regions, at least one in
     each: we take all but one into hand and the player places them."""
     x = st.cur
-    rr, tok = st.rrace, st.tok
+    rr, tok = st.region_race, st.tokens
     own = [i for i in range(len(rr)) if rr[i] == x]
     for i in own:
         if tok[i] > 1:
@@ -61,7 +61,7 @@ def redeploy_actions(st: SmallWorldState) -> list[Action]:
 # ---- the moves of the redeployment step (``dispatch.MOVES``) -------------------------------------------
 def redeploy_move(st: SmallWorldState, a: ActionArgs) -> None:
     r, k = a[1], a[2]
-    st.tok[r] += k
+    st.tokens[r] += k
     st.rhand[st.cur] -= k
 
 

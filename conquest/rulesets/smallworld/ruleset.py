@@ -243,7 +243,7 @@ class SmallWorldRuleset(Ruleset):
         if len(won) == 1 and s.active_race(won[0]) >= 0:
             x = s.active_race(won[0])
             race, power = D.RACE_IDS[x], D.POWER_IDS[s.rpower[x]]
-        held = [x for x in s.rrace if x >= 0]
+        held = [x for x in s.region_race if x >= 0]
         return {"rounds": s.turn, "winner_coins": coins[0], "margin": coins[0] - coins[1], "winner_race": race,
                 "winner_power": power, "regions_held": len(held),
                 "regions_in_decline": sum(1 for x in held if s.rstatus[x] == DECLINED), **s.stats}
@@ -333,7 +333,7 @@ class SmallWorldRuleset(Ruleset):
         px = st.rpower[x] if x >= 0 else -1
         income = 0.0
         defence = 0.0
-        rr, rs, tok = st.rrace, st.rseat, st.tok
+        rr, rs, tok = st.region_race, st.rseat, st.tokens
         race_coins = RACE_REGION
         power_coins = POWER_REGION[px] if px >= 0 else None
         for i in range(b.n):
@@ -439,11 +439,11 @@ class SmallWorldRuleset(Ruleset):
         from conquest.rulesets.smallworld.textmap import draw
         labels: list[str] = []
         for i in range(b.n):
-            y = state.rrace[i]
+            y = state.region_race[i]
             if y >= 0:
                 code = D.RACES[y]["name"][:2]
                 code = code if state.rstatus[y] == ACTIVE else code.lower()
-                labels.append(f"{state.tok[i]}{code}{state.rseat[y]}")
+                labels.append(f"{state.tokens[i]}{code}{state.rseat[y]}")
             elif state.lost[i]:
                 labels.append("LT")
             else:
@@ -467,9 +467,9 @@ class SmallWorldRuleset(Ruleset):
             elif b.entry[i]:
                 marks.append("shore")  # on a sea touching the edge: a border region for a first conquest
             occ = ""
-            y = state.rrace[i]
+            y = state.region_race[i]
             if y >= 0:
-                occ = (f"{state.tok[i]} {D.RACES[y]['name']}{'*' if state.rstatus[y] == DECLINED else ''}"
+                occ = (f"{state.tokens[i]} {D.RACES[y]['name']}{'*' if state.rstatus[y] == DECLINED else ''}"
                        f" (seat {state.rseat[y]})")
             elif state.lost[i]:
                 occ = "Lost Tribe"

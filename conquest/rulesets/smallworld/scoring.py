@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def score(st: SmallWorldState, s: int) -> int:
     """1 coin per region occupied (active and declined) plus the race's and power's bonuses."""
     x = st.active_race(s)
-    rr = st.rrace
+    rr = st.region_race
     g = 0
     for y in st.seat_races(s):
         regs = [i for i in range(len(rr)) if rr[i] == y]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from operator import attrgetter
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, StrictFloat, StrictInt, create_model
 
@@ -19,7 +19,7 @@ from conquest.core.fields import Document, Key, attr
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import Body, Count, Id, Part
-from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
+from conquest.rulesets.smallworld.base import STAT_KEYS
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
     DECLINED,
@@ -36,7 +36,10 @@ from conquest.rulesets.smallworld.common import (
 from conquest.rulesets.smallworld.powers import POWER_RULES
 from conquest.rulesets.smallworld.variant import Figures, figures_for
 
-S = TypeVar("S", bound=StateBase)
+if TYPE_CHECKING:
+    from conquest.rulesets.smallworld.state import SmallWorldState
+
+S = TypeVar("S", bound="SmallWorldState")
 
 Coins = Annotated[int, Field(ge=0, le=100_000)]
 Tokens = Annotated[int, Field(ge=0, le=30)]
@@ -119,7 +122,7 @@ def _region(v: str | None, field: str, n: int) -> int:
     return int(v[1:]) - 1
 
 
-def _seat(s: StateBase, t: int, field: str) -> int:
+def _seat(s: SmallWorldState, t: int, field: str) -> int:
     if t >= s.players:
         raise StateFormatError(field, f"expected an integer 0..{s.players - 1}, got {t!r}")
     return t
@@ -129,7 +132,7 @@ def _seats_mask(mask: int, players: int) -> list[int]:
     return [t for t in range(players) if mask >> t & 1]
 
 
-def _mask(s: StateBase, seats: list[int], field: str) -> int:
+def _mask(s: SmallWorldState, seats: list[int], field: str) -> int:
     m = 0
     for k, t in enumerate(seats):
         m |= 1 << _seat(s, t, f"{field}/{k}")
@@ -137,7 +140,7 @@ def _mask(s: StateBase, seats: list[int], field: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- keys
-def _read_map(s: StateBase, m: dict[str, Any]) -> None:
+def _read_map(s: SmallWorldState, m: dict[str, Any]) -> None:
     seed = m.get("seed", 0)
     try:
         board = D.get_board(s.players, s.options["map"], seed)
@@ -148,7 +151,7 @@ def _read_map(s: StateBase, m: dict[str, Any]) -> None:
     s.board, s.map_seed, s.turns = board, seed, D.FIGURES[s.players]["turns"]
 
 
-def _read_seats(s: StateBase, seats: list[dict[str, Any]]) -> None:
+def _read_seats(s: SmallWorldState, seats: list[dict[str, Any]]) -> None:
     if len(seats) != s.players:
         raise StateFormatError("seats", f"expected a list of {s.players} seats")
     s.coins = [st["coins"] for st in seats]
@@ -159,18 +162,18 @@ def _read_seats(s: StateBase, seats: list[dict[str, Any]]) -> None:
             raise StateFormatError(f"seats/{i}/coins_at_least", f"expected an integer 0..{c}, got {f!r}")
 
 
-def _write_races(s: StateBase) -> dict[str, Any]:
+def _write_races(s: SmallWorldState) -> dict[str, Any]:
     return {D.RACE_IDS[x]: {"seat": s.rseat[x], "power": D.POWER_IDS[s.rpower[x]],
                             "status": STATUS_NAMES[s.rstatus[x]], "hand": s.rhand[x]}
             for x in range(NR) if s.rstatus[x] != OUT}
 
 
-def _figures(s: StateBase) -> Figures:
+def _figures(s: SmallWorldState) -> Figures:
     """The token supplies and starting coins of the game's variant (``variant.py``; the box's without one)."""
     return figures_for(str(s.options.get("variant") or ""))
 
 
-def _read_races(s: StateBase, races: dict[str, dict[str, Any]]) -> None:
+def _read_races(s: SmallWorldState, races: dict[str, dict[str, Any]]) -> None:
     s.rseat, s.rpower, s.rstatus, s.rhand = [-1] * NR, [-1] * NR, [OUT] * NR, [0] * NR
     for name, info in races.items():
         x = D.RACE_INDEX[name]
@@ -194,7 +197,7 @@ def _read_races(s: StateBase, races: dict[str, dict[str, Any]]) -> None:
         raise StateFormatError("races", "a power is held by two races")
 
 
-def _read_column(s: StateBase, col: list[dict[str, Any]]) -> None:
+def _read_column(s: SmallWorldState, col: list[dict[str, Any]]) -> None:
     in_play = {s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT}
     s.col_race, s.col_power, s.col_coins = [], [], []
     for k, c in enumerate(col):
@@ -209,7 +212,7 @@ def _read_column(s: StateBase, col: list[dict[str, Any]]) -> None:
         s.col_coins.append(c.get("coins", 0))
 
 
-def _read_drawn(s: StateBase, name: str | None) -> None:
+def _read_drawn(s: SmallWorldState, name: str | None) -> None:
     """The race drawn for the bottom of the column, waiting for its power: appended to the column's races."""
     drawn = _race(name)
     if (drawn >= 0) != (PHASE_NAMES[s.phase] == "draw-power"):
@@ -223,19 +226,19 @@ def _read_drawn(s: StateBase, name: str | None) -> None:
         s.col_race.append(drawn)
 
 
-def _write_regions(s: StateBase) -> dict[str, Any]:
+def _write_regions(s: SmallWorldState) -> dict[str, Any]:
     # the markers of ``MARKERS`` spelled out: a dict display is twice as fast as one built from the table
-    return {f"r{i + 1}": {"race": _race_name(s.rrace[i]), "tokens": s.tok[i], "lost_tribe": s.lost[i],
+    return {f"r{i + 1}": {"race": _race_name(s.region_race[i]), "tokens": s.tokens[i], "lost_tribe": s.lost[i],
                           "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
                           "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
             for i in range(s.board.n)}
 
 
-def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
+def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
     board, n = s.board, s.board.n
     for key in regs:
         _region(key, f"regions/{key}", n)
-    s.rrace, s.tok = [0] * n, [0] * n
+    s.region_race, s.tokens = [0] * n, [0] * n
     markers = [(k, [0] * n) for k, _, _ in MARKERS]
     for (_, a, _), (_, m) in zip(MARKERS, markers, strict=True):
         setattr(s, a, m)
@@ -245,8 +248,8 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
         x = _race(info["race"])
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
-        s.rrace[i], s.tok[i] = x, info["tokens"]
-        if (x >= 0) != (s.tok[i] > 0):
+        s.region_race[i], s.tokens[i] = x, info["tokens"]
+        if (x >= 0) != (s.tokens[i] > 0):
             raise StateFormatError(f"regions/{rid}/tokens", "a region with a race holds at least 1 token, "
                                                             "and an empty one none")
         if board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
@@ -260,7 +263,7 @@ def _read_regions(s: StateBase, regs: dict[str, dict[str, Any]]) -> None:
     # counts within the boxes: a race's tokens (board and hand) within its supply, markers within their number
     for x in range(NR):
         if s.rstatus[x] != OUT:
-            on_board = sum(s.tok[i] for i in range(n) if s.rrace[i] == x)
+            on_board = sum(s.tokens[i] for i in range(n) if s.region_race[i] == x)
             if on_board + s.rhand[x] > _figures(s).supply[x]:
                 raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand",
                                        f"{D.RACE_IDS[x]} have {on_board} tokens on the board and {s.rhand[x]} in "
@@ -292,13 +295,13 @@ TURN_STATE = Document("TurnStateDoc", [
     attr("conquered", bool, "acted", False),
     attr("picked", bool, default=False),
     attr("declined", bool, "declined_now", False),
-    attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conq_ne", 0),
+    attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conquered_non_empty", 0),
     _seat_set("attacked"),
     _seat_set("converted"),
     attr("dragon_used", bool, default=False),
     attr("die_used", bool, default=False),   # written only when true
     attr("fortress_placed", bool, "fort_placed", False),
-    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "bdie"),
+    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "berserk_die"),
     Key("final_region", Id | None, lambda s: f"r{s.final_r + 1}" if s.final_r >= 0 else None,
         lambda s, v: setattr(s, "final_r", _region(v, "turn_state/final_region", s.board.n)), None),
     attr("amazon_debt", Annotated[int, Field(ge=0, le=4)], default=0),
@@ -308,14 +311,14 @@ TURN_STATE = Document("TurnStateDoc", [
 """The turn's progress (docs/rules/smallworld.md, ``turn_state``), a nested document declared the same way."""
 
 
-def _write_turn_state(s: StateBase) -> dict[str, Any]:
+def _write_turn_state(s: SmallWorldState) -> dict[str, Any]:
     ts = TURN_STATE.write(s)
     if not s.die_used:
         del ts["die_used"]
     return ts
 
 
-def _read_peace(s: StateBase, pc: dict[str, int] | None) -> None:
+def _read_peace(s: SmallWorldState, pc: dict[str, int] | None) -> None:
     s.peace_by = s.peace_to = -1
     if pc is not None:
         s.peace_by = _seat(s, pc["diplomat"], "peace/diplomat")
@@ -352,7 +355,7 @@ the declared schema, the writer and the reader in one place."""
 SmallWorldBody = DOCUMENT.model
 
 
-def body_json(s: StateBase) -> dict[str, Any]:
+def body_json(s: SmallWorldState) -> dict[str, Any]:
     body = DOCUMENT.write(s)
     res = s.result()
     if res is not None:

@@ -13,7 +13,17 @@ from typing import Any
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.game import CHANCE
-from conquest.rulesets.smallworld import combo, conquest, decline, dispatch, messages, redeployment, scoring, turn
+from conquest.rulesets.smallworld import (
+    combo,
+    conquest,
+    decline,
+    dispatch,
+    messages,
+    owned,
+    redeployment,
+    scoring,
+    turn,
+)
 from conquest.rulesets.smallworld.base import STAT_KEYS, StateBase
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
@@ -56,6 +66,24 @@ class SmallWorldState(StateBase):
     __slots__ = ()
     schema = SmallWorldBody
     body_is_fresh = True  # body_json is its DOCUMENT's writer
+
+    # the fields the races' and powers' entries own (their ``fields``; slots in ``base.FIELDS``, built by
+    # owned.py), annotated for the type checker: tests/smallworld/test_state_fields.py holds the two together
+    lair: list[int]         # Trolls: a Troll's Lair per region
+    hole: list[int]         # Halflings: a Hole-in-the-Ground per region
+    holes_used: int         # Halflings: Holes placed since the combo was picked (2 at most)
+    amazon_debt: int        # Amazons: lent tokens still to give back at redeployment
+    converted: int          # Sorcerers: the seats converted from this turn, a bit mask
+    berserk_die: int        # Berserk: the die rolled before the next conquest (-1: none)
+    camp: list[int]         # Bivouacking: Encampments per region
+    camps_loose: int        # Bivouacking: Encampments lost with a region, to be placed again
+    peace_by: int           # Diplomat: the seat that made peace (-1: none)
+    peace_to: int           # Diplomat: the opponent it made peace with
+    dragon: list[int]       # Dragon Master: the Dragon's region
+    dragon_used: bool       # Dragon Master: the Dragon attacked this turn
+    fort: list[int]         # Fortified: a Fortress per region
+    fort_placed: bool       # Fortified: a Fortress placed this turn
+    hero: list[int]         # Heroic: a Hero per region
 
     # the game interface (``core.game.State``): the dispatcher by phase, the refusals, the end
     legal_actions = dispatch.legal_actions
@@ -112,20 +140,12 @@ class SmallWorldState(StateBase):
         s.col_power = [p for _, p in column]
         s.col_coins = [0] * len(column)
         n = board.n
-        s.rrace = [-1] * n
-        s.tok = [0] * n
+        s.region_race = [-1] * n
+        s.tokens = [0] * n
         s.lost = list(board.lost_tribe)
-        s.lair = [0] * n
-        s.fort = [0] * n
-        s.camp = [0] * n
-        s.hole = [0] * n
-        s.hero = [0] * n
-        s.dragon = [0] * n
+        owned.start_game(s, n)
         turn.reset_turn_flags(s)
         s.defender = -1
-        s.peace_by = -1
-        s.peace_to = -1
-        s.holes_used = 0
         s.stats = dict.fromkeys(STAT_KEYS, 0)
         turn.after_draw(s)
         return s

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conquest.core.kinds import Action, ActionArgs
+from conquest.rulesets.smallworld import owned
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
     CONQUER,
@@ -21,7 +22,7 @@ from conquest.rulesets.smallworld.common import (
     STOUT_CHOICE,
     VISIBLE,
 )
-from conquest.rulesets.smallworld.powers import POWER_RULES
+from conquest.rulesets.smallworld.powers import POWER_RULES, TURN_OVER
 from conquest.rulesets.smallworld.races import RACE_RULES
 from conquest.rulesets.smallworld.scoring import score
 
@@ -35,16 +36,11 @@ def reset_turn_flags(st: SmallWorldState) -> None:
     st.acted = False
     st.picked = False
     st.declined_now = False
-    st.conq_ne = 0
+    st.conquered_non_empty = 0
     st.attacked = 0
-    st.converted = 0
-    st.dragon_used = False
     st.die_used = False
-    st.fort_placed = False
-    st.bdie = -1
     st.final_r = -1
-    st.amazon_debt = 0
-    st.camps_loose = 0
+    owned.reset_turn(st)  # the races' and powers' own flags of the turn (their entries' ``fields``)
 
 
 def after_draw(st: SmallWorldState) -> None:
@@ -63,7 +59,7 @@ def start_turn(st: SmallWorldState) -> None:
     reset_turn_flags(st)
     s = st.seat
     for g in st.declined_races(s):
-        if RACE_RULES[g].conquers_in_decline and (st.rhand[g] > 0 or g in st.rrace):
+        if RACE_RULES[g].conquers_in_decline and (st.rhand[g] > 0 or g in st.region_race):
             # "declined Ghouls still conquer, before your active race"
             # their troops are readied at their first action, like an active race's (reading 9)
             st.cur = g
@@ -78,7 +74,7 @@ def begin_active_part(st: SmallWorldState) -> None:
     x = st.active_race(s)
     st.readied = False
     st.acted = False
-    st.bdie = -1
+    st.berserk_die = -1
     if x < 0:
         if st.col_race:
             st.cur = -1
@@ -158,7 +154,7 @@ def next_defender(st: SmallWorldState) -> None:
                 continue
             if st.rhand[y] <= 0 and not (st.camps_loose and replaces_camps(st, y)):
                 continue
-            if y in st.rrace:
+            if y in st.region_race:
                 st.defender = t
                 st.cur = y
                 st.phase = DEFEND
@@ -171,8 +167,8 @@ def next_defender(st: SmallWorldState) -> None:
 # ---- the turn track ---------------------------------------------------------------------------------
 def next_turn(st: SmallWorldState) -> None:
     s = st.seat
-    if st.peace_to == s:  # the Diplomat's protection lasted one turn of the chosen opponent
-        st.peace_by = st.peace_to = -1
+    for over in TURN_OVER:  # the Diplomat's peace lasts one turn of the chosen opponent
+        over(st, s)
     s += 1
     if s == st.players:
         s = 0
@@ -190,7 +186,7 @@ def next_turn(st: SmallWorldState) -> None:
 # ---- the moves of the end of the turn (``dispatch.MOVES``) -------------------------------------------
 def defender_redeploy_move(st: SmallWorldState, a: ActionArgs) -> None:
     r, k = a[1], a[2]
-    st.tok[r] += k
+    st.tokens[r] += k
     st.rhand[st.cur] -= k
     if st.rhand[st.cur] == 0 and not defender_camps(st):
         next_defender(st)
