@@ -247,6 +247,8 @@ def _read_movable(st: NerathData, d: Literal["all"] | dict[str, dict[str, int]])
 def _read_queue(b: Battle, queue: list[list[Any]]) -> None:
     try:
         b.queue = [[GUARDIANS if who == "guardians" else _realm_ix(who, "battle/queue"), int(n)] for who, n in queue]
+    except StateFormatError:
+        raise
     except ValueError as e:  # a name where the number of hits belongs
         raise StateFormatError("battle", f"a field of the battle has the wrong type ({e})") from None
 
