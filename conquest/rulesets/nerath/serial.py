@@ -165,10 +165,11 @@ def _read_pieces(st: NerathData, d: dict[str, dict[str, dict[str, int]]]) -> Non
         for name, row in by_realm.items():
             r = _realm_ix(name, f"pieces/{sp}/{name}")
             for p, c in row.items():
-                if p not in TYPE_INDEX or KIND[s] == SEA and TYPE_INDEX[p] not in FLYING and c:
-                    raise StateFormatError(f"pieces/{sp}/{name}/{p}", "land pieces at sea ride Warships"
-                                           if p in TYPE_INDEX else "unknown piece (Castles are listed in "
-                                           "'castles', Warships in 'ships')")
+                if p not in TYPE_INDEX:
+                    raise StateFormatError(f"pieces/{sp}/{name}/{p}", "unknown piece (Castles are listed in "
+                                                                      "'castles', Warships in 'ships')")
+                if KIND[s] == SEA and TYPE_INDEX[p] not in FLYING and c:
+                    raise StateFormatError(f"pieces/{sp}/{name}/{p}", "land pieces at sea ride Warships")
                 n[(s * R + r) * N_TYPES + TYPE_INDEX[p]] = c
                 total[r] += c
     for r in range(R):
