@@ -187,15 +187,18 @@ class Ship(Part):
     cargo_from: Annotated[list[Id | None], Field(max_length=2)] = []
 
 
-def _write_ship(sh: list[int]) -> dict[str, Any]:
-    """A Warship's record (``state.OWNER``, ``SPACE``, ``MOVES``, ``FLAGS``, cargo ``C1 C2``, embarked from
+def _write_ships(st: NerathData) -> dict[str, dict[str, Any]]:
+    """Each Warship's record (``state.OWNER``, ``SPACE``, ``MOVES``, ``FLAGS``, cargo ``C1 C2``, embarked from
     ``O1 O2``) as its document."""
-    owner, space, moves, flags, c1, c2, o1, o2 = sh
-    doc = {"owner": REALMS[owner], "space": IDS[space], "moves": moves,
-           "flags": [k for k, v in FLAG_NAMES.items() if flags & v], "cargo": [COUNTED[c] for c in (c1, c2) if c >= 0]}
-    if o1 >= 0 or o2 >= 0:
-        doc["cargo_from"] = [IDS[o] if o >= 0 else None for c, o in ((c1, o1), (c2, o2)) if c >= 0]
-    return doc
+    ships = {}
+    for sid in sorted(st.ships):
+        owner, space, moves, flags, c1, c2, o1, o2 = st.ships[sid]
+        ships[str(sid)] = doc = {"owner": REALMS[owner], "space": IDS[space], "moves": moves,
+                                 "flags": [k for k, v in FLAG_NAMES.items() if flags & v],
+                                 "cargo": [COUNTED[c] for c in (c1, c2) if c >= 0]}
+        if o1 >= 0 or o2 >= 0:
+            doc["cargo_from"] = [IDS[o] if o >= 0 else None for c, o in ((c1, o1), (c2, o2)) if c >= 0]
+    return ships
 
 
 def _read_ship(key: str, rec: dict[str, Any]) -> tuple[int, list[int]]:
@@ -412,7 +415,7 @@ DOCUMENT = Document("NerathBody", [
     _control("control_at_turn_start", "ctrl_start"),
     Key("castles", list[Id], lambda st: [IDS[s] for s in LANDS if st.castle[s]], _read_castles),
     Key("pieces", dict[Id, dict[Id, dict[Id, Small]]], _write_pieces, _read_pieces),
-    Key("ships", dict[Id, Ship], lambda st: {str(k): _write_ship(st.ships[k]) for k in sorted(st.ships)},
+    Key("ships", dict[Id, Ship], _write_ships,
         lambda st, d: setattr(st, "ships", dict(_read_ship(k, rec) for k, rec in d.items()))),
     Key("next_ship", Annotated[int, Field(ge=0, le=1_000_000)], attrgetter("next_ship"),   # above every ship's
         lambda st, v: setattr(st, "next_ship", max([v] + [k + 1 for k in st.ships]))),
