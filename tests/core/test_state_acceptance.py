@@ -252,7 +252,7 @@ def test_a_report_counter_at_its_bound_stays_there(rid: str) -> None:
 
 def _at_bound(rid: str, field: str) -> Any:
     from conquest.rulesets.narby.base import COINS_MAX
-    from conquest.rulesets.nerath.schema import GOLD_MAX, VP_MAX
+    from conquest.rulesets.nerath.serial import GOLD_MAX, VP_MAX
 
     def edit(doc: dict[str, Any]) -> None:
         if rid == "nerath":

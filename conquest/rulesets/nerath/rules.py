@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquest.rulesets.nerath import reasons, serial, turn, view as _view
-from conquest.rulesets.nerath.schema import NerathBody
+from conquest.rulesets.nerath.serial import NerathBody
 from conquest.rulesets.nerath.state import (
     ADJ,
     ALL_COSTS,

@@ -1,0 +1,77 @@
+"""The Nerath state document declared once (``serial.DOCUMENT``, with the battle and the card window as the
+nested declarations ``BATTLE`` and ``REACTION``): the derived schema and reader refuse naming the field, every
+field of the records is a key of their declaration, and a document read back writes the same document."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from conquest.core.chance import sample_chance
+from conquest.core.errors import StateFormatError
+from conquest.core.game import CHANCE
+from conquest.core.jsondoc import merge_patch
+from conquest.core.registry import get_ruleset
+from conquest.rulesets.nerath.serial import BATTLE, DOCUMENT, REACTION
+from conquest.rulesets.nerath.state import Battle, Reaction
+
+RS = get_ruleset("nerath")
+
+
+def _in_battle(seed: int) -> dict:
+    rng = random.Random(seed)
+    st = RS.new_game(4, {}, seed=seed)
+    for _ in range(5000):
+        if st.battle is not None and st.battle.queue:
+            doc = st.to_json()
+            doc.pop("to_move")
+            return doc
+        a = sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions())
+        st = st.apply(a)
+    raise AssertionError("no battle with hits to assign in the seeded game")
+
+
+def test_every_record_field_is_declared_once():
+    assert [k.name for k in BATTLE.keys if k.read] == [f.name for f in dataclasses.fields(Battle)]
+    assert [k.name for k in REACTION.keys] == [f.name for f in dataclasses.fields(Reaction)]
+    assert list(DOCUMENT.model.model_fields) == [k.name for k in DOCUMENT.keys]
+
+
+def test_a_document_read_back_writes_the_same_document():
+    doc = _in_battle(3)
+    st = RS.state_from_json(doc)
+    again = st.to_json()
+    again.pop("to_move")
+    assert again == doc
+    assert st.battle is not None and st.battle.queue == RS.state_from_json(again).battle.queue
+
+
+@pytest.mark.parametrize(("patch", "field"), [
+    ({"realm": "orcs"}, "realm"),
+    ({"phase": "lunch"}, "phase"),
+    ({"gold": {"karkoth": -1}}, "gold/karkoth"),
+    ({"vp": {"elves": 3}}, "vp/elves"),
+    ({"control": {"zz": "karkoth"}}, "control/zz"),
+    ({"castles": ["zz"]}, "castles"),
+    ({"pieces": {"k01": {"karkoth": {"castle": 1}}}}, "pieces/k01/karkoth/castle"),
+    ({"ships": {"x": {"owner": "karkoth", "space": "s1"}}}, "ships/x"),
+    ({"ships": {"9": {"owner": "karkoth", "space": "s1", "flags": ["sunk"]}}}, "ships/9/flags"),
+    ({"battle": {"space": "zz"}}, "battle/space"),
+    ({"battle": {"attacker": "elves"}}, "battle/attacker"),
+    ({"battle": {"queue": [["elves", 1]]}}, "battle/queue"),
+    ({"battle": {"step": "nap"}}, "battle/step"),
+    ({"battle": {"split_hits": 2}}, "battle/split_hits"),
+    ({"battle": {"extra": 1}}, "battle/extra"),
+    ({"reaction": {"kind": "move", "realms": ["vailin"], "mover": "karkoth"}}, "reaction/space"),
+    ({"effects": [["karkoth", "attack", 1, "*", "turn", "event"]]}, "effects/0"),
+    ({"guardians": {"k01": []}}, "guardians/k01"),
+    ({"guardian_pile": ["no-such-tile"]}, "guardian_pile"),
+    ({"treasure_deck": ["no-such-card"]}, "treasure_deck"),
+    ({"stats": {"naps": 1}}, "stats"),
+])
+def test_the_declared_document_refuses_naming_the_field(patch, field):
+    with pytest.raises(StateFormatError) as e:
+        RS.state_from_json(merge_patch(_in_battle(3), patch))
+    assert e.value.field == field, e.value
