@@ -75,3 +75,27 @@ def test_the_declared_document_refuses_naming_the_field(patch, field):
     with pytest.raises(StateFormatError) as e:
         RS.state_from_json(merge_patch(_in_battle(3), patch))
     assert e.value.field == field, e.value
+
+
+@pytest.mark.parametrize(("effects", "field", "says"), [
+    ([["vailin", "move_bonus", 10**9, "*", "turn"]], "effects/0/2", "from 0 to"),  # took minutes to read before
+    ([["vailin", "zap", 1, "*", "turn"]], "effects/0/1", "one of attack_bonus"),
+    ([["vailin", "move_bonus", True, "*", "turn"]], "effects/0/2", "got True"),
+    ([["vailin", "move_bonus", 1, "*", "forever"]], "effects/0", "lasts a turn"),
+    ([["vailin", "move_bonus", 1, "*", "turn"]] * 500, "effects", "at most"),
+])
+def test_an_effect_no_card_makes_is_refused_at_once(effects, field, says):
+    """A lasting effect is a card's: its verb, a value within what the cards of that verb give, a piece a card
+    names, a turn, a battle or the game (``effects.effect_forms``, from the card data)."""
+    doc = RS.new_game(2, {}, seed=1).to_json()
+    doc["effects"] = effects
+    with pytest.raises(StateFormatError) as e:
+        RS.state_from_json(doc)
+    assert e.value.field == field and says in str(e.value)
+
+
+def test_effects_that_cards_make_are_read():
+    doc = RS.new_game(2, {}, seed=1).to_json()
+    doc["effects"] = [["vailin", "move_bonus", 1, "footsoldier", "turn"], ["karkoth", "income_bonus", -2, "*", "turn"],
+                      ["vailin", "attack_bonus", 2, "siege", "game", "treasure"]]
+    assert RS.state_from_json(doc).to_json()["effects"] == doc["effects"]

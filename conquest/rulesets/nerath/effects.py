@@ -14,6 +14,7 @@ not); ``expire`` drops the finished ones at the start of each turn.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from conquest.core.kinds import Action, ActionArgs
@@ -53,6 +54,32 @@ def setup_decks(state: NerathData) -> None:
 
 # ------------------------------------------------------------------------------------------ modifiers
 TREASURE = "treasure"   # the source field of an effect a Treasure card made
+UNTIL = ("turn", "battle", "game")
+
+
+@lru_cache(maxsize=1)
+def effect_forms() -> tuple[dict[str, tuple[int, int]], frozenset[str], int]:
+    """What an effect record may hold, from the cards that make them: each lasting verb with the bounds of its
+    value (what all the cards of that verb give together: one record may sum several, as the battle
+    calculator's do; a Tax's income malus is its value negated), the pieces named, and how many records all the
+    cards together could make at once (a state document's bounds)."""
+    verbs: dict[str, tuple[int, int]] = {}
+    pieces = {"*"}
+    count = 0
+
+    def note(verb: str, value: int, piece: str) -> None:
+        lo, hi = verbs.get(verb, (0, 0))
+        verbs[verb] = (lo + min(0, value), hi + max(0, value))
+        pieces.add(piece)
+
+    for c in [*event_cards().values(), *treasure_cards().values()]:
+        for verb, value, piece in [*c.get("effects", []), *c.get("power", []), *c.get("property", [])]:
+            count += 1
+            if verb == "tax":
+                note("income_bonus", -value, "*")
+            elif verb not in INSTANT:
+                note(verb, value, piece)
+    return verbs, frozenset(pieces), count
 
 
 def _sum(state: NerathData, realm: int, verb: str, piece: str, events_only: bool = False) -> int:

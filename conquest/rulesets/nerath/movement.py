@@ -73,6 +73,8 @@ def _land_reach(s: int, m: int, hero: bool, friendly_only: bool, mask: bytes) ->
     seen = {s}
     frontier = [s]
     for _ in range(m):
+        if not frontier:  # nothing further to reach (a Move of any size ends here)
+            break
         nxt = []
         for x in frontier:
             for y in LAND_ADJ[x]:

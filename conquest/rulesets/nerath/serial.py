@@ -374,11 +374,27 @@ def _read_cards(name: str, known: Callable[[], dict[str, Any]], what: str) -> Ca
 
 
 def _read_effects(st: NerathData, effects: list[list[Any]]) -> None:
+    """The lasting effects of played cards: each record one the cards can make (its verb, a value within what
+    the cards of that verb give together, a piece a card names, how long it lasts), no more of them than all
+    the cards make."""
+    verbs, pieces, most = fx.effect_forms()
+    if len(effects) > most:
+        raise StateFormatError("effects", f"{len(effects)} effects: all the cards together make at most {most}")
     st.effects = []
     for i, e in enumerate(effects):
         if len(e) == 6 and e[5] != fx.TREASURE:
             raise StateFormatError(f"effects/{i}", "an effect is [realm, verb, value, piece, until] (an Event "
                                    "card's) or [realm, verb, value, piece, until, treasure] (a Treasure's)")
+        verb, value, piece, until = e[1:5]
+        if verb not in verbs:
+            raise StateFormatError(f"effects/{i}/1", f"a lasting effect is one of {', '.join(sorted(verbs))}, "
+                                                     f"got {verb!r}")
+        lo, hi = verbs[verb]
+        if type(value) is not int or not lo <= value <= hi:
+            raise StateFormatError(f"effects/{i}/2", f"the cards' {verb} is from {lo} to {hi}, got {value!r}")
+        if piece not in pieces or until not in fx.UNTIL:
+            raise StateFormatError(f"effects/{i}", f"the piece is one of {', '.join(sorted(pieces))} and the "
+                                                   f"effect lasts a {' or a '.join(fx.UNTIL)}")
         st.effects.append([_realm_ix(e[0], f"effects/{i}"), *e[1:]])
 
 
