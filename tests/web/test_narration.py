@@ -78,11 +78,14 @@ def test_a_failing_narration_falls_back_to_the_notation(client: TestClient, monk
 
 
 def test_the_default_narration_hides_what_the_seat_may_not_read() -> None:
+    """The generic line (a ruleset's package without a ``narrate`` module) and a package's own both hide it."""
+    from conquest.core import narration
     rs = get_ruleset("kingdom")
     st = rs.new_game(None, None, 1)
     view = st.view(0)
-    from conquest.core.game import Ruleset
-    assert Ruleset.narrate(rs, view, None, view, 0)["text"] == "Chance decides something you cannot see"
+    names = rs.seat_names(2, {})
+    assert narration.generic(view, None, view, 0, names)["text"] == "Chance decides something you cannot see"
+    assert rs.narrate(view, None, view, 0)["text"] == "Something you cannot see happens"  # kingdom/narrate.py
 
 
 def test_an_undo_goes_back_in_the_story_without_narrating_from_the_start(client: TestClient,
