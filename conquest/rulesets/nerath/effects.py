@@ -7,9 +7,10 @@ income (``income_bonus``); which cards the seat to move may play now (``playable
 conquests/liberations (``on_conquer``), retreats (``on_retreat``) and plundered dungeons (``plunder``).
 
 Active effects are records ``[realm, verb, value, piece, until]`` in ``state.effects`` (until: ``turn``,
-``battle`` or ``game``), with a sixth field ``treasure`` when a Treasure card made it (an Event card's record
-has five: "An Event card that grants a Hero a bonus to attack rolls trumps" "Heroes Need", a Treasure's does
-not); ``expire`` drops the finished ones at the start of each turn.
+``battle`` or ``game``; the list is replaced on every change, never changed in place: a clone shares it),
+with a sixth field ``treasure`` when a Treasure card made it (an Event card's record has five: "An Event card
+that grants a Hero a bonus to attack rolls trumps" "Heroes Need", a Treasure's does not); ``expire`` drops the
+finished ones at the start of each turn.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def apply_card(state: NerathData, realm: int, card: dict[str, Any]) -> None:
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, until])
+            state.effects = [*state.effects, [realm, verb, value, piece, until]]
 
 
 def window_cards(state: NerathData, realm: int, kind: str = "battle") -> list[str]:
@@ -226,7 +227,7 @@ def play_reaction(state: NerathData, realm: int, action: ActionArgs) -> None:
     apply_card(state, realm, card)
     for verb, value, _piece in card.get("effects", []):
         if verb == "tax":
-            state.effects.append([mover, "income_bonus", -value, "*", "turn"])
+            state.effects = [*state.effects, [mover, "income_bonus", -value, "*", "turn"]]
     state.discards, discards = own_pile(state.discards, realm)
     discards.append(cid)
     count_play(state, realm)
@@ -289,12 +290,12 @@ def play_treasure(state: NerathData, realm: int, cid: str) -> None:
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, "turn", TREASURE])
+            state.effects = [*state.effects, [realm, verb, value, piece, "turn", TREASURE]]
     for verb, value, piece in card.get("property", []):
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, "game", TREASURE])
+            state.effects = [*state.effects, [realm, verb, value, piece, "game", TREASURE]]
 
 
 def _drawing_realm(state: NerathData) -> int:

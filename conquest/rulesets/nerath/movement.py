@@ -9,7 +9,18 @@ from array import array
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, N_TYPES, SEA, R
+from conquest.rulesets.nerath.data import (
+    COUNTED,
+    DUNGEON,
+    FLYING_TYPES,
+    HEROES,
+    LAND,
+    LAND_TYPES,
+    N_TYPES,
+    SEA,
+    TYPE_INDEX,
+    R,
+)
 from conquest.rulesets.nerath.state import (
     ADJ,
     C1,
@@ -129,6 +140,20 @@ def piece_move(st: NerathData, r: int, t: int) -> int:
     return MOVE[t] + fx.move_bonus(st, r, t)
 
 
+def piece_moves(st: NerathData, r: int) -> list[int]:
+    """``piece_move`` of every piece type, by type, in one pass over the card effects (a step's legal moves ask
+    for several types at once)."""
+    out = list(MOVE)
+    for e in st.effects:
+        if e[0] == r and e[1] == "move_bonus":
+            p = e[3]
+            if p == "*":
+                out = [m + e[2] for m in out]
+            elif p in TYPE_INDEX:
+                out[TYPE_INDEX[p]] += e[2]
+    return out
+
+
 def ship_move(st: NerathData, r: int) -> int:
     """A Warship's Move with the realm's card bonuses (the same in the Move and the Reinforce step)."""
     return WARSHIP_MOVE + fx.move_bonus(st, r, -1)
@@ -159,7 +184,7 @@ def move_actions(st: NerathData) -> list[Action]:
             m = _MOVE_OF[key]
         else:
             if not bonus:
-                bonus += [piece_move(st, r, t) for t in range(N_TYPES)]
+                bonus += piece_moves(st, r)
             m = bonus[key % N_TYPES]
         if _FLIES[key]:
             bkey: tuple[int, int, int, bytes | None] = (key, c, m, None)

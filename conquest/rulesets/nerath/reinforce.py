@@ -10,7 +10,7 @@ import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, hostile_seas, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX
-from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_move, safe_moves, ship_move
+from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_moves, safe_moves, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
     BUYABLE,
@@ -146,11 +146,13 @@ def reinforce_actions(st: NerathData) -> list[Action]:
                 acts.append(("buy", p, "ship", sid))
     # new pieces move at once to friendly spaces within their Move; no battles
     friendly: bytes | None = None
+    moves: list[int] = []
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, N_TYPES)
-        m = piece_move(st, r, t)
         if friendly is None:   # a land space always has a controller: its byte is ``friendly_land``
             friendly = friendly_mask(st, r)
+            moves = piece_moves(st, r)
+        m = moves[t]
         if t in FLYING_TYPES:
             for y, land, block in moves_by_destination(s, t, c, m):
                 if friendly[y] if land else y not in hostile:
