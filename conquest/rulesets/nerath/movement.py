@@ -216,13 +216,11 @@ def move_actions(st: NerathData) -> list[Action]:
                 for y in SEA_ADJ[s]:
                     acts.append(("sail", sid, IDS[y]))
             if sh[C1] < 0 or sh[C2] < 0:
-                for land, key, name in _EMBARK[s]:
-                    if movable.get(key, 0) > 0:
-                        acts.append(("embark", land, sid, name))
-        if not fl & (F_STOPPED | F_RETREATED):
+                acts += [("embark", land, sid, name) for land, key, name in _EMBARK[s] if movable.get(key, 0) > 0]
+        if not fl & (F_STOPPED | F_RETREATED) and (sh[C1] >= 0 or sh[C2] >= 0):
             for t in set(cargo(sh)):
-                for y in ADJ[s]:
-                    if (KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES)) and may_debark(sh, t, y):
+                for y in _LANDING[s][t in HEROES]:
+                    if may_debark(sh, t, y):
                         acts.append(("debark", sid, IDS[y], COUNTED[t]))
     acts.append(("done",))
     acts.extend(fx.playable(st))
@@ -232,6 +230,10 @@ def move_actions(st: NerathData) -> list[Action]:
 _EMBARK = [tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for land in ADJ[s] if KIND[land] == LAND
                  for t in LAND_TYPES) for s in range(S)]
 """By sea space: (land space id, its ``movable`` key, piece name) of each land piece that may embark there."""
+_LANDING = [(tuple(y for y in ADJ[s] if KIND[y] == LAND), tuple(y for y in ADJ[s] if KIND[y] in (LAND, DUNGEON)))
+            for s in range(S)]
+"""By space: where a carried piece may debark from a Warship there (``[s][hero]``: land spaces, and dungeon
+entrances for Heroes), in ``ADJ`` order."""
 _FLIES = [k % N_TYPES in FLYING_TYPES for k in range(S * N_TYPES)]
 _AT_SEA = [KIND[k // N_TYPES] == SEA and not _FLIES[k] for k in range(S * N_TYPES)]
 _MOVE_OF = [MOVE[k % N_TYPES] for k in range(S * N_TYPES)]

@@ -114,7 +114,8 @@ def reinforce_actions(st: NerathData) -> list[Action]:
     acts: list[Action] = []
     ctrl, castle = st.ctrl, st.castle
     mine = [s for s in compress(range(len(castle)), castle) if ctrl[s] == r and KIND[s] == LAND]   # castles_held
-    fallback = all(s in st.built for s in mine)   # no_castle
+    built = st.built
+    fallback = all(s in built for s in mine) if built else not mine   # no_castle
     room = {} if fallback else _rooms(st, r, mine)
     land_spots = fallback_spaces(st, r) if fallback else [s for s in mine if room[s] > 0]
     hostile = hostile_seas(st, r)
@@ -128,9 +129,7 @@ def reinforce_actions(st: NerathData) -> list[Action]:
             continue
         if p == "castle":
             ctrl_start = st.ctrl_start
-            for s in LANDS:
-                if ctrl[s] == r and ctrl_start[s] == r and not castle[s]:
-                    acts.append(("buy", "castle", IDS[s]))
+            acts += [("buy", "castle", IDS[s]) for s in LANDS if ctrl[s] == r and ctrl_start[s] == r and not castle[s]]
             continue
         if p != "warship":
             for s in land_spots:
