@@ -203,6 +203,7 @@ def move_actions(st: NerathData) -> list[Action]:
     ships = st.ships
     movable = st.movable
     sail_limit = -1
+    holding: set[int] | None = None
     for sid in sorted(ships):
         sh = ships[sid]
         if sh[OWNER] != r:
@@ -216,7 +217,11 @@ def move_actions(st: NerathData) -> list[Action]:
                 for y in SEA_ADJ[s]:
                     acts.append(("sail", sid, IDS[y]))
             if sh[C1] < 0 or sh[C2] < 0:
-                acts += [("embark", land, sid, name) for land, key, name in _EMBARK[s] if movable.get(key, 0) > 0]
+                if holding is None:   # the spaces where some pieces are still free to move
+                    holding = {key // N_TYPES for key, c in movable.items() if c > 0}
+                for x, entries in _EMBARK[s]:
+                    if x in holding:
+                        acts += [("embark", land, sid, name) for land, key, name in entries if movable.get(key, 0) > 0]
         if not fl & (F_STOPPED | F_RETREATED) and (sh[C1] >= 0 or sh[C2] >= 0):
             for t in set(cargo(sh)):
                 for y in _LANDING[s][t in HEROES]:
@@ -227,9 +232,10 @@ def move_actions(st: NerathData) -> list[Action]:
     return acts
 
 
-_EMBARK = [tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for land in ADJ[s] if KIND[land] == LAND
-                 for t in LAND_TYPES) for s in range(S)]
-"""By sea space: (land space id, its ``movable`` key, piece name) of each land piece that may embark there."""
+_EMBARK = [tuple((land, tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for t in LAND_TYPES)) for land in ADJ[s]
+                 if KIND[land] == LAND) for s in range(S)]
+"""By sea space: each land space next to it with (land space id, its ``movable`` key, piece name) of each land
+piece that may embark from there."""
 _LANDING = [(tuple(y for y in ADJ[s] if KIND[y] == LAND), tuple(y for y in ADJ[s] if KIND[y] in (LAND, DUNGEON)))
             for s in range(S)]
 """By space: where a carried piece may debark from a Warship there (``[s][hero]``: land spaces, and dungeon
