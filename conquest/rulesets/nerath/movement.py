@@ -56,15 +56,25 @@ def friendly_mask(st: NerathData, r: int) -> bytes:
     """One byte per space: 1 where its controller is on ``r``'s side (what ``land_reach`` looks at; a space
     without a controller, -1, reads the last realm's side as the list index does)."""
     team = tuple(st.team)
+    key = (tuple(st.ctrl), team, r)
+    got = _MASK.get(key)
+    if got is not None:
+        return got
     look = _LOOK.get((team, r))
     if look is None:   # a translation table from each controller as a signed byte
         mine = team[r]
         look = _LOOK[(team, r)] = bytes(
             [(0 <= c < R or c >= 256 - R) and team[c - 256 * (c >= 128)] == mine for c in range(256)])
-    return array("b", st.ctrl).tobytes().translate(look)
+    if len(_MASK) >= _CACHE_MAX:
+        _MASK.clear()
+    got = _MASK[key] = array("b", st.ctrl).tobytes().translate(look)
+    return got
 
 
 _LOOK: dict[tuple[tuple[int, ...], int], bytes] = {}
+_MASK: dict[tuple[tuple[int, ...], tuple[int, ...], int], bytes] = {}
+"""``friendly_mask`` memoised by the control of every space, the sides and the realm (control changes seldom
+within a turn)."""
 
 
 _REACH: dict[tuple[int, int, bool, bool, bytes], tuple[int, ...]] = {}
