@@ -53,6 +53,7 @@ def test_facedown_guardians_range_over_the_unused_tiles() -> None:
 def test_agents_decide_the_same_whatever_the_other_realms_hold() -> None:
     a = _state()
     b = a.clone()
+    b.hands, b.decks = [h[:] for h in b.hands], [d[:] for d in b.decks]   # a clone shares its card piles
     r = _other_realm(a)
     # swap a card of another seat's hand with a different one of its deck, and two facedown Guardian tiles
     i = next(i for i, c in enumerate(b.decks[r]) if c != b.hands[r][0])

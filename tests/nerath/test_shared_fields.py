@@ -1,7 +1,8 @@
-"""A state's clone shares what seldom changes (the Guardians on the entrances; ``state.FIELDS``) and the rules take
-their own copy before changing it; the piece counts are a byte table that becomes a list when a count leaves 0..255.
-Over seeded random games, applying an action and determinizing leave the state they start from exactly as it was,
-field by field, and the Move and Reinforce steps' memoised moves are the moves worked out afresh."""
+"""A state's clone shares what seldom changes (the Guardians on the entrances, the card piles, the card effects in
+play; ``state.FIELDS``) and the rules take their own copy before changing it; the piece counts are a byte table
+that becomes a list when a count leaves 0..255. Over seeded random games, applying an action and determinizing
+leave the state they start from exactly as it was, field by field, and the Move and Reinforce steps' memoised moves
+are the moves worked out afresh."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def _fields(st: object) -> str:
 
 
 def test_apply_and_determinize_leave_the_state_they_start_from_unchanged() -> None:
-    dungeon_hits = explored = 0
+    dungeon_hits = explored = plays = draws = treasures = bonuses = 0
     for seed, players in ((1, 4), (2, 2), (3, 3)):
         rng = random.Random(seed)
         st = RS.new_game(players, {}, seed)
@@ -37,9 +38,14 @@ def test_apply_and_determinize_leave_the_state_they_start_from_unchanged() -> No
                 RS.determinize(st, step % players, random.Random(step))
             assert _fields(st) == before, f"seed {seed} step {step}: {a} changed the state it was applied to"
             dungeon_hits += a[:2] == ("hit", "guardian")
+            plays += a[0] == "play"
+            draws += a[0] == "draw"
+            treasures += a[0] == "treasure"
+            bonuses += len(nxt.effects) > len(st.effects)
             explored += nxt.stats["explored"] > st.stats["explored"]
             st = nxt
     assert dungeon_hits and explored   # the Guardians were changed in these games: the copies were taken
+    assert plays and draws and treasures and bonuses   # and the card piles and the effects in play
 
 
 def test_the_moves_worked_out_afresh_are_the_memoised_ones() -> None:
@@ -51,6 +57,7 @@ def test_the_moves_worked_out_afresh_are_the_memoised_ones() -> None:
             got = st.legal_actions()
             movement._BLOCKS.clear()
             movement._REACH.clear()
+            movement._MASK.clear()
             assert st.legal_actions() == got
             checked += 1
         st = st.apply(sample_chance(st, rng) if st.to_move == CHANCE else rng.choice(st.legal_actions()))
@@ -103,3 +110,15 @@ def test_a_count_past_a_byte_turns_the_table_into_a_list() -> None:
     add(c, IX["k01"], 0, 0, 300)
     assert isinstance(c.pieces, list) and c.pieces[cell] == was + 300 and st.pieces[cell] == was
     assert RS.state_from_json(c.to_json()).pieces[cell] == was + 300
+
+
+def test_each_types_move_in_one_pass_is_piece_move() -> None:
+    """``piece_moves`` (every type's Move with the card bonuses, one pass over the effects) is ``piece_move`` of
+    each type, with bonuses for one piece, for every piece ("*") and for another realm in play."""
+    st = RS.new_game(4, {}, 1)
+    st.effects = [[0, "move_bonus", 1, "*", "turn"], [0, "move_bonus", 2, "dragon", "turn"],
+                  [1, "move_bonus", 3, "*", "turn"], [0, "attack_bonus", 1, "*", "turn"],
+                  [0, "move_bonus", 1, "warship", "turn", "treasure"]]
+    for r in range(R):
+        assert movement.piece_moves(st, r) == [movement.piece_move(st, r, t) for t in range(N_TYPES)]
+    assert movement.piece_moves(st, 0)[TYPE_INDEX["dragon"]] == movement.piece_move(st, 2, TYPE_INDEX["dragon"]) + 3

@@ -100,6 +100,16 @@ def own_guardians(st: NerathData, x: int) -> list[list[Any]]:
     return tiles
 
 
+def own_pile(piles: list[list[str]], r: int) -> tuple[list[list[str]], list[str]]:
+    """A copy of the per-realm card piles ``piles`` (an Event deck, hand or discards, a Treasure hand or the
+    Treasures played) with realm ``r``'s pile copied too, to change and set back on the state
+    (``st.hands, hand = own_pile(st.hands, r)``): a state's clone shares its card piles with it
+    (``state.FIELDS``: they change a few times a turn), so every change takes its own copy first."""
+    out = piles[:]
+    mine = out[r] = out[r][:]
+    return out, mine
+
+
 def cargo(sh: list[int]) -> list[int]:
     return [c for c in (sh[C1], sh[C2]) if c >= 0]
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
-from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, friendly_land, own_guardians, ships_at
+from conquest.rulesets.nerath.base import (
+    add,
+    cargo,
+    cargo_add,
+    cargo_remove,
+    friendly_land,
+    own_guardians,
+    own_pile,
+    ships_at,
+)
 from conquest.rulesets.nerath.data import (
     COUNTED,
     DRAGON,
@@ -474,7 +483,8 @@ def apply_fight(st: NerathData, action: ActionArgs) -> None:
             take_roll(st, step, k)
     elif verb == "treasure":
         st.treasure_deck.remove(action[1])
-        st.treasures[bt.attacker].append(action[1])
+        st.treasures, held = own_pile(st.treasures, bt.attacker)
+        held.append(action[1])
         bt.step = "restock"
         if not st.guardian_pile:
             st.battle = None

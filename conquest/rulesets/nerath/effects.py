@@ -7,9 +7,10 @@ income (``income_bonus``); which cards the seat to move may play now (``playable
 conquests/liberations (``on_conquer``), retreats (``on_retreat``) and plundered dungeons (``plunder``).
 
 Active effects are records ``[realm, verb, value, piece, until]`` in ``state.effects`` (until: ``turn``,
-``battle`` or ``game``), with a sixth field ``treasure`` when a Treasure card made it (an Event card's record
-has five: "An Event card that grants a Hero a bonus to attack rolls trumps" "Heroes Need", a Treasure's does
-not); ``expire`` drops the finished ones at the start of each turn.
+``battle`` or ``game``; the list is replaced on every change, never changed in place: a clone shares it),
+with a sixth field ``treasure`` when a Treasure card made it (an Event card's record has five: "An Event card
+that grants a Hero a bonus to attack rolls trumps" "Heroes Need", a Treasure's does not); ``expire`` drops the
+finished ones at the start of each turn.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
-from conquest.rulesets.nerath.base import add
+from conquest.rulesets.nerath.base import add, own_pile
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
@@ -45,6 +46,7 @@ def setup_decks(state: NerathData) -> None:
     if state.options.get("events") != "decks":
         return
     out = cards_out_of(state)
+    state.decks = [d[:] for d in state.decks]   # a clone shares its card piles (copied on write)
     for cid, c in event_cards().items():
         if cid not in out:
             state.decks[REALMS.index(c["realm"])].append(cid)
@@ -163,7 +165,7 @@ def apply_card(state: NerathData, realm: int, card: dict[str, Any]) -> None:
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, until])
+            state.effects = [*state.effects, [realm, verb, value, piece, until]]
 
 
 def window_cards(state: NerathData, realm: int, kind: str = "battle") -> list[str]:
@@ -217,15 +219,17 @@ def play_reaction(state: NerathData, realm: int, action: ActionArgs) -> None:
     assert react is not None
     cid = action[1]
     card = event_cards()[cid]
-    state.hands[realm].remove(cid)
+    state.hands, hand = own_pile(state.hands, realm)
+    hand.remove(cid)
     mover = react.mover
     if len(action) == 4:
         remove_piece(state, realm, action[2], action[3], cid, victim=mover)
     apply_card(state, realm, card)
     for verb, value, _piece in card.get("effects", []):
         if verb == "tax":
-            state.effects.append([mover, "income_bonus", -value, "*", "turn"])
-    state.discards[realm].append(cid)
+            state.effects = [*state.effects, [mover, "income_bonus", -value, "*", "turn"]]
+    state.discards, discards = own_pile(state.discards, realm)
+    discards.append(cid)
     count_play(state, realm)
 
 
@@ -241,9 +245,11 @@ def play(state: NerathData, action: ActionArgs, realm: int | None = None) -> Non
     if cid in state.treasures[r]:
         play_treasure(state, r, cid)
         return
-    state.hands[r].remove(cid)
+    state.hands, hand = own_pile(state.hands, r)
+    hand.remove(cid)
     apply_card(state, r, event_cards()[cid])
-    state.discards[r].append(cid)
+    state.discards, discards = own_pile(state.discards, r)
+    discards.append(cid)
     count_play(state, r)
 
 
@@ -275,19 +281,21 @@ def play_treasure(state: NerathData, realm: int, cid: str) -> None:
     you immediately score the VP listed on the card."
     """
     card = treasure_cards()[cid]
-    state.treasures[realm].remove(cid)
-    state.treasures_played[realm].append(cid)
+    state.treasures, held = own_pile(state.treasures, realm)
+    held.remove(cid)
+    state.treasures_played, played = own_pile(state.treasures_played, realm)
+    played.append(cid)
     state.vp[realm] += int(card.get("vp", 0))
     for verb, value, piece in card.get("power", []):
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, "turn", TREASURE])
+            state.effects = [*state.effects, [realm, verb, value, piece, "turn", TREASURE]]
     for verb, value, piece in card.get("property", []):
         if verb in INSTANT:
             instant(state, realm, verb, value, piece)
         else:
-            state.effects.append([realm, verb, value, piece, "game", TREASURE])
+            state.effects = [*state.effects, [realm, verb, value, piece, "game", TREASURE]]
 
 
 def _drawing_realm(state: NerathData) -> int:
@@ -317,16 +325,20 @@ def resolve_deal(state: NerathData, cid: str) -> None:
 
 def resolve_draw(state: NerathData, cid: str) -> None:
     r = _drawing_realm(state)
-    if not state.decks[r]:
-        state.decks[r] = sorted(state.discards[r])
-        state.discards[r] = []
-    state.decks[r].remove(cid)
+    state.decks, deck = own_pile(state.decks, r)
+    if not deck:
+        deck[:] = sorted(state.discards[r])
+        state.discards, discards = own_pile(state.discards, r)
+        discards.clear()
+    deck.remove(cid)
     card = event_cards().get(cid)
     if card is not None and card.get("immediate"):
         apply_card(state, r, card)
-        state.discards[r].append(cid)
+        state.discards, discards = own_pile(state.discards, r)
+        discards.append(cid)
     else:
-        state.hands[r].append(cid)
+        state.hands, hand = own_pile(state.hands, r)
+        hand.append(cid)
 
 
 # ------------------------------------------------------------------------------------------ notifications

@@ -47,7 +47,8 @@ def _deal(rng: random.Random, piles: list[list[str]], keep_sorted: list[bool]) -
 def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     seat_of = s.seat_of  # type: ignore[attr-defined]
-    decks, hands = s.decks, s.hands  # type: ignore[attr-defined]
+    # a clone shares its card piles with the state it copies (copied on write: ``base.own_pile``)
+    decks, hands = s.decks, s.hands = s.decks[:], s.hands[:]  # type: ignore[attr-defined]
     # Event cards, realm by realm
     for r in range(R):
         if seat_of[r] == seat:
@@ -57,7 +58,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         decks[r], hands[r] = _deal(rng, [decks[r], hands[r]], [True, True])
     # Treasure cards: the deck and the hands of realms the seat does not play
     others = [r for r in range(R) if seat_of[r] != seat]
-    treasures = s.treasures  # type: ignore[attr-defined]
+    treasures = s.treasures = s.treasures[:]  # type: ignore[attr-defined]
     dealt = _deal(rng, [s.treasure_deck] + [treasures[r] for r in others],  # type: ignore[attr-defined]
                   [True] * (1 + len(others)))
     s.treasure_deck = dealt[0]  # type: ignore[attr-defined]

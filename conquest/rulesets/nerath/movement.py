@@ -9,7 +9,18 @@ from array import array
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import add, cargo, enemy_sea, enemy_space, friendly_land, may_debark
-from conquest.rulesets.nerath.data import COUNTED, DUNGEON, FLYING_TYPES, HEROES, LAND, LAND_TYPES, N_TYPES, SEA, R
+from conquest.rulesets.nerath.data import (
+    COUNTED,
+    DUNGEON,
+    FLYING_TYPES,
+    HEROES,
+    LAND,
+    LAND_TYPES,
+    N_TYPES,
+    SEA,
+    TYPE_INDEX,
+    R,
+)
 from conquest.rulesets.nerath.state import (
     ADJ,
     C1,
@@ -45,15 +56,25 @@ def friendly_mask(st: NerathData, r: int) -> bytes:
     """One byte per space: 1 where its controller is on ``r``'s side (what ``land_reach`` looks at; a space
     without a controller, -1, reads the last realm's side as the list index does)."""
     team = tuple(st.team)
+    key = (tuple(st.ctrl), team, r)
+    got = _MASK.get(key)
+    if got is not None:
+        return got
     look = _LOOK.get((team, r))
     if look is None:   # a translation table from each controller as a signed byte
         mine = team[r]
         look = _LOOK[(team, r)] = bytes(
             [(0 <= c < R or c >= 256 - R) and team[c - 256 * (c >= 128)] == mine for c in range(256)])
-    return array("b", st.ctrl).tobytes().translate(look)
+    if len(_MASK) >= _CACHE_MAX:
+        _MASK.clear()
+    got = _MASK[key] = array("b", st.ctrl).tobytes().translate(look)
+    return got
 
 
 _LOOK: dict[tuple[tuple[int, ...], int], bytes] = {}
+_MASK: dict[tuple[tuple[int, ...], tuple[int, ...], int], bytes] = {}
+"""``friendly_mask`` memoised by the control of every space, the sides and the realm (control changes seldom
+within a turn)."""
 
 
 _REACH: dict[tuple[int, int, bool, bool, bytes], tuple[int, ...]] = {}
@@ -129,6 +150,20 @@ def piece_move(st: NerathData, r: int, t: int) -> int:
     return MOVE[t] + fx.move_bonus(st, r, t)
 
 
+def piece_moves(st: NerathData, r: int) -> list[int]:
+    """``piece_move`` of every piece type, by type, in one pass over the card effects (a step's legal moves ask
+    for several types at once)."""
+    out = list(MOVE)
+    for e in st.effects:
+        if e[0] == r and e[1] == "move_bonus":
+            p = e[3]
+            if p == "*":
+                out = [m + e[2] for m in out]
+            elif p in TYPE_INDEX:
+                out[TYPE_INDEX[p]] += e[2]
+    return out
+
+
 def ship_move(st: NerathData, r: int) -> int:
     """A Warship's Move with the realm's card bonuses (the same in the Move and the Reinforce step)."""
     return WARSHIP_MOVE + fx.move_bonus(st, r, -1)
@@ -159,7 +194,7 @@ def move_actions(st: NerathData) -> list[Action]:
             m = _MOVE_OF[key]
         else:
             if not bonus:
-                bonus += [piece_move(st, r, t) for t in range(N_TYPES)]
+                bonus += piece_moves(st, r)
             m = bonus[key % N_TYPES]
         if _FLIES[key]:
             bkey: tuple[int, int, int, bytes | None] = (key, c, m, None)
@@ -178,6 +213,7 @@ def move_actions(st: NerathData) -> list[Action]:
     ships = st.ships
     movable = st.movable
     sail_limit = -1
+    holding: set[int] | None = None
     for sid in sorted(ships):
         sh = ships[sid]
         if sh[OWNER] != r:
@@ -191,22 +227,29 @@ def move_actions(st: NerathData) -> list[Action]:
                 for y in SEA_ADJ[s]:
                     acts.append(("sail", sid, IDS[y]))
             if sh[C1] < 0 or sh[C2] < 0:
-                for land, key, name in _EMBARK[s]:
-                    if movable.get(key, 0) > 0:
-                        acts.append(("embark", land, sid, name))
-        if not fl & (F_STOPPED | F_RETREATED):
+                if holding is None:   # the spaces where some pieces are still free to move
+                    holding = {key // N_TYPES for key, c in movable.items() if c > 0}
+                for x, entries in _EMBARK[s]:
+                    if x in holding:
+                        acts += [("embark", land, sid, name) for land, key, name in entries if movable.get(key, 0) > 0]
+        if not fl & (F_STOPPED | F_RETREATED) and (sh[C1] >= 0 or sh[C2] >= 0):
             for t in set(cargo(sh)):
-                for y in ADJ[s]:
-                    if (KIND[y] == LAND or (KIND[y] == DUNGEON and t in HEROES)) and may_debark(sh, t, y):
+                for y in _LANDING[s][t in HEROES]:
+                    if may_debark(sh, t, y):
                         acts.append(("debark", sid, IDS[y], COUNTED[t]))
     acts.append(("done",))
     acts.extend(fx.playable(st))
     return acts
 
 
-_EMBARK = [tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for land in ADJ[s] if KIND[land] == LAND
-                 for t in LAND_TYPES) for s in range(S)]
-"""By sea space: (land space id, its ``movable`` key, piece name) of each land piece that may embark there."""
+_EMBARK = [tuple((land, tuple((IDS[land], land * N_TYPES + t, COUNTED[t]) for t in LAND_TYPES)) for land in ADJ[s]
+                 if KIND[land] == LAND) for s in range(S)]
+"""By sea space: each land space next to it with (land space id, its ``movable`` key, piece name) of each land
+piece that may embark from there."""
+_LANDING = [(tuple(y for y in ADJ[s] if KIND[y] == LAND), tuple(y for y in ADJ[s] if KIND[y] in (LAND, DUNGEON)))
+            for s in range(S)]
+"""By space: where a carried piece may debark from a Warship there (``[s][hero]``: land spaces, and dungeon
+entrances for Heroes), in ``ADJ`` order."""
 _FLIES = [k % N_TYPES in FLYING_TYPES for k in range(S * N_TYPES)]
 _AT_SEA = [KIND[k // N_TYPES] == SEA and not _FLIES[k] for k in range(S * N_TYPES)]
 _MOVE_OF = [MOVE[k % N_TYPES] for k in range(S * N_TYPES)]

@@ -10,7 +10,7 @@ import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, hostile_seas, may_debark
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX
-from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_move, safe_moves, ship_move
+from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_moves, safe_moves, ship_move
 from conquest.rulesets.nerath.state import (
     ADJ,
     BUYABLE,
@@ -114,7 +114,8 @@ def reinforce_actions(st: NerathData) -> list[Action]:
     acts: list[Action] = []
     ctrl, castle = st.ctrl, st.castle
     mine = [s for s in compress(range(len(castle)), castle) if ctrl[s] == r and KIND[s] == LAND]   # castles_held
-    fallback = all(s in st.built for s in mine)   # no_castle
+    built = st.built
+    fallback = all(s in built for s in mine) if built else not mine   # no_castle
     room = {} if fallback else _rooms(st, r, mine)
     land_spots = fallback_spaces(st, r) if fallback else [s for s in mine if room[s] > 0]
     hostile = hostile_seas(st, r)
@@ -128,9 +129,7 @@ def reinforce_actions(st: NerathData) -> list[Action]:
             continue
         if p == "castle":
             ctrl_start = st.ctrl_start
-            for s in LANDS:
-                if ctrl[s] == r and ctrl_start[s] == r and not castle[s]:
-                    acts.append(("buy", "castle", IDS[s]))
+            acts += [("buy", "castle", IDS[s]) for s in LANDS if ctrl[s] == r and ctrl_start[s] == r and not castle[s]]
             continue
         if p != "warship":
             for s in land_spots:
@@ -146,11 +145,13 @@ def reinforce_actions(st: NerathData) -> list[Action]:
                 acts.append(("buy", p, "ship", sid))
     # new pieces move at once to friendly spaces within their Move; no battles
     friendly: bytes | None = None
+    moves: list[int] = []
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, N_TYPES)
-        m = piece_move(st, r, t)
         if friendly is None:   # a land space always has a controller: its byte is ``friendly_land``
             friendly = friendly_mask(st, r)
+            moves = piece_moves(st, r)
+        m = moves[t]
         if t in FLYING_TYPES:
             for y, land, block in moves_by_destination(s, t, c, m):
                 if friendly[y] if land else y not in hostile:

@@ -8,7 +8,7 @@ import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land, hostile_seas
 from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, N_TYPES, SEA, STORM, R
-from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_move
+from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_moves
 from conquest.rulesets.nerath.reinforce import start_reinforce
 from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, OWNER, SEA_ADJ, SPACE, NerathData, S
 
@@ -43,13 +43,14 @@ def reposition_actions(st: NerathData) -> list[Action]:
     acts: list[Action] = []
     friendly: bytes | None = None
     hostile: set[int] = set()
+    moves: list[int] = []
     for key, c in sorted(st.movable.items()):
         s, t = divmod(key, N_TYPES)
         if t in FLYING_TYPES:   # ``flying_reach(friendly_only=True)``, the moves memoised by destination
             if friendly is None:   # a land space always has a controller: its byte is ``friendly_land``
-                friendly, hostile = friendly_mask(st, r), hostile_seas(st, r)
+                friendly, hostile, moves = friendly_mask(st, r), hostile_seas(st, r), piece_moves(st, r)
             sea_ok = t == STORM
-            for y, land, block in moves_by_destination(s, t, c, piece_move(st, r, t)):
+            for y, land, block in moves_by_destination(s, t, c, moves[t]):
                 if friendly[y] if land else sea_ok and y not in hostile:
                     acts += block
             continue

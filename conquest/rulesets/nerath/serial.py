@@ -90,6 +90,8 @@ def keep_bounds(st: NerathData) -> None:
     """Gold and victory points stop at the bounds a document is read with (``GOLD_MAX``, ``VP_MAX``; docs/rules/
     nerath.md, "Bounds of a state document"): no game comes near, and one that went past them would write a
     document its own loader refuses."""
+    if max(st.gold) <= GOLD_MAX and max(st.vp) <= VP_MAX:
+        return
     for r in range(R):
         if st.gold[r] > GOLD_MAX:
             st.gold[r] = GOLD_MAX
