@@ -180,8 +180,8 @@ class _AttrWriter:
 
 
 def attr(name: str, type_: Any, attribute: str | None = None, default: Any = _REQUIRED) -> Key:
-    """A key that is one attribute as it is (a number, an id, a list of them): written as the attribute (the
-    document is copied as a whole by ``State.to_json``), read as a copy of the validated value."""
+    """A key that is one attribute as it is (a number, an id, a list of them): written as a copy of the
+    attribute (``Document.write`` copies it), read as a copy of the validated value."""
     a = attribute or name
     get = _AttrWriter(a)
 

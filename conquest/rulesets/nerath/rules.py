@@ -85,6 +85,7 @@ class NerathState(NerathData):
     _apply = turn.apply
     start_turn = turn.start_turn
     _body_json = serial.body_json
+    body_is_fresh = True
     view = _view.view
 
     @classmethod

@@ -106,12 +106,12 @@ def _realm(name: str, prefix: str = "") -> Key:
 
 def _realms(name: str, type_: Any, prefix: str = "", default: Any = REQUIRED) -> Key:
     return Key(name, type_, lambda x: [REALMS[r] for r in getattr(x, name)],
-               lambda x, v: setattr(x, name, [_realm_ix(r, prefix + name) for r in v]), default)
+               lambda x, v: setattr(x, name, [_realm_ix(r, prefix + name) for r in v]), default, fresh=True)
 
 
 def _spaces(name: str, attribute: str, default: Any = REQUIRED) -> Key:
     return Key(name, list[Id], lambda x: [IDS[s] for s in getattr(x, attribute)],
-               lambda x, v: setattr(x, attribute, [_ix(sp, name) for sp in v]), default)
+               lambda x, v: setattr(x, attribute, [_ix(sp, name) for sp in v]), default, fresh=True)
 
 
 def _by_realm(name: str, type_: Any, attribute: str, default: Any = REQUIRED) -> Key:
@@ -140,7 +140,7 @@ def _control(name: str, attribute: str) -> Key:
         c = get(st)
         return {IDS[s]: REALMS[c[s]] for s in LANDS}
 
-    return Key(name, dict[Id, Id], write, read)
+    return Key(name, dict[Id, Id], write, read, fresh=True)
 
 
 # ---------------------------------------------------------------- the board
@@ -320,7 +320,7 @@ def _record(attribute: str, doc: Document, cls: type, check: Callable[[Any, Any]
             check(st, rec)
 
     return Key(attribute, doc.model | None, write or (lambda st: None if get(st) is None else doc.write(get(st))),
-               read, None)
+               read, None, fresh=True)  # a declaration's writer copies what it shares
 
 
 def _write_battle(st: NerathData) -> dict[str, Any] | None:
@@ -431,18 +431,18 @@ DOCUMENT = Document("NerathBody", [
     _by_realm("vp", Annotated[int, Field(ge=0, le=VP_MAX)], "vp"),
     _control("control", "ctrl"),
     _control("control_at_turn_start", "ctrl_start"),
-    Key("castles", list[Id], lambda st: [IDS[s] for s in LANDS if st.castle[s]], _read_castles),
-    Key("pieces", dict[Id, dict[Id, dict[Id, Small]]], _write_pieces, _read_pieces),
+    Key("castles", list[Id], lambda st: [IDS[s] for s in LANDS if st.castle[s]], _read_castles, fresh=True),
+    Key("pieces", dict[Id, dict[Id, dict[Id, Small]]], _write_pieces, _read_pieces, fresh=True),
     Key("ships", dict[Id, Ship], _write_ships,
-        lambda st, d: setattr(st, "ships", dict(_read_ship(k, rec) for k, rec in d.items()))),
+        lambda st, d: setattr(st, "ships", dict(_read_ship(k, rec) for k, rec in d.items())), fresh=True),
     Key("next_ship", Annotated[int, Field(ge=0, le=1_000_000)], attrgetter("next_ship"),   # above every ship's
         lambda st, v: setattr(st, "next_ship", max([v] + [k + 1 for k in st.ships]))),
-    Key("movable", Literal["all"] | dict[Id, dict[Id, Small]], _write_movable, _read_movable),
+    Key("movable", Literal["all"] | dict[Id, dict[Id, Small]], _write_movable, _read_movable, fresh=True),
     _spaces("battles", "pending"),
     _record("battle", BATTLE, Battle, _check_battle, _write_battle),
     _record("reaction", REACTION, Reaction, _check_reaction),
     Key("placed", dict[Id, Small], lambda st: {IDS[s]: c for s, c in sorted(st.placed.items())},
-        lambda st, v: setattr(st, "placed", {_ix(sp, "placed"): c for sp, c in v.items()}), {}),
+        lambda st, v: setattr(st, "placed", {_ix(sp, "placed"): c for sp, c in v.items()}), {}, fresh=True),
     _spaces("built", "built", []),
     _by_realm("event_decks", Cards, "decks", {}),
     _by_realm("event_hands", Cards, "hands", {}),
@@ -452,16 +452,16 @@ DOCUMENT = Document("NerathBody", [
     _by_realm("treasure_hands", Cards, "treasures", {}),
     _by_realm("treasures_played", Cards, "treasures_played", {}),
     Key("effects", list[Annotated[list[StrictStr | StrictInt | StrictBool | None], Field(min_length=5, max_length=6)]],
-        lambda st: [[REALMS[e[0]], *e[1:]] for e in st.effects], _read_effects, []),
+        lambda st: [[REALMS[e[0]], *e[1:]] for e in st.effects], _read_effects, [], fresh=True),
     Key("guardians", dict[Id, Annotated[list[Guardian], Field(max_length=10)]],
         lambda st: {IDS[d]: [{"tile": g[0], "face_up": bool(g[1]), "dice": g[2:]} for g in gs]
-                    for d, gs in sorted(st.guardians.items())}, _read_guardians, {}),
+                    for d, gs in sorted(st.guardians.items())}, _read_guardians, {}, fresh=True),
     Key("guardian_pile", Cards, attrgetter("guardian_pile"),
         _read_cards("guardian_pile", guardian_tiles, "tiles of guardians.yaml"), None),
     _spaces("dealing_guardians", "dealing_guardians", []),
     _realms("dealing", list[Id], default=[]),
     Key("stats", dict[Id, Count], lambda st: dict(st.stats),
-        lambda st, v: st.stats.update(read_counters({"stats": v}, tuple(st.stats))), {}),
+        lambda st, v: st.stats.update(read_counters({"stats": v}, tuple(st.stats))), {}, fresh=True),
     attr("winners", Annotated[list[Annotated[int, Field(ge=0, le=3)]], Field(max_length=4)] | None, default=None),
     attr("end_reason", Text, default=""),
 ])
