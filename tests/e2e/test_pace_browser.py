@@ -4,12 +4,8 @@ notification when the turn comes while the page is in the background. Screenshot
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
-import threading
 from collections.abc import Iterator
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +14,8 @@ import pytest
 
 from conquest.web.notify import SmtpSettings
 from tests.web.conftest import wait_for, with_toys
-from tests.web.liveserver import LiveServer, free_port
+from tests.web.liveserver import LiveServer
+from tests.web.mailbox import Inbox, smtp_inbox
 
 aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
 
@@ -36,27 +33,10 @@ document.hasFocus = () => false;
 """
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.mails: list[EmailMessage] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
-        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        assert isinstance(msg, EmailMessage)
-        with self.lock:
-            self.mails.append(msg)
-        return "250 OK"
-
-
 @pytest.fixture(scope="module")
 def inbox() -> Iterator[tuple[Inbox, int]]:
-    box = Inbox()
-    port = free_port()
-    ctl = aiosmtpd_controller.Controller(box, hostname="127.0.0.1", port=port)
-    ctl.start()
-    yield box, port
-    ctl.stop()
+    with smtp_inbox() as box:
+        yield box, box.port
 
 
 @pytest.fixture(scope="module")
@@ -137,8 +117,8 @@ def test_a_turn_based_game_is_chosen_shown_and_mailed(browser: Any, mail_server:
     page.wait_for_function("() => window.__told.length > 0", timeout=10_000)
     told = page.evaluate("window.__told")
     assert told == [{"title": "Your turn in Toy (a test game)", "body": "Bo, it is your turn."}]
-    wait_for(lambda: any(m["To"] == address for m in inbox[0].mails))
-    msg = next(m for m in inbox[0].mails if m["To"] == address)
+    wait_for(lambda: len(inbox[0].to(address)) > 0)
+    msg = inbox[0].to(address)[0]
     part = msg.get_body(preferencelist=("plain",))
     assert part is not None
     link = re.search(r"Play: (\S+)", str(part.get_content()))

@@ -7,11 +7,8 @@ Screenshots of the lobby with the table at 1400x900 and 390x844."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import os
 import re
-import threading
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -23,29 +20,13 @@ import pytest
 from conquest.web.notify import SmtpSettings
 from tests.web.conftest import PG, wait_for, with_toys
 from tests.web.liveserver import LiveServer, free_port
+from tests.web.mailbox import Inbox, smtp_inbox
 from tests.web.test_bus import Process
 
 aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
 
 SIZES = {"wide": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 ADDRESS = {0: "ann@example.org", 1: "bob@example.net"}
-
-
-class Inbox:
-    def __init__(self) -> None:
-        self.mails: list[EmailMessage] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
-        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        assert isinstance(msg, EmailMessage)
-        with self.lock:
-            self.mails.append(msg)
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        with self.lock:
-            return [m for m in self.mails if m["To"] == address]
 
 
 def link_in(msg: EmailMessage) -> str:
@@ -58,13 +39,8 @@ def link_in(msg: EmailMessage) -> str:
 
 @pytest.fixture(scope="module")
 def inbox() -> Iterator[Inbox]:
-    box = Inbox()
-    port = free_port()
-    ctl = aiosmtpd_controller.Controller(box, hostname="127.0.0.1", port=port)
-    ctl.start()
-    box.port = port  # type: ignore[attr-defined]
-    yield box
-    ctl.stop()
+    with smtp_inbox() as box:
+        yield box
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("pg-two-processes", marks=pytest.mark.skipif(
@@ -74,7 +50,7 @@ def servers(request: Any, tmp_path_factory: Any, inbox: Inbox) -> Iterator[tuple
     PostgreSQL (the mails' links and Ann go to the first; Bob and the watcher to the second)."""
     if request.param == "sqlite":
         db = str(tmp_path_factory.mktemp("turns") / "games.sqlite3")
-        smtp = SmtpSettings(host="127.0.0.1", port=inbox.port, sender="conquest@example.org",  # type: ignore[attr-defined]
+        smtp = SmtpSettings(host="127.0.0.1", port=inbox.port, sender="conquest@example.org",
                             starttls=False)
         with LiveServer(db, rulesets=with_toys, agent_delay=0.0, think_limit=3.0, smtp=smtp,
                         public_url="http://127.0.0.1") as srv:
@@ -87,7 +63,7 @@ def servers(request: Any, tmp_path_factory: Any, inbox: Inbox) -> Iterator[tuple
     store.close()
     Store(str(PG)).close()  # the tables made once, before the processes start
     port = free_port()
-    mail = {"CONQUEST_SMTP_HOST": "127.0.0.1", "CONQUEST_SMTP_PORT": str(inbox.port),  # type: ignore[attr-defined]
+    mail = {"CONQUEST_SMTP_HOST": "127.0.0.1", "CONQUEST_SMTP_PORT": str(inbox.port),
             "CONQUEST_SMTP_FROM": "conquest@example.org", "CONQUEST_SMTP_STARTTLS": "0",
             "CONQUEST_PUBLIC_URL": f"http://127.0.0.1:{port}"}
     saved = {k: os.environ.get(k) for k in mail}

@@ -5,9 +5,6 @@ local SMTP server on loopback, e.g. aiosmtpd)"."""
 from __future__ import annotations
 
 import datetime as dt
-import email
-import email.policy
-import threading
 from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 from typing import Any
@@ -19,41 +16,17 @@ from conquest.web.notify import SmtpSettings, email_problem, turn_mail
 from conquest.web.server import create_app
 from tests.web.conftest import create, tok, wait_for, with_toys
 from tests.web.liveserver import free_port
+from tests.web.mailbox import Inbox, smtp_inbox
 
 aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
 
 PUBLIC = "https://conquest.example.org/play"
 
 
-class Inbox:
-    """What the local SMTP server received: (envelope recipients, message)."""
-
-    def __init__(self) -> None:
-        self.mails: list[tuple[list[str], EmailMessage]] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
-        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        assert isinstance(msg, EmailMessage)
-        with self.lock:
-            self.mails.append((list(envelope.rcpt_tos), msg))
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        with self.lock:
-            return [m for rcpt, m in self.mails if address in rcpt]
-
-
 @pytest.fixture
 def inbox() -> Iterator[tuple[Inbox, int]]:
-    box = Inbox()
-    port = free_port()
-    ctl = aiosmtpd_controller.Controller(box, hostname="127.0.0.1", port=port)
-    ctl.start()
-    try:
-        yield box, port
-    finally:
-        ctl.stop()
+    with smtp_inbox() as box:
+        yield box, box.port
 
 
 @pytest.fixture
