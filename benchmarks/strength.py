@@ -9,9 +9,9 @@
 ``--sides A,B``: Nerath's two alliances (or, with ``--players 2``, its two seats), A's realms played by A and
 B's by B, the sides swapped every game (A is Karkoth and the Iron Circle in even games, Vailin and Nerath in odd
 ones). A side named by a level (``normal``, ``hard``) plays within the level's budgets per decision and per
-whole turn (``conquest.agents.budget.TurnBudget``, as the web app plays it) counted in CPU time of one core;
-any other spec plays as given. A's score is its wins (+ half a shared win) over the games, with Wilson's 95%
-interval.
+whole turn (``conquest.agents.budget.TurnBudget``, as the web app plays it) counted in CPU time of one core,
+with any parameters after it given to its agent (``hard:rollout=0``); any other spec plays as given. A's score
+is its wins (+ half a shared win) over the games, with Wilson's 95% interval.
 
 Kingdom, Narby and Small World are played by 2 (seats swapped every game); Nerath by 4 in free-for-all
 (``--nerath-mode``), one ismcts seat against three greedy seats, its seat going round the table; its extra
@@ -66,7 +66,10 @@ def _side_game(args: tuple[str, str, int, int, int]) -> dict:
     a_first = game % 2 == 0
     specs = [(a_spec if (seat % 2 == 0) == a_first else b_spec) for seat in range(players)]
     # a level's own time per decision counted in CPU time too (cpu=1), as its budgets are
-    agents = [get_agent(LEVEL_SETTINGS[s].spec + ":cpu=1" if s in LEVEL_SETTINGS else s) for s in specs]
+    # a level may carry parameters for its agent (``hard:rollout=0``: the level's budgets, its spec plus these)
+    levels = [LEVEL_SETTINGS.get(s.partition(":")[0]) for s in specs]
+    agents = [get_agent(lv.spec + ":cpu=1" + (":" + s.partition(":")[2] if ":" in s else "")) if lv is not None
+              else get_agent(s) for s, lv in zip(specs, levels)]
     rng = random.Random(seed + game)
     budget: TurnBudget | None = None
     turn_seat, turn_start, longest = -1, 0.0, 0.0
@@ -76,7 +79,7 @@ def _side_game(args: tuple[str, str, int, int, int]) -> dict:
             st = st.apply_unchecked(sample_chance(st, rng))
             continue
         assert seat is not None
-        level = LEVEL_SETTINGS.get(specs[seat])
+        level = levels[seat]
         if seat != turn_seat:
             if turn_seat >= 0 and budget is not None:
                 longest = max(longest, budget.spent)

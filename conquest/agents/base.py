@@ -70,6 +70,10 @@ class Agent:
     """Whether ``choose`` takes a ``deadline`` (an instant of ``deadline_clock()``) and returns by it: the search
     itself stops (the budget is checked as it works), so a server can bound its thinking. ``decide`` passes a
     deadline only to agents that say so; the built-in agents all do."""
+    searches: ClassVar[bool] = False
+    """Whether the agent searches ahead for as long as it is given (``mcts``, ``ismcts``). Within a turn's budget
+    (``budget.decide_within``), once the turn's search time is spent, such an agent's later decisions are the
+    greedy agent's one-ply choice (plans weighed whole), played in what is left of the turn."""
 
     def __init__(self, **params: Any) -> None:
         for name, p in self.params.items():

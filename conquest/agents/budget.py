@@ -8,7 +8,10 @@ is spent: each of them still costs its one-ply ordering of the legal actions and
 greedy agent's move, about 10-50 ms in Nerath), and a Nerath turn can hold dozens of decisions.
 
 ``decide_within`` is what a runner calls: it hands the agent the deadline (``Agent.honours_deadline``: the
-search itself stops) and charges the time the decision took to the turn.
+search itself stops) and charges the time the decision took to the turn. Once the turn's search time is spent
+(the allowance is 0), a searching agent's decision is the greedy agent's one-ply choice with the ruleset's plans
+weighed whole, given what is left of the whole turn as its deadline: the decisions after the search time are
+played as well as greedy plays them, not by a sample of a few actions (Nerath's long turns: docs/agents.md).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import random
 from dataclasses import dataclass
 
 from conquest.agents.base import Agent, deadline_clock
+from conquest.agents.greedy import GreedyAgent
 from conquest.core.game import Action, State
 
 SHARE = 2.0
@@ -54,6 +58,9 @@ def decide_within(agent: Agent, state: State, rng: random.Random, budget: TurnBu
     from conquest.agents.specs import decide
     start = deadline_clock()
     try:
-        return decide(agent, state, rng, deadline=start + budget.allowance())
+        allowance = budget.allowance()
+        if allowance <= 0.0 and agent.searches:
+            return decide(GreedyAgent(), state, rng, deadline=start + max(0.0, budget.turn - budget.spent))
+        return decide(agent, state, rng, deadline=start + allowance)
     finally:
         budget.charge(deadline_clock() - start)

@@ -48,15 +48,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from conquest.agents.base import Agent, Param, deadline_clock, register
-from conquest.agents.greedy import expected_value, quick_choice, with_plans
+from conquest.agents.greedy import MAX_PLAN_STEPS, expected_value, plan_value, quick_choice, with_plans
 from conquest.core.chance import pick_outcome
 from conquest.core.game import CHANCE, Action, State
 
 _SHARED = ("*",)  # the one child of a chance node with many outcomes
 
 
+class _Plan(tuple):  # type: ignore[type-arg]
+    """A child that plays a whole plan (``plans=2``: the ruleset's group of the mover's actions, which pieces go
+    where), its actions in order while they are legal and the mover is still to move."""
+
+
+def _play(s: State, a: Any, seat: int) -> State:
+    """``s`` after the child ``a``: one action, or a plan's actions."""
+    if not isinstance(a, _Plan):
+        return s.apply_unchecked(a)
+    s = s.apply_unchecked(a[0])
+    for x in a[1:MAX_PLAN_STEPS]:
+        if s.to_move != seat or not s.is_legal(x):
+            break
+        s = s.apply_unchecked(x)
+    return s
+
+
 class _Node:
-    __slots__ = ("visits", "avail", "value", "children", "order", "seen")
+    __slots__ = ("visits", "avail", "value", "children", "order", "seen", "plans")
 
     def __init__(self, players: int) -> None:
         self.seen: bool | None = None  # a chance node: does the observer see its outcome?
@@ -65,6 +82,7 @@ class _Node:
         self.value = [0.0] * players
         self.children: dict[Any, _Node] = {}
         self.order: dict[Any, float] | None = None  # root only: prior in [0, 1] per action
+        self.plans: list[_Plan] = []  # plans=2: the plans that are children here (with the order)
 
 
 class _Scale:
@@ -93,6 +111,7 @@ class ISMCTSAgent(Agent):
 
     id = "ismcts"
     honours_deadline = True
+    searches = True
     params = {
         "time": Param(float, 1.0, "seconds per decision (ignored when only iterations is given)", positive=True),
         "iterations": Param(int, 0, "iterations per decision (0: as many as the time allows)", minimum=0),
@@ -111,8 +130,9 @@ class ISMCTSAgent(Agent):
         "cpu": Param(int, 0, "1: time is this process's CPU time (fair measurements on a busy machine); "
                              "0: wall-clock time (what a person waits)", minimum=0),
         "plans": Param(int, 1, "1: the one-ply order weighs the ruleset's plans (groups of moves) whole, a plan's "
-                               "first action ranked by the position after the plan; 0: single actions only",
-                       minimum=0, maximum=1),
+                               "first action ranked by the position after the plan; 2: a plan is also a child of "
+                               "the tree, played whole (search over which pieces go where), and once chosen its "
+                               "moves are played in turn; 0: single actions only", minimum=0, maximum=2),
     }
     time: float
     iterations: int
@@ -132,7 +152,8 @@ class ISMCTSAgent(Agent):
         super().__init__(**params)
         if self.iterations > 0 and not clock_given:
             self.time = 0.0  # an iteration budget alone: no clock, so a seed fixes the decision
-        self._kept: tuple[int, Any, _Node] | None = None  # (seat, predicted view, subtree)
+        self._kept: tuple[int, Any, _Node, list[Action]] | None = None  # (seat, predicted view, subtree, the
+        # chosen plan's moves still to play)
         self._me = -1  # the searching seat
         self._prior = 0  # ``prior``, the ruleset's choice when it is -1
         self.last_iterations = 0
@@ -162,6 +183,9 @@ class ISMCTSAgent(Agent):
         self._me = me
         self.last_iterations = 0
         self._prior = self.prior if self.prior >= 0 else state.ruleset.search_prior
+        planned = self._planned(state, me)
+        if planned is not None:
+            return planned  # the next move of the plan the last search chose
         legal = list(state.legal_actions())
         if len(legal) == 1:
             self._kept = None
@@ -182,9 +206,11 @@ class ISMCTSAgent(Agent):
                     self._kept = None
                     return a  # a decisive move: it ends the game won in every determinization tried
                 values[a] = expected_value(after, me, max_outcomes=6)
-            if self.plans:
+            if self.plans == 2:
+                root.plans = self._plan_children(state, values, me)
+            elif self.plans:
                 with_plans(state, values, me, max_outcomes=6)
-            ranked = sorted(legal, key=lambda a: -values[a])
+            ranked = sorted(values, key=lambda a: -values[a])
             n = len(ranked)
             root.order = {a: 1.0 - i / n for i, a in enumerate(ranked)}
             spread = max(values.values()) - min(values.values())
@@ -197,10 +223,10 @@ class ISMCTSAgent(Agent):
             it += 1
         self.last_iterations = it
         self.last_root = root
-        best = max(legal, key=lambda a: (root.children[a].visits, root.children[a].value[me] /
-                                         root.children[a].visits) if a in root.children else (-1, 0.0))
+        best = max([*legal, *root.plans], key=lambda a: (root.children[a].visits, root.children[a].value[me] /
+                                                         root.children[a].visits) if a in root.children else (-1, 0.0))
         self._keep(state, me, best, root)
-        return best
+        return best[0] if isinstance(best, _Plan) else best
 
     @staticmethod
     def _observed(s: State, outcomes: list[tuple[Action, float]], me: int) -> bool:
@@ -237,6 +263,10 @@ class ISMCTSAgent(Agent):
                 child.avail += 1
             else:
                 a, child, expanded = self._select(node, s, seat, rng)
+                s = _play(s, a, seat)
+                node = child
+                path.append(node)
+                continue
             s = s.apply_unchecked(a)
             node = child
             path.append(node)
@@ -266,7 +296,12 @@ class ISMCTSAgent(Agent):
                 v[p] += value[p]
 
     def _select(self, node: _Node, s: State, seat: int, rng: random.Random) -> tuple[Action, _Node, bool]:
-        legal = s.legal_actions()
+        legal: Sequence[Any] = s.legal_actions()
+        if node.order is None and (self._prior == 2 or (self._prior == 1 and seat == self._me)):
+            node.order = self._ranked(s, legal, seat, node)
+        if node.plans:
+            firsts = set(legal)
+            legal = [*legal, *(p for p in node.plans if p[0] in firsts)]
         children = node.children
         present = []
         untried = []
@@ -282,8 +317,6 @@ class ISMCTSAgent(Agent):
             if len(legal) > self.widen_from:
                 allowed = max(2, int(self.widen * math.sqrt(node.visits + 1)))
             if len(present) < allowed:
-                if node.order is None and (self._prior == 2 or (self._prior == 1 and seat == self._me)):
-                    node.order = self._ranked(s, legal, seat)
                 prior = node.order
                 if prior is not None:
                     a = max(untried, key=lambda x: prior.get(x, 0.0))
@@ -306,15 +339,29 @@ class ISMCTSAgent(Agent):
         assert best_a is not None and best_ch is not None
         return best_a, best_ch, False
 
-    def _ranked(self, s: State, legal: Sequence[Action], seat: int) -> dict[Any, float]:
+    def _ranked(self, s: State, legal: Sequence[Action], seat: int, node: _Node | None = None) -> dict[Any, float]:
         """The one-ply order of ``legal`` for ``seat`` (the greedy agent's, plans weighed whole): a prior in
-        (0, 1] per action."""
-        values = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
-        if self.plans:
+        (0, 1] per action (``plans=2``: and per plan, each then a child of ``node``)."""
+        values: dict[Any, float] = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
+        if self.plans == 2 and node is not None:
+            node.plans = self._plan_children(s, values, seat)
+        elif self.plans:
             with_plans(s, values, seat, max_outcomes=6)
-        ranked = sorted(legal, key=lambda a: -values[a])
+        ranked = sorted(values, key=lambda a: -values[a])
         n = len(ranked)
         return {a: 1.0 - i / n for i, a in enumerate(ranked)}
+
+    @staticmethod
+    def _plan_children(s: State, values: dict[Any, float], seat: int) -> list[_Plan]:
+        """``plans=2``: the ruleset's plans at ``s`` as children, each valued (into ``values``) by the position
+        after all its actions."""
+        out = []
+        for plan in s.ruleset.plans(s, list(values)):
+            if plan[0] in values:
+                p = _Plan(plan)
+                values[p] = plan_value(s, plan, seat, max_outcomes=6)
+                out.append(p)
+        return out
 
     def _best_of(self, s: State, acts: Sequence[Action], rng: random.Random) -> Action:
         """The rollout's informed step: the best of ``pick`` actions sampled without replacement, by the evaluation
@@ -326,19 +373,34 @@ class ISMCTSAgent(Agent):
         return max(sample, key=lambda a: evaluate(s.apply_unchecked(a), seat))
 
     # ---- tree reuse --------------------------------------------------------------------------------------
-    def _keep(self, state: State, me: int, action: Action, root: _Node) -> None:
+    def _keep(self, state: State, me: int, choice: Any, root: _Node) -> None:
+        """What the next decision may take up: the chosen child's subtree (``reuse``), and a chosen plan's moves
+        after its first."""
         self._kept = None
-        if not self.reuse:
+        plan = isinstance(choice, _Plan)
+        if not self.reuse and not plan:
             return
-        child = root.children.get(action)
-        after = state.apply_unchecked(action)
+        child = root.children.get(choice)
+        after = state.apply_unchecked(choice[0] if plan else choice)
         if child is not None and after.to_move == me:
-            self._kept = (me, after.view(me), child)
+            self._kept = (me, after.view(me), child, list(choice[1:]) if plan else [])
+
+    def _planned(self, state: State, me: int) -> Action | None:
+        """The next move of the plan the last search chose, when the seat moves again at once, in the position
+        the plan predicted, and the move is still legal; the plan is then followed rather than searched again."""
+        kept = self._kept
+        if kept is None or not kept[3] or kept[0] != me or state.view(me) != kept[1] or not state.is_legal(kept[3][0]):
+            return None
+        move = kept[3][0]
+        after = state.apply_unchecked(move)
+        self._kept = (me, after.view(me), kept[2], kept[3][1:]) if after.to_move == me else None
+        return move
 
     def _reused(self, state: State, me: int) -> _Node | None:
         kept, self._kept = self._kept, None
-        if kept is None or kept[0] != me or state.view(me) != kept[1]:
+        if kept is None or kept[3] or not self.reuse or kept[0] != me or state.view(me) != kept[1]:
             return None
         node = kept[2]
         node.order = None
+        node.plans = []
         return node

@@ -37,6 +37,7 @@ class MCTSAgent(Agent):
 
     id = "mcts"
     honours_deadline = True
+    searches = True
     params = {"iterations": Param(int, 200, "search iterations per decision", minimum=1),
               "rollout": Param(int, 40, "random steps after the tree before the evaluation scores", minimum=0),
               "c": Param(float, 1.2, "UCT exploration constant", minimum=0)}

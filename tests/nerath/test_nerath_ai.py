@@ -142,8 +142,39 @@ def test_the_search_keeps_its_iteration_budget_with_plans() -> None:
         assert agent.last_root is not None and sum(ch.visits for ch in agent.last_root.children.values()) == n
 
 
+def test_with_plans_2_a_plan_is_a_child_of_the_tree_and_once_chosen_its_moves_are_played_in_turn() -> None:
+    """``ismcts:plans=2`` (search over which stacks go where): the plan that moves both stacks of ``TWO_STACKS``
+    into n02 is a child of the root, played whole in the tree; once the search has chosen a plan, the agent plays
+    its first move, and its next decision is the plan's next move, played without searching again."""
+    st = make(TWO_STACKS)
+    agent = ISMCTSAgent(iterations=40, plans=2)
+    agent.choose(st.determinize(0, random.Random(3)), random.Random(3))
+    root = agent.last_root
+    assert root is not None and root.plans
+    both = {("move", "n01", "n02", "footsoldier", 2), ("move", "k14", "n02", "footsoldier", 2)}
+    plan = next(p for p in root.plans if set(p) == both)
+    assert root.children[plan].visits > 0
+    agent._keep(st, 0, plan, root)  # the search's choice: this plan
+    after = st.apply(plan[0])
+    second = agent.choose(after.determinize(0, random.Random(4)), random.Random(4))
+    assert second == plan[1] and agent.last_iterations == 0
+
+
+def test_once_the_turns_search_time_is_spent_a_searching_seat_plays_the_greedy_move() -> None:
+    """The decisions after a turn's search time (``TurnBudget.allowance()`` is 0, time still left in the turn)
+    are the greedy agent's one-ply choice with the plans, not a sample of a few actions."""
+    from conquest.agents.budget import TurnBudget, decide_within
+    st = make(TWO_STACKS)
+    budget = TurnBudget(2.0, 10.0, spent=7.5)
+    assert budget.allowance() == 0.0
+    agent = ISMCTSAgent(time=2.0)
+    got = decide_within(agent, st, random.Random(6), budget)
+    assert got == decide(get_agent("greedy"), st, random.Random(6))
+    assert agent.last_iterations == 0 and budget.decisions == 1
+
+
 @pytest.mark.parametrize("players, seats", [
-    (4, ["greedy", "greedy:old=1", "ismcts:iterations=2", "greedy:plans=0"]),
+    (4, ["greedy", "greedy:old=1", "ismcts:iterations=2:plans=2", "greedy:plans=0"]),
     (2, ["ismcts:iterations=2", "greedy"]),
 ])
 def test_the_agents_play_legal_games(players: int, seats: list[str]) -> None:
