@@ -20,7 +20,7 @@ from typing import Any
 
 from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
-from conquest.rulesets.nerath.base import add, own_pile
+from conquest.rulesets.nerath.base import add, own_pile, own_stats
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
@@ -255,7 +255,7 @@ def play(state: NerathData, action: ActionArgs, realm: int | None = None) -> Non
 
 def count_play(state: NerathData, realm: int) -> None:
     """Report counters: Event cards played, and those played in another seat's turn."""
-    st = state.stats
+    st = own_stats(state)
     add_to_counter(st, "events_played")
     if state.seat_of[realm] != state.seat_of[state.realm]:
         add_to_counter(st, "events_out_of_turn")
