@@ -1,8 +1,8 @@
 """A state's clone shares what seldom changes (the Guardians on the entrances, the card piles, the card effects in
-play, the Treasure deck, the Guardian pile, the report counters, each Warship's record; ``state.FIELDS``) and the rules take their own copy before changing it; the piece counts are a byte table
-that becomes a list when a count leaves 0..255. Over seeded random games, applying an action and determinizing
-leave the state they start from exactly as it was, field by field, and the Move and Reinforce steps' memoised moves
-are the moves worked out afresh."""
+play, the Treasure deck, the Guardian pile, the report counters, each Warship's record; ``state.FIELDS``) and the
+rules take their own copy before changing it; the piece counts are a byte table that becomes a list when a count
+leaves 0..255. Over seeded random games, applying an action and determinizing leave the state they start from
+exactly as it was, field by field, and the Move and Reinforce steps' memoised moves are the moves worked out afresh."""
 
 from __future__ import annotations
 
