@@ -369,17 +369,23 @@ def _guardians_key(guardians: dict[int, list[list[Any]]]) -> tuple[Any, ...]:
     takes it as ``STAND_IN`` at full strength whatever it is, and ``_reward`` counts the face-up ones only).
     Memoised by the dict itself: the rules never change a state's Guardians once it is made (a clone shares them
     and every change takes its own copy first, ``base.own_guardians``; a determinization makes a new dict)."""
+    return _guardians_memo(guardians)[1]
+
+
+def _guardians_memo(guardians: dict[int, list[list[Any]]]) -> tuple[Any, tuple[Any, ...], dict[int, Any]]:
+    """(the Guardians' dict, ``_guardians_key``, each entrance's (``_guardians``, ``_reward``) as asked), memoised by
+    the dict (see ``_guardians_key``)."""
     got = _GKEYS.get(id(guardians))
     if got is not None and got[0] is guardians:   # (the dict is held: its id is not another's)
-        return got[1]
+        return got
     key = tuple((x, tuple(tuple(g) if g[1] else 0 for g in tiles)) for x, tiles in guardians.items())
     if len(_GKEYS) >= 1_000:
         _GKEYS.clear()
-    _GKEYS[id(guardians)] = (guardians, key)
-    return key
+    got = _GKEYS[id(guardians)] = (guardians, key, {})
+    return got
 
 
-_GKEYS: dict[int, tuple[dict[int, list[list[Any]]], tuple[Any, ...]]] = {}
+_GKEYS: dict[int, tuple[Any, tuple[Any, ...], dict[int, Any]]] = {}
 
 
 _NEAR = [tuple((s, KIND[s] == LAND) for s in ADJ[y] if KIND[s] != SEA) for y in range(len(ADJ))]
@@ -409,7 +415,7 @@ def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: se
                 reach[k2] = row if acc is None else [u + v for u, v in zip(acc, row)]
     options: list[list[tuple[float, int, float, float, int]]] = [[] for _ in range(R)]
     held: dict[int, tuple[int, ...] | None] = {}   # a land's defenders' counts (None: a battle of its own is there)
-    entrance: dict[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], float]] = {}
+    entrance: dict[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], float]] = _guardians_memo(st.guardians)[2]
     castle = st.castle
     team_t = tuple(team)
     memo = _OPTIONS
