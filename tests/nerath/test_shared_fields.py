@@ -1,8 +1,8 @@
 """A state's clone shares what seldom changes (the Guardians on the entrances, the card piles, the card effects in
-play; ``state.FIELDS``) and the rules take their own copy before changing it; the piece counts are a byte table
-that becomes a list when a count leaves 0..255. Over seeded random games, applying an action and determinizing
-leave the state they start from exactly as it was, field by field, and the Move and Reinforce steps' memoised moves
-are the moves worked out afresh."""
+play, the Treasure deck, the Guardian pile, the report counters, each Warship's record; ``state.FIELDS``) and the
+rules take their own copy before changing it; the piece counts are a byte table that becomes a list when a count
+leaves 0..255. Over seeded random games, applying an action and determinizing leave the state they start from
+exactly as it was, field by field, and the Move and Reinforce steps' memoised moves are the moves worked out afresh."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ def _fields(st: object) -> str:
 
 def test_apply_and_determinize_leave_the_state_they_start_from_unchanged() -> None:
     dungeon_hits = explored = plays = draws = treasures = bonuses = 0
+    ship_changes: dict[str, int] = {}
+    pile_changes = 0
     for seed, players in ((1, 4), (2, 2), (3, 3)):
         rng = random.Random(seed)
         st = RS.new_game(players, {}, seed)
@@ -43,9 +45,16 @@ def test_apply_and_determinize_leave_the_state_they_start_from_unchanged() -> No
             treasures += a[0] == "treasure"
             bonuses += len(nxt.effects) > len(st.effects)
             explored += nxt.stats["explored"] > st.stats["explored"]
+            pile_changes += nxt.guardian_pile != st.guardian_pile
+            for sid, sh in nxt.ships.items():
+                if sid in st.ships and st.ships[sid] != sh:
+                    ship_changes[str(a[0])] = ship_changes.get(str(a[0]), 0) + 1
             st = nxt
     assert dungeon_hits and explored   # the Guardians were changed in these games: the copies were taken
     assert plays and draws and treasures and bonuses   # and the card piles and the effects in play
+    assert pile_changes   # and the Guardian pile
+    # and the Warships' records: sailing, loading, unloading, buying aboard and the start of a turn
+    assert all(ship_changes.get(v) for v in ("sail", "embark", "debark", "done")), ship_changes
 
 
 def test_the_moves_worked_out_afresh_are_the_memoised_ones() -> None:

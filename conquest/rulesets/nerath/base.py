@@ -100,6 +100,20 @@ def own_guardians(st: NerathData, x: int) -> list[list[Any]]:
     return tiles
 
 
+def own_ship(st: NerathData, sid: int) -> list[int]:
+    """Warship ``sid``'s record, for ``st`` to change: a state's clone copies the dict of Warships but shares
+    their records with it (``state.FIELDS``: most actions change none), so every change takes its own copy
+    first."""
+    sh = st.ships[sid] = st.ships[sid][:]
+    return sh
+
+
+def own_stats(st: NerathData) -> dict[str, int]:
+    """The report counters, for ``st`` to change: a clone shares them (``state.FIELDS``)."""
+    stats = st.stats = st.stats.copy()
+    return stats
+
+
 def own_pile(piles: list[list[str]], r: int) -> tuple[list[list[str]], list[str]]:
     """A copy of the per-realm card piles ``piles`` (an Event deck, hand or discards, a Treasure hand or the
     Treasures played) with realm ``r``'s pile copied too, to change and set back on the state

@@ -16,6 +16,8 @@ from conquest.rulesets.nerath.base import (
     friendly_land,
     own_guardians,
     own_pile,
+    own_ship,
+    own_stats,
     ships_at,
 )
 from conquest.rulesets.nerath.data import (
@@ -89,7 +91,7 @@ def battle_realms(st: NerathData, side: str) -> list[int]:
 def start_battle(st: NerathData, x: int) -> None:
     r = st.realm
     st.pending.remove(x)
-    add_to_counter(st.stats, "battles")
+    add_to_counter(own_stats(st), "battles")
     k = KIND[x]
     if k == LAND and friendly_land(st, x, r):
         return  # taken meanwhile (a Monster ran amok into it): nothing left to fight
@@ -316,7 +318,7 @@ def assign_hit(st: NerathData, r: int, action: ActionArgs) -> None:
         # "If a Warship takes damage, it is destroyed along with all land pieces it carries."
         del st.ships[action[2]]
     elif len(action) == 3:
-        cargo_remove(st.ships[action[2]], TYPE_INDEX[what])
+        cargo_remove(own_ship(st, action[2]), TYPE_INDEX[what])
     else:
         add(st, x, r, TYPE_INDEX[what], -1)
     q = bt.queue[0]
@@ -482,7 +484,8 @@ def apply_fight(st: NerathData, action: ActionArgs) -> None:
         else:
             take_roll(st, step, k)
     elif verb == "treasure":
-        st.treasure_deck.remove(action[1])
+        st.treasure_deck = deck = st.treasure_deck[:]   # a clone shares the pile: copied on write
+        deck.remove(action[1])
         st.treasures, held = own_pile(st.treasures, bt.attacker)
         held.append(action[1])
         bt.step = "restock"
@@ -513,13 +516,13 @@ def apply_fight(st: NerathData, action: ActionArgs) -> None:
         add(st, x, bt.attacker, t, -k)
         add(st, y, bt.attacker, t, k)
     elif verb == "withdraw-aboard":
-        sh = st.ships[action[1]]
+        sh = own_ship(st, action[1])
         t = TYPE_INDEX[action[2]]
         add(st, bt.space, bt.attacker, t, -1)
         cargo_add(sh, t, bt.space)
         sh[FLAGS] |= F_RETREATED
     elif verb == "withdraw-ship":
-        sh = st.ships[action[1]]
+        sh = own_ship(st, action[1])
         sh[SPACE] = IX[action[2]]
         sh[FLAGS] |= F_RETREATED
     elif verb == "amok":

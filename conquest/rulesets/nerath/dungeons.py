@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.schema import add_to_counter
-from conquest.rulesets.nerath.base import own_guardians
+from conquest.rulesets.nerath.base import own_guardians, own_stats
 from conquest.rulesets.nerath.data import R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.state import HIT_ON, NerathData
 
@@ -19,7 +19,7 @@ def explore(st: NerathData, x: int) -> None:
     turn order played by another seat rolls for them and decides their damage."""
     bt = st.battle
     assert bt is not None
-    add_to_counter(st.stats, "explored")
+    add_to_counter(own_stats(st), "explored")
     for g in own_guardians(st, x):
         g[1] = 1
     bt.guardian_tiles = [g[0] for g in st.guardians[x]]
@@ -88,12 +88,12 @@ def guardians_roll(guardians: Iterable[tuple[str, Sequence[int]]], first_strike:
 def return_guardian(st: NerathData, tile: str) -> None:
     """A defeated Guardian's tile goes back into the facedown pile (our reading: the document does not say,
     and the pile must keep restocking the entrances)."""
-    st.guardian_pile.append(tile)
-    st.guardian_pile.sort()
+    st.guardian_pile = sorted([*st.guardian_pile, tile])   # a clone shares the pile: a new list
 
 
 def place_guardian(st: NerathData, x: int, tile: str) -> None:
-    st.guardian_pile.remove(tile)
+    st.guardian_pile = pile = st.guardian_pile[:]   # a clone shares the pile: copied on write
+    pile.remove(tile)
     own_guardians(st, x).append([tile, 0] + full_strength(tile))
 
 
@@ -105,7 +105,7 @@ def plunder(st: NerathData, x: int) -> None:
     bt = st.battle
     assert bt is not None
     tiles = guardian_tiles()
-    add_to_counter(st.stats, "plundered")
+    add_to_counter(own_stats(st), "plundered")
     st.gold[bt.attacker] += sum(tiles[t].reward for t in bt.guardian_tiles)
     fx.plunder(st, x)
     bt.restock = 2

@@ -20,7 +20,7 @@ from typing import Any
 
 from conquest.core.kinds import Action, ActionArgs
 from conquest.core.schema import add_to_counter
-from conquest.rulesets.nerath.base import add, own_pile
+from conquest.rulesets.nerath.base import add, own_pile, own_stats
 from conquest.rulesets.nerath.cards import INSTANT, WINDOWS, event_cards, targeted, treasure_cards
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, TYPE_INDEX, R
 from conquest.rulesets.nerath.state import CAPITAL, IDS, IX, NerathData, S
@@ -125,18 +125,35 @@ def playable(state: NerathData) -> list[Action]:
     step their ``when`` names, Treasure cards at any of these times."""
     r = state.realm
     hand = state.hands[r]
-    out = []
+    out: list[Action] = []
     if hand:
-        cards = event_cards()
-        for cid in sorted(set(hand)):
-            c = cards.get(cid)
-            if c is not None and c["when"] in (state.phase, "any"):
-                out.extend(_plays(state, r, cid, c.get("effects", [])))
+        key = (tuple(hand), state.phase)
+        got = _HAND_PLAYS.get(key)
+        if got is None:   # the cards' data only: (card, the kind its removal targets or None) of each playable
+            cards = event_cards()
+            got = tuple((cid, targeted(c.get("effects", []))) for cid in sorted(set(hand))
+                        if (c := cards.get(cid)) is not None and c["when"] in (state.phase, "any"))
+            if len(_HAND_PLAYS) >= 5_000:
+                _HAND_PLAYS.clear()
+            _HAND_PLAYS[key] = got
+        for cid, kind in got:
+            out.extend(_plays_of(state, r, cid, kind))
     if state.treasures[r]:
         tcards = treasure_cards()
         for cid in sorted(set(state.treasures[r])):
             out.extend(_plays(state, r, cid, tcards[cid].get("power", [])))
     return out
+
+
+_HAND_PLAYS: dict[tuple[tuple[str, ...], str], tuple[tuple[str, str | None], ...]] = {}
+"""``playable``'s Event cards by (hand, step): each card its step lets the realm play, with its removal's target
+kind (the card data only)."""
+
+
+def _plays_of(state: NerathData, realm: int, cid: str, kind: str | None) -> list[Action]:
+    if kind is None:
+        return [("play", cid)]
+    return [("play", cid, space, piece) for space, piece in removal_targets(state, realm, kind)]
 
 
 def _plays(state: NerathData, realm: int, cid: str, effects: Any) -> list[Action]:
@@ -255,7 +272,7 @@ def play(state: NerathData, action: ActionArgs, realm: int | None = None) -> Non
 
 def count_play(state: NerathData, realm: int) -> None:
     """Report counters: Event cards played, and those played in another seat's turn."""
-    st = state.stats
+    st = own_stats(state)
     add_to_counter(st, "events_played")
     if state.seat_of[realm] != state.seat_of[state.realm]:
         add_to_counter(st, "events_out_of_turn")

@@ -220,6 +220,31 @@ def _cells(n: Sequence[int], val: list[float]) -> dict[int, Sequence[int]]:
     return cells
 
 
+def _cells_of(blob: bytes, adds: list[list[float]]) -> dict[int, Sequence[int]]:
+    """``_cells`` of a byte table, each piece's value put in its realm's list of ``adds`` in the table's order
+    instead of added."""
+    cells: dict[int, Sequence[int]] = {}
+    flags = blob.translate(_NONZERO)
+    rows = _ROWS
+    i = flags.find(1)
+    while i >= 0:
+        cell = i // N_TYPES
+        b = cell * N_TYPES
+        key = blob[b:b + N_TYPES]
+        got = rows.get(key)
+        if got is None:
+            if len(rows) >= _ROWS_MAX:
+                rows.clear()
+            got = rows[key] = (tuple(key), tuple(_PIECE_VALUE[t] * c for t, c in enumerate(key) if c))
+        cells[cell] = got[0]
+        adds[cell % R] += got[1]
+        i = flags.find(1, b + N_TYPES)
+    return cells
+
+
+_CELLS: dict[bytes, tuple[dict[int, Sequence[int]], tuple[tuple[float, ...], ...]]] = {}
+"""``_cells_of`` memoised by the piece counts (the dict is shared: read it, do not change it)."""
+
 _ROWS: dict[bytes, tuple[tuple[int, ...], tuple[float, ...]]] = {}
 _ROWS_MAX = 50_000
 """A (space, realm)'s counts as bytes -> (the counts, the value of each kind present, in order)."""
@@ -253,7 +278,21 @@ def realm_values(st: NerathData) -> list[float]:
     if st.phase == "reinforce":
         val[st.realm] += GOLD_POINTS * income(st, st.realm)
     # pieces: value, and each (space, realm)'s counts (from here on each sum is added in a fixed order)
-    cells = _cells(st.pieces, val)
+    try:
+        blob: bytes | None = bytes(st.pieces)
+    except ValueError:   # a count outside 0..255 (``state.counts_table``): nothing memoised
+        blob = None
+        cells = _cells(st.pieces, val)
+    if blob is not None:
+        got = _CELLS.get(blob)
+        if got is None:
+            adds: list[list[float]] = [[] for _ in range(R)]
+            got = (_cells_of(blob, adds), tuple(map(tuple, adds)))
+            if len(_CELLS) >= _NEXT_MAX:
+                _CELLS.clear()
+            _CELLS[blob] = got
+        cells = got[0]
+        _replay(val, got[1])   # the pieces' values in the order of the table, as ``_cells`` adds them
     ships_at: dict[int, list[int]] = {}   # (space * R + realm) -> [warships, heroes aboard per kind...]
     for sh in st.ships.values():
         c1, c2 = sh[C1], sh[C2]
@@ -284,37 +323,102 @@ def realm_values(st: NerathData) -> list[float]:
     for x in fighting:
         att = bt.attacker if bt is not None and bt.space == x else r0
         _declared(st, x, att, cells, ships_at, val)
-    _next_battles(st, cells, {x * R + r0 for x in fighting}, val)
+    committed = {x * R + r0 for x in fighting}
+    if blob is None:
+        ops: list[tuple[int, float]] = []
+        _next_battles(st, cells, committed, ops)
+        for r, pts in ops:
+            val[r] += pts
+        return val
+    key = (blob, tuple(st.ctrl), tuple(st.castle), tuple(st.team), tuple(sorted(committed)),
+           _guardians_key(st.guardians))
+    got_ops = _NEXT.get(key)
+    if got_ops is None:
+        ops = []
+        _next_battles(st, cells, committed, ops)
+        by_realm: list[list[float]] = [[] for _ in range(R)]
+        for r, pts in ops:
+            by_realm[r].append(pts)
+        if len(_NEXT) >= _NEXT_MAX:
+            _NEXT.clear()
+        got_ops = _NEXT[key] = tuple(map(tuple, by_realm))
+    _replay(val, got_ops)
     return val
+
+
+def _replay(val: list[float], adds: tuple[tuple[float, ...], ...]) -> None:
+    """Add to each realm's value its points in the order they were found: each realm's sum is the same to the
+    last bit as when they were added as found (the realms' sums are apart; each one's order is kept). Tuples of
+    numbers only, so that the memos hold nothing the garbage collector must walk."""
+    for r, xs in enumerate(adds):
+        if xs:
+            a = val[r]
+            for x in xs:
+                a += x
+            val[r] = a
+
+
+_NEXT: dict[tuple[Any, ...], tuple[tuple[float, ...], ...]] = {}
+_NEXT_MAX = 5_000   # (each entry holds the piece table: 2 KB)
+"""``_next_battles``' additions to the realms' values, memoised by all it reads: the piece counts, control, the
+Castles, the sides, the cells committed to declared battles and the Guardians."""
+
+
+def _guardians_key(guardians: dict[int, list[list[Any]]]) -> tuple[Any, ...]:
+    """What ``_next_battles`` reads of the Guardians: each entrance's tiles, a facedown one as 0 (``_guardians``
+    takes it as ``STAND_IN`` at full strength whatever it is, and ``_reward`` counts the face-up ones only).
+    Memoised by the dict itself: the rules never change a state's Guardians once it is made (a clone shares them
+    and every change takes its own copy first, ``base.own_guardians``; a determinization makes a new dict)."""
+    return _guardians_memo(guardians)[1]
+
+
+def _guardians_memo(guardians: dict[int, list[list[Any]]]) -> tuple[Any, tuple[Any, ...], dict[int, Any]]:
+    """(the Guardians' dict, ``_guardians_key``, each entrance's (``_guardians``, ``_reward``) as asked), memoised by
+    the dict (see ``_guardians_key``)."""
+    got = _GKEYS.get(id(guardians))
+    if got is not None and got[0] is guardians:   # (the dict is held: its id is not another's)
+        return got
+    key = tuple((x, tuple(tuple(g) if g[1] else 0 for g in tiles)) for x, tiles in guardians.items())
+    if len(_GKEYS) >= 1_000:
+        _GKEYS.clear()
+    got = _GKEYS[id(guardians)] = (guardians, key, {})
+    return got
+
+
+_GKEYS: dict[int, tuple[Any, tuple[Any, ...], dict[int, Any]]] = {}
 
 
 _NEAR = [tuple((s, KIND[s] == LAND) for s in ADJ[y] if KIND[s] != SEA) for y in range(len(ADJ))]
 """The land spaces and dungeon entrances next to each space (the map only)."""
 
 
-def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: set[int], val: list[float]) -> None:
+def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: set[int],
+                  ops: list[tuple[int, float]]) -> None:
     """The battles each realm can start next: every enemy land and dungeon entrance next to its pieces (but those
-    already ``committed`` to a declared battle), at their odds; the best ``BEST_TARGETS`` of each realm count."""
+    already ``committed`` to a declared battle), at their odds; the best ``BEST_TARGETS`` of each realm count.
+    What each adds to a realm's value is put in ``ops`` as (realm, points), in order."""
     team, ctrl = st.team, st.ctrl
+    targets = _targets(tuple(team), ctrl)
     reach: dict[int, Sequence[int]] = {}   # (space * R + realm) -> counts next to that space
     for cell, row in cells.items():
         if cell in committed:
             continue
-        y, e = divmod(cell, R)
-        side = team[e]
-        has_heroes = row[FIGHTER] or row[WIZARD]
-        for s, land in _NEAR[y]:
-            if land:
-                if team[ctrl[s]] == side:
-                    continue   # a friendly land: no battle to start there
-            elif not has_heroes:
-                continue
-            k2 = s * R + e
+        # the enemy lands next to the cell's space (a friendly land: no battle to start there), and the dungeon
+        # entrances next to it when Heroes are in the cell; as (space * R + realm)
+        lands, dungeons = targets[cell]
+        for k2 in lands:
             acc = reach.get(k2)
             reach[k2] = row if acc is None else [u + v for u, v in zip(acc, row)]
+        if dungeons and (row[FIGHTER] or row[WIZARD]):
+            for k2 in dungeons:
+                acc = reach.get(k2)
+                reach[k2] = row if acc is None else [u + v for u, v in zip(acc, row)]
     options: list[list[tuple[float, int, float, float, int]]] = [[] for _ in range(R)]
-    held: dict[int, Sequence[int] | None] = {}   # a land's defenders' counts (None: a battle of its own is there)
-    entrance: dict[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], float]] = {}
+    held: dict[int, tuple[int, ...] | None] = {}   # a land's defenders' counts (None: a battle of its own is there)
+    entrance: dict[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], float]] = _guardians_memo(st.guardians)[2]
+    castle = st.castle
+    team_t = tuple(team)
+    memo = _OPTIONS
     for key, force in reach.items():
         s, e = divmod(key, R)
         if KIND[s] == LAND:
@@ -322,36 +426,77 @@ def _next_battles(st: NerathData, cells: dict[int, Sequence[int]], committed: se
             if s in held:
                 dfn = held[s]
             else:
-                dfn = held[s] = _defenders(team, owner, cells, s)
+                got_d = _defenders(team, owner, cells, s)
+                dfn = held[s] = None if got_d is None else tuple(got_d)
             if dfn is None:
                 continue
-            p, lost_a, lost_d = battle_odds(force, dfn, bool(st.castle[s]))
-            swing = _swing(st, s, e)
-            gain = p * swing[e] - PIECE_POINTS * lost_a
-            if gain > 0:
-                options[e].append((gain, s, p, lost_d, owner))
+            mk: tuple[Any, ...] = (key, tuple(force), dfn, owner, castle[s], team_t)
+            opt = memo.get(mk)
+            if opt is None:
+                p, lost_a, lost_d = battle_odds(force, dfn, bool(castle[s]))
+                swing = _swing(st, s, e)
+                gain = p * swing[e] - PIECE_POINTS * lost_a
+                opt = memo[mk] = (gain, s, p, lost_d, owner)
+            if opt[0] > 0:
+                options[e].append(opt)
         elif st.guardians.get(s) is not None:
-            heroes = [force[t] if t in _HEROES else 0 for t in range(N_TYPES)]
             got = entrance.get(s)
             if got is None:
                 got = entrance[s] = (_guardians(st, s), _reward(st, s))
-            p, lost_a, _ = dungeon_odds(heroes, got[0])
-            gain = p * (DUNGEON_WIN + GOLD_POINTS * got[1]) - PIECE_POINTS * lost_a
-            if gain > 0:
-                options[e].append((gain, s, p, 0.0, -1))
+            mk = (key, force[FIGHTER], force[WIZARD], got)
+            opt = memo.get(mk)
+            if opt is None:
+                heroes = [force[t] if t in _HEROES else 0 for t in range(N_TYPES)]
+                p, lost_a, _ = dungeon_odds(heroes, got[0])
+                gain = p * (DUNGEON_WIN + GOLD_POINTS * got[1]) - PIECE_POINTS * lost_a
+                opt = memo[mk] = (gain, s, p, 0.0, -1)
+            if opt[0] > 0:
+                options[e].append(opt)
+    if len(memo) >= _OPTIONS_MAX:
+        memo.clear()
     for e in range(R):
         opts = options[e]
         if not opts:
             continue
         opts.sort(reverse=True)
         for gain, s, p, lost_d, owner in opts[:BEST_TARGETS]:
-            val[e] += REACH * gain
+            ops.append((e, REACH * gain))
             if owner >= 0:
                 swing = _swing(st, s, e)
                 for d in range(R):
                     if d != e and swing[d]:
-                        val[d] += REACH * p * swing[d]
-                val[owner] -= REACH * PIECE_POINTS * lost_d
+                        ops.append((d, REACH * p * swing[d]))
+                ops.append((owner, -(REACH * PIECE_POINTS * lost_d)))   # x - y is x + (-y), bit for bit
+
+
+_OPTIONS: dict[tuple[Any, ...], tuple[float, int, float, float, int]] = {}
+_OPTIONS_MAX = 50_000
+"""A battle a realm can start next, (gain, space, the attacker's odds, the defender's expected loss, the land's
+owner or -1), memoised by all its values are worked out from: the space and realm, the attacking counts and, for
+a land, its defenders' counts, owner, Castle and the sides; for a dungeon entrance, its Guardians and reward."""
+
+
+def _targets(team: tuple[int, ...], ctrl: list[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """By cell (space * R + realm): the keys (space * R + realm) of the land spaces next to that space whose
+    controller is not on the realm's side, and of the dungeon entrances next to it (``_NEAR`` order); memoised by
+    the control of every space and the sides (control changes seldom)."""
+    key = (tuple(ctrl), team)
+    got = _TARGETS.get(key)
+    if got is None:
+        got = []
+        for y in range(len(_NEAR)):
+            for e in range(R):
+                side = team[e]
+                got.append((tuple(s * R + e for s, land in _NEAR[y] if land and team[ctrl[s]] != side),
+                            tuple(s * R + e for s, land in _NEAR[y] if not land)))
+        if len(_TARGETS) >= _TARGETS_MAX:
+            _TARGETS.clear()
+        _TARGETS[key] = got
+    return got
+
+
+_TARGETS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+_TARGETS_MAX = 2_000
 
 
 def _defenders(team: tuple[int, ...], owner: int, cells: dict[int, Sequence[int]], s: int) -> Sequence[int] | None:

@@ -174,12 +174,32 @@ def start_move(st: NerathData) -> None:
     st.phase = "move"
     mv: dict[int, int] = {}
     n = st.pieces
-    for s in range(S):
-        base = (s * R + r) * N_TYPES
-        for t in range(N_TYPES):
-            if n[base + t]:
-                mv[s * N_TYPES + t] = n[base + t]
+    try:
+        blob = bytes(n)
+    except ValueError:   # a count outside 0..255 (``state.counts_table``)
+        for s in range(S):
+            base = (s * R + r) * N_TYPES
+            for t in range(N_TYPES):
+                if n[base + t]:
+                    mv[s * N_TYPES + t] = n[base + t]
+        st.movable = mv
+        return
+    flags = blob.translate(_NONZERO)   # the (space, realm) cells holding pieces, found by bytes.find
+    i = flags.find(1)
+    while i >= 0:
+        cell = i // N_TYPES
+        if cell % R == r:   # the realm's own: its pieces by space and type, in the table's order
+            base = cell * N_TYPES
+            k = cell // R * N_TYPES
+            for t in range(N_TYPES):
+                c = blob[base + t]
+                if c:
+                    mv[k + t] = c
+        i = flags.find(1, (cell + 1) * N_TYPES)
     st.movable = mv
+
+
+_NONZERO = bytes([0] + [1] * 255)
 
 
 def move_actions(st: NerathData) -> list[Action]:

@@ -8,7 +8,16 @@ from itertools import compress
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action, ActionArgs
-from conquest.rulesets.nerath.base import add, cargo, cargo_add, enemy_sea, friendly_land, hostile_seas, may_debark
+from conquest.rulesets.nerath.base import (
+    add,
+    cargo,
+    cargo_add,
+    enemy_sea,
+    friendly_land,
+    hostile_seas,
+    may_debark,
+    own_ship,
+)
 from conquest.rulesets.nerath.data import COUNTED, FLYING_TYPES, LAND, LAND_TYPES, N_TYPES, SEA, TYPE_INDEX
 from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_moves, safe_moves, ship_move
 from conquest.rulesets.nerath.state import (
@@ -41,9 +50,9 @@ def start_reinforce(st: NerathData) -> None:
     st.movable = {}
     st.placed = {}
     st.built = []
-    for sh in st.ships.values():
+    for sid, sh in st.ships.items():
         if sh[OWNER] == st.realm:
-            sh[FLAGS] |= F_FIXED  # existing Warships do not move in this step
+            own_ship(st, sid)[FLAGS] |= F_FIXED  # existing Warships do not move in this step
 
 
 def castles_held(st: NerathData, r: int) -> int:
@@ -184,7 +193,7 @@ def buy(st: NerathData, action: ActionArgs) -> None:
     st.gold[r] -= prices_of(st)[p]
     if len(action) == 4:
         sid = action[3]
-        sh = st.ships[sid]
+        sh = own_ship(st, sid)
         cargo_add(sh, TYPE_INDEX[p])  # bought aboard: it embarked from no coastal space
         cs = sea_castle(st, sh[SPACE], r)
         st.placed[cs] = st.placed.get(cs, 0) + 1

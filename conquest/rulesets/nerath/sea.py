@@ -5,14 +5,14 @@ Battles": the sea landing of carried pieces after a won sea battle.
 from __future__ import annotations
 
 from conquest.core.kinds import Action
-from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, enemy_sea, may_debark, ships_at
+from conquest.rulesets.nerath.base import add, cargo, cargo_add, cargo_remove, enemy_sea, may_debark, own_ship, ships_at
 from conquest.rulesets.nerath.data import COUNTED, DUNGEON, HEROES, LAND, N_TYPES
 from conquest.rulesets.nerath.movement import declare_attack, open_move_reaction
 from conquest.rulesets.nerath.state import ADJ, F_STOPPED, F_UNLOADED, FLAGS, IDS, KIND, MOVES, SPACE, NerathData
 
 
 def sail(st: NerathData, sid: int, y: int) -> None:
-    sh = st.ships[sid]
+    sh = own_ship(st, sid)
     sh[SPACE] = y
     sh[MOVES] += 1
     if st.phase == "move" and enemy_sea(st, y, st.realm):
@@ -23,7 +23,7 @@ def sail(st: NerathData, sid: int, y: int) -> None:
 
 
 def embark(st: NerathData, land: int, sid: int, t: int) -> None:
-    sh = st.ships[sid]
+    sh = own_ship(st, sid)
     key = land * N_TYPES + t
     st.movable[key] -= 1
     if not st.movable[key]:
@@ -34,7 +34,7 @@ def embark(st: NerathData, land: int, sid: int, t: int) -> None:
 
 def debark(st: NerathData, sid: int, y: int, t: int) -> None:
     """Carried pieces land and cannot move any farther; unloading ends the Warship's movement."""
-    sh = st.ships[sid]
+    sh = own_ship(st, sid)
     cargo_remove(sh, t, y)
     sh[FLAGS] |= F_UNLOADED
     add(st, y, st.realm, t, 1)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from conquest.core.fields import DICT, DICT_LISTS, LIST, RECORD, SHARE, Slots
+from conquest.core.fields import DICT, LIST, RECORD, SHARE, Slots
 from conquest.core.game import CHANCE, State
 from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, R, guardian_tiles, tables
 from conquest.rulesets.nerath.variant import setup_of
@@ -169,16 +169,18 @@ _new_battle = object.__new__
 
 FIELDS = Slots(
     players=SHARE, options=SHARE, seat_of=SHARE, team=SHARE, pieces=LIST, castle=LIST, ctrl=LIST,
-    ships=DICT_LISTS, next_ship=SHARE, gold=LIST, vp=LIST, realm=SHARE, round=SHARE, phase=SHARE, movable=DICT,
+    ships=DICT, next_ship=SHARE, gold=LIST, vp=LIST, realm=SHARE, round=SHARE, phase=SHARE, movable=DICT,
     pending=LIST, ctrl_start=SHARE, placed=DICT, built=LIST, battle=RECORD, reaction=RECORD, decks=SHARE,
-    hands=SHARE, discards=SHARE, treasure_deck=LIST, treasures=SHARE, treasures_played=SHARE, effects=SHARE,
-    guardians=SHARE, guardian_pile=LIST, dealing_guardians=LIST, dealing=LIST, stats=DICT, winners=SHARE,
+    hands=SHARE, discards=SHARE, treasure_deck=SHARE, treasures=SHARE, treasures_played=SHARE, effects=SHARE,
+    guardians=SHARE, guardian_pile=SHARE, dealing_guardians=LIST, dealing=LIST, stats=SHARE, winners=SHARE,
     end_reason=SHARE)
 """Every field of a game and how a copy takes it (``core.fields``): tuples, numbers, strings and the lists that are
 replaced whole (``ctrl_start``, ``winners``) are shared, and so are the Guardians (copied on write:
 ``base.own_guardians``) and the per-realm card piles (Event decks, hands and discards, Treasure hands and the
 Treasures played: copied on write, ``base.own_pile``) and the card effects in play (a new list on every change,
-its records never changed); the battle and the reaction copy themselves."""
+its records never changed), the Treasure deck, the Guardian pile and the report counters (copied on write); the
+Warships' dict is copied and their records shared (copied on write: ``base.own_ship``); the battle and the reaction
+copy themselves."""
 
 
 class NerathData(State):

@@ -83,7 +83,9 @@ def chance_outcomes(st: NerathData) -> list[tuple[Action, float]]:
 def start_turn(st: NerathData) -> None:
     r = st.realm
     st.ctrl_start = st.ctrl[:]
-    for sh in st.ships.values():
+    ships = st.ships
+    for sid in ships:   # each record copied (a clone shares them: ``base.own_ship``)
+        ships[sid] = sh = ships[sid][:]
         if sh[OWNER] == r:
             sh[MOVES] = 0
             sh[FLAGS] = 0
