@@ -59,7 +59,6 @@ from conquest.rulesets.nerath.state import (
     WARSHIP_MOVE,
     NerathData,
     S,
-    counts_table,
     seating,
 )
 
@@ -84,12 +83,10 @@ class NerathState(NerathData):
     chance_outcomes = turn.chance_outcomes
     _apply = turn.apply
     start_turn = turn.start_turn
-    _body_json = serial.body_json
+    _body_json = serial.DOCUMENT.write
     body_is_fresh = True
     view = _view.view
 
     @classmethod
     def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
-        st = serial.from_body(cls, data, players, options)
-        st.pieces = counts_table(st.pieces)
-        return st
+        return serial.from_body(cls, data, players, options)
