@@ -14,7 +14,7 @@ constructor is derived (``Starts``).
 from __future__ import annotations
 
 from ast import literal_eval
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Literal
@@ -26,7 +26,8 @@ from conquest.core.fields import Document, Key
 from conquest.core.game import json_copy
 from conquest.core.schema import Body
 
-__all__ = ["IdTable", "Record", "StartKey", "Starts", "dict_of", "id_flags", "id_list", "key", "list_of", "one_id",
+__all__ = ["IdTable", "Record", "StartKey", "Starts", "dict_of", "id_dict", "id_flags", "id_list", "key",
+           "known_ids", "list_of", "one_id",
            "one_of", "per_id", "record", "start"]
 
 NO_START: Any = object()
@@ -158,11 +159,11 @@ def id_list(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, at
 
 def per_id(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, attribute: str | None = None,
            default: Any = ..., *, nonzero: bool = False, start: Any = NO_START, prefix: str = "",
-           entries: IdTable | None = None) -> StartKey:
+           entries: IdTable | None = None, none: bool = False) -> StartKey:
     """A list with one entry per id of ``table`` (per realm, per seat...), written ``{id: entry}`` (only the
-    entries that are not 0 when ``nonzero``; an entry that is an index of ``entries`` as its id); read over the
-    start value when one is declared (a callable start is called when the document is read), else over the
-    state's current list: an id left out keeps it."""
+    entries that are not 0 when ``nonzero``; an entry that is an index of ``entries`` as its id; with ``none``,
+    -1 as null); read over the start value when one is declared (a callable start is called when the document
+    is read), else over the state's current list: an id left out keeps it."""
     a, tab = attribute or name, _table_of(table)
     get = attrgetter(a)
 
@@ -170,6 +171,8 @@ def per_id(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, att
         values = get(x)
         if entries is not None:
             return {k: entries.of[values[i]] for k, i in tab(x).items}
+        if none:
+            return {k: None if values[i] < 0 else values[i] for k, i in tab(x).items}
         return {k: values[i] for k, i in tab(x).items if values[i] or not nonzero}
 
     def read(x: Any, v: Mapping[str, Any]) -> None:
@@ -177,11 +180,12 @@ def per_id(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, att
         t = tab(x)
         for k, e in v.items():
             field = f"{prefix}{name}/{k}"
-            values[t.ix(k, field)] = json_copy(e) if entries is None else entries.ix(e, field)
+            i = t.ix(k, field)
+            values[i] = entries.ix(e, field) if entries is not None else -1 if e is None else json_copy(e)
         setattr(x, a, values)
 
-    # the document copies the entries unless they are ids, new strings already
-    return StartKey(name, dict[str, type_], write, read, default, entries is not None, a, start)
+    # the document copies the entries unless they are ids or numbers, new or immutable already
+    return StartKey(name, dict[str, type_], write, read, default, entries is not None or none, a, start)
 
 
 def id_flags(name: str, table: IdTable, size: int, attribute: str | None = None,
@@ -202,6 +206,36 @@ def id_flags(name: str, table: IdTable, size: int, attribute: str | None = None,
         setattr(x, a, flags)
 
     return StartKey(name, list[str], write, read, default, True, a, start)
+
+
+def id_dict(name: str, table: IdTable, type_: Any, attribute: str | None = None, default: Any = ...,
+            start: Any = NO_START) -> StartKey:
+    """A dict from indices to values (a count per space...), written ``{id: value}`` by index order."""
+    a = attribute or name
+    get = attrgetter(a)
+
+    def write(x: Any) -> dict[str, Any]:
+        of = table.of
+        return {of[i]: v for i, v in sorted(get(x).items())}
+
+    def read(x: Any, v: Mapping[str, Any]) -> None:
+        setattr(x, a, {table.ix(k, f"{name}/{k}"): json_copy(e) for k, e in v.items()})
+
+    return StartKey(name, dict[str, type_], write, read, default, False, a, start)  # the document copies it
+
+
+def known_ids(name: str, type_: Any, known: Callable[[], Collection[str]], what: str, default: Any = ...,
+              start: Any = NO_START) -> StartKey:
+    """A list of ids that stay ids (cards of a data file...), each among ``known()`` (else refused: "a list of
+    <what>"), kept sorted; null (when the document may leave it out) keeps the start value."""
+
+    def read(x: Any, v: list[str] | None) -> None:
+        if v is not None and any(c not in known() for c in v):
+            raise StateFormatError(name, f"a list of {what}")
+        if v is not None:
+            setattr(x, name, sorted(v))
+
+    return StartKey(name, type_, attrgetter(name), read, default, False, name, start)
 
 
 def record(name: str, doc: Document, cls: type, check: Callable[[Any, Any], None] | None = None,

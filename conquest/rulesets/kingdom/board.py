@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
+from conquest.core.keys import IdTable
 from conquest.core.maps import GameMap, MapError, load_map
 
 BONUS_EFFECTS = ("trap", "spy", "destroy", "double_move", "krystallium")
@@ -40,6 +41,16 @@ class Board:
     @property
     def territories(self) -> int:
         return len(self.names)
+
+    @cached_property
+    def territory_table(self) -> IdTable:
+        """The territory ids and their indices, as a state document names them (``core.keys``)."""
+        return IdTable(f"territory (side {self.side.upper()})", self.names)
+
+    @cached_property
+    def location_table(self) -> IdTable:
+        """The bonus location ids and their indices, as a state document names them (``core.keys``)."""
+        return IdTable("bonus location", self.loc_ids)
 
 
 def build_board(game_map: GameMap, side: str) -> Board:

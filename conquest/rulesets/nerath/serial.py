@@ -12,7 +12,6 @@ gold at most 100,000 and victory points at most 10,000 (docs/rules/nerath.md, "B
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import compress
 from operator import attrgetter
 from typing import Annotated, Any, Literal
@@ -27,9 +26,11 @@ from conquest.core.keys import (
     Record,
     Starts,
     dict_of,
+    id_dict,
     id_flags,
     id_list,
     key,
+    known_ids,
     one_id,
     one_of,
     per_id,
@@ -242,17 +243,6 @@ def _check_reaction(st: NerathData, rc: Reaction) -> None:
 
 
 # ---------------------------------------------------------------- cards, effects and Guardians
-def _read_cards(name: str, known: Callable[[], dict[str, Any]], what: str) -> Callable[[Any, list[str]], None]:
-    """A pile kept sorted (the Treasure deck, the Guardians not dealt), of cards of ``what``; left out (None):
-    a new game's."""
-    def read(st: NerathData, cards: list[str] | None) -> None:
-        if cards is not None and any(c not in known() for c in cards):
-            raise StateFormatError(name, f"a list of {what}")
-        if cards is not None:
-            setattr(st, name, sorted(cards))
-    return read
-
-
 def _read_effects(st: NerathData, effects: list[list[Any]]) -> None:
     """The lasting effects of played cards: each record one the cards can make (its verb, a value within what
     the cards of that verb give together, a piece a card names, how long it lasts), no more of them than all
@@ -317,15 +307,12 @@ DOCUMENT = Document("NerathBody", [
     id_list("battles", SPACE, list[Id], "pending", start=[]),
     record("battle", BATTLE, Battle, _check_battle, _write_battle),
     record("reaction", REACTION, Reaction, _check_reaction),
-    key("placed", dict[Id, Small], lambda st: {IDS[s]: c for s, c in sorted(st.placed.items())},
-        lambda st, v: setattr(st, "placed", {SPACE.ix(sp, "placed"): c for sp, c in v.items()}), {}, fresh=True,
-        start={}),
+    id_dict("placed", SPACE, Small, default={}, start={}),
     id_list("built", SPACE, list[Id], default=[], start=[]),
     per_id("event_decks", REALM, Cards, "decks", {}, start=[[]] * R),
     per_id("event_hands", REALM, Cards, "hands", {}, start=[[]] * R),
     per_id("event_discards", REALM, Cards, "discards", {}, start=[[]] * R),
-    key("treasure_deck", Cards, attrgetter("treasure_deck"),
-        _read_cards("treasure_deck", treasure_cards, "cards of treasures.yaml"), [], start=[]),
+    known_ids("treasure_deck", Cards, treasure_cards, "cards of treasures.yaml", [], start=[]),   # kept sorted
     per_id("treasure_hands", REALM, Cards, "treasures", {}, start=[[]] * R),
     per_id("treasures_played", REALM, Cards, "treasures_played", {}, start=[[]] * R),
     key("effects", list[Annotated[list[StrictStr | StrictInt | StrictBool | None], Field(min_length=5, max_length=6)]],
@@ -334,9 +321,8 @@ DOCUMENT = Document("NerathBody", [
         lambda st: {IDS[d]: [{"tile": g[0], "face_up": bool(g[1]), "dice": g[2:]} for g in gs]
                     for d, gs in sorted(st.guardians.items())}, _read_guardians, {}, fresh=True,
         start=lambda st: {d: [] for d in BOARD.dungeons}),   # each Guardian: [tile, face up (0/1), dice left...]
-    key("guardian_pile", Cards, attrgetter("guardian_pile"),
-        _read_cards("guardian_pile", guardian_tiles, "tiles of guardians.yaml"), None,
-        start=lambda st: sorted(guardian_tiles())),
+    known_ids("guardian_pile", Cards, guardian_tiles, "tiles of guardians.yaml", None,
+              start=lambda st: sorted(guardian_tiles())),
     id_list("dealing_guardians", SPACE, list[Id], default=[], start=[]),   # entrances still to get their tile
     id_list("dealing", REALM, list[Id], default=[], start=[]),   # realms to draw a starting Event card (set-up)
     key("stats", dict[Id, Count], lambda st: dict(st.stats),
