@@ -42,7 +42,7 @@ class IdTable:
     """The ids of one kind of thing (``what``: "space", "realm"...) and the index each stands for (by default its
     position; ``indices`` when the table is a part of a larger one, e.g. the land spaces of a board)."""
 
-    __slots__ = ("what", "ids", "index", "items", "of")
+    __slots__ = ("what", "ids", "index", "items", "of", "whole")
 
     def __init__(self, what: str, ids: Iterable[str], indices: Iterable[int] | None = None) -> None:
         self.what = what
@@ -51,6 +51,7 @@ class IdTable:
         self.items = tuple(zip(self.ids, positions))
         self.index: dict[str, int] = dict(self.items)
         self.of: dict[int, str] = {i: x for x, i in self.items}   # index -> id
+        self.whole = indices is None   # the indices are the positions 0..n-1
 
     def ix(self, value: Any, field: str) -> int:
         """The index of id ``value``, or a refusal naming ``field``."""
@@ -174,6 +175,12 @@ def per_id(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, att
         if none:
             return {k: None if values[i] < 0 else values[i] for k, i in tab(x).items}
         return {k: values[i] for k, i in tab(x).items if values[i] or not nonzero}
+
+    if isinstance(table, IdTable) and table.whole and not (entries or none or nonzero):
+        ids = table.ids
+
+        def write(x: Any) -> dict[str, Any]:   # every id, by position: one zip (on every to_json)
+            return dict(zip(ids, get(x)))
 
     def read(x: Any, v: Mapping[str, Any]) -> None:
         values = start(x) if callable(start) else get(x) if start is NO_START else json_copy(start)
