@@ -28,7 +28,7 @@ from conquest.core.schema import Body
 
 __all__ = ["IdTable", "Record", "StartKey", "Starts", "dict_of", "id_dict", "id_flags", "id_list", "key",
            "known_ids", "list_of", "one_id",
-           "one_of", "per_id", "record", "start"]
+           "one_of", "per_id", "record", "rows", "start"]
 
 NO_START: Any = object()
 
@@ -243,6 +243,26 @@ def known_ids(name: str, type_: Any, known: Callable[[], Collection[str]], what:
             setattr(x, name, sorted(v))
 
     return StartKey(name, type_, attrgetter(name), read, default, False, name, start)
+
+
+def rows(name: str, type_: Any, columns: Mapping[str, Callable[[Any], IdTable] | None],
+         attribute: str | None = None, default: Any = ...) -> StartKey:
+    """A tuple of rows (tuples), each written as an object of ``columns``: a column with a table (a function of
+    the state) holds an index, written as its id and read back (refused naming ``<name>/<row>/<column>``)."""
+    a = attribute or name
+    get = attrgetter(a)
+    cols = tuple(columns.items())
+
+    def write(x: Any) -> list[dict[str, Any]]:
+        tables = [(c, None if t is None else t(x).of) for c, t in cols]
+        return [{c: v if of is None else of[v] for (c, of), v in zip(tables, row)} for row in get(x)]
+
+    def read(x: Any, v: list[Mapping[str, Any]]) -> None:
+        tables = [(c, None if t is None else t(x)) for c, t in cols]
+        setattr(x, a, tuple(tuple(r[c] if t is None else t.ix(r[c], f"{name}/{i}/{c}") for c, t in tables)
+                            for i, r in enumerate(v)))
+
+    return StartKey(name, type_, write, read, default, True, a)
 
 
 def record(name: str, doc: Document, cls: type, check: Callable[[Any, Any], None] | None = None,

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.keys import per_id
+from conquest.core.keys import per_id, rows
 from conquest.core.schema import Count, Id, Part
 from conquest.rulesets.kingdom.base import ARMIES_PER_PLAYER, COLORS, INCOME, MOVE, OVER, PHASES, PLACE, VACATE
 from conquest.rulesets.kingdom.board import load_board
@@ -67,11 +67,6 @@ def _read_move(s: KingdomData, mv: dict[str, Any] | None) -> None:
         s.move_from = tuple((ix(k, f"move/from/{k}"), n) for k, n in mv.get("from", {}).items())
 
 
-def _read_tasks(s: KingdomData, tasks: list[dict[str, Any]]) -> None:
-    s.tasks = tuple((tk["kind"], s.board.territory_table.ix(tk["territory"], f"tasks/{i}/territory"), tk["count"])
-                    for i, tk in enumerate(tasks))
-
-
 def _derived(s: KingdomData) -> dict[str, Any]:
     """Figures written for readers (control, tokens, production, scores), ignored when a document is read."""
     b = s.board
@@ -95,8 +90,8 @@ DOCUMENT = Document("KingdomBody", [
            start=lambda s: [-1] * len(s.board.loc_ids)),
     attr("stopped", Seat | None, default=None),
     Key("move", MoveDoc | None, _write_move, _read_move, None, fresh=True),
-    Key("tasks", list[Task], lambda s: [{"kind": k, "territory": s.board.names[t], "count": n} for k, t, n in s.tasks],
-        _read_tasks, [], fresh=True),
+    rows("tasks", list[Task], {"kind": None, "territory": lambda s: s.board.territory_table, "count": None},
+         default=[]),
     attr("points", Annotated[list[Count], Field(min_length=2, max_length=2)]),
     Key("derived", dict[Id, object] | None, _derived, default=None, fresh=True),
 ])
