@@ -50,8 +50,9 @@ class IdTable:
         positions = range(len(self.ids)) if indices is None else tuple(indices)
         self.items = tuple(zip(self.ids, positions))
         self.index: dict[str, int] = dict(self.items)
-        self.of: dict[int, str] = {i: x for x, i in self.items}   # index -> id
         self.whole = indices is None   # the indices are the positions 0..n-1
+        # index -> id: the ids themselves when the indices are their positions (a tuple is read faster)
+        self.of: Mapping[int, str] | tuple[str, ...] = self.ids if self.whole else {i: x for x, i in self.items}
 
     def ix(self, value: Any, field: str) -> int:
         """The index of id ``value``, or a refusal naming ``field``."""
@@ -135,6 +136,12 @@ def one_id(name: str, table: IdTable | Callable[[Any], IdTable], attribute: str 
         i = get(x)
         return None if none and i < 0 else tab(x).of[i]
 
+    if isinstance(table, IdTable) and not none:
+        of = table.of
+
+        def write(x: Any) -> Any:   # a fixed table: no lookup of it on every to_json
+            return of[get(x)]
+
     def read(x: Any, v: Any) -> None:
         setattr(x, a, -1 if v is None else tab(x).ix(v, field))
 
@@ -150,6 +157,12 @@ def id_list(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, at
     def write(x: Any) -> list[str]:
         of = tab(x).of
         return [of[i] for i in get(x)]
+
+    if isinstance(table, IdTable):
+        of = table.of
+
+        def write(x: Any) -> list[str]:   # a fixed table: no lookup of it on every to_json
+            return [of[i] for i in get(x)]
 
     def read(x: Any, v: list[Any]) -> None:
         t = tab(x)
@@ -254,8 +267,11 @@ def rows(name: str, type_: Any, columns: Mapping[str, Callable[[Any], IdTable] |
     cols = tuple(columns.items())
 
     def write(x: Any) -> list[dict[str, Any]]:
+        found = get(x)
+        if not found:
+            return []
         tables = [(c, None if t is None else t(x).of) for c, t in cols]
-        return [{c: v if of is None else of[v] for (c, of), v in zip(tables, row)} for row in get(x)]
+        return [{c: v if of is None else of[v] for (c, of), v in zip(tables, row)} for row in found]
 
     def read(x: Any, v: list[Mapping[str, Any]]) -> None:
         tables = [(c, None if t is None else t(x)) for c, t in cols]
