@@ -77,6 +77,14 @@ class NerathState(NerathData):
     schema = NerathBody
     __slots__ = ()
 
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
+        """A new game's state: the seats, then every field of the document at the start value its key declares
+        (``serial.START``)."""
+        self.players = players
+        self.options = options
+        self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
+        serial.START.set(self)
+
     legal_actions = turn.legal_actions
     is_legal = turn.is_legal
     illegal_reason = reasons.illegal_reason

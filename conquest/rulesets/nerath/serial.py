@@ -2,7 +2,7 @@
 the body once (its type and bounds, how it is written, how it is read), and ``core.fields`` derives from it the
 schema a document is validated with (``NerathBody``), the writer and the reader; the battle in progress and the
 card window are declared the same way under the records' own names (``BATTLE``, ``REACTION``). A key also declares
-its field's start value, from which ``NerathData.__init__`` is derived (``START``). The id tables and key kinds of
+its field's start value, from which ``NerathState.__init__`` is derived (``START``). The id tables and key kinds of
 ``core.keys`` write ids and read indices; the readers here keep what a type cannot say: ids against the board and
 the card lists, fields against each other.
 
@@ -12,6 +12,7 @@ gold at most 100,000 and victory points at most 10,000 (docs/rules/nerath.md, "B
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress
 from operator import attrgetter
 from typing import Annotated, Any, Literal
@@ -67,6 +68,8 @@ Realms = Annotated[list[Id], Field(max_length=4)]
 REALM = IdTable("realm", REALMS)
 SPACE = IdTable("space", IDS)
 LAND_SPACE = IdTable("land space", (IDS[s] for s in BOARD.lands), BOARD.lands)
+OFF_SEA = [s for s in range(S) if s not in BOARD.seas]   # the spaces a Warship's cargo embarks from
+SHORE = IdTable("land or dungeon space", (IDS[s] for s in OFF_SEA), OFF_SEA)
 ENTRANCE = IdTable("dungeon entrance", (IDS[d] for d in BOARD.dungeons), BOARD.dungeons)
 SEA_SPACE = IdTable("sea space", (IDS[s] for s in BOARD.seas), BOARD.seas)
 PIECE = IdTable("piece", COUNTED)
@@ -126,10 +129,10 @@ def _write_ships(st: NerathData) -> dict[str, dict[str, Any]]:
 def _read_ship(number: str, rec: dict[str, Any]) -> tuple[int, list[int]]:
     f = f"ships/{number}"
     cargo, frm = rec.get("cargo", []), rec.get("cargo_from", [])
-    if len(frm) > len(cargo) or any(o is not None and o not in LAND_SPACE.index for o in frm):
+    if len(frm) > len(cargo) or any(o is not None and o not in SHORE.index for o in frm):
         raise StateFormatError(f + "/cargo_from", "one land space id (or null) per cargo piece, in order")
     cs = [PIECE.index[c] for c in cargo] + [-1, -1]
-    os_ = [-1 if o is None else LAND_SPACE.index[o] for o in frm] + [-1, -1]
+    os_ = [-1 if o is None else SHORE.index[o] for o in frm] + [-1, -1]
     flags = sum(FLAG_NAMES[fl] for fl in set(rec.get("flags", [])))
     return int(number), [REALM.ix(rec["owner"], f + "/owner"), SEA_SPACE.ix(rec["space"], f + "/space"),
                       rec.get("moves", 0), flags, cs[0], cs[1], os_[0], os_[1]]
@@ -337,10 +340,11 @@ in a new game, in one place."""
 
 NerathBody = DOCUMENT.model
 START = Starts(DOCUMENT.keys)
-"""A new game's fields, from the start values the keys declare (``NerathData.__init__``)."""
+"""A new game's fields, from the start values the keys declare (``rules.NerathState.__init__``)."""
 
 
-def from_body(cls: type[NerathData], data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
+def from_body(cls: Callable[[int, dict[str, Any]], NerathData], data: dict[str, Any], players: int,
+              options: dict[str, Any]) -> NerathData:
     """A new game's state with the keys of the validated document read over it, then the checks between fields."""
     st = cls(players, options)
     DOCUMENT.read(st, data)

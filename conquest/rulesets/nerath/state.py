@@ -181,7 +181,9 @@ its records never changed); the battle and the reaction copy themselves."""
 
 
 class NerathData(State):
-    """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle."""
+    """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle. A new
+    game's fields are the start values the state document's keys declare (``rules.NerathState.__init__``,
+    ``serial.START``)."""
 
     __slots__ = FIELDS.names
     clone = FIELDS.clone
@@ -221,17 +223,6 @@ class NerathData(State):
     stats: dict[str, int]   # for reports only
     winners: list[int] | None
     end_reason: str
-
-    # ------------------------------------------------------------------------------------------- set-up
-    def __init__(self, players: int, options: dict[str, Any]) -> None:
-        """A new game's state: the seats, then every field of the document at the start value its key declares
-        (``serial.START``)."""
-        from conquest.rulesets.nerath.serial import START  # serial reads this module: imported when first needed
-
-        self.players = players
-        self.options = options
-        self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
-        START.set(self)
 
     def seat_for(self, realm: int) -> int:
         return self.seat_of[realm]
