@@ -7,8 +7,11 @@ constructor is derived (``Starts``).
 - ``IdTable``: the ids of one kind (``what``), in order, and the index each stands for.
 - ``one_id``: one index (``-1`` written as null when ``none`` is allowed); ``id_list``: a list of indices;
   ``per_id``: a list with one entry per id, written ``{id: entry}`` (an id left out keeps the start value);
-  ``id_flags``: a 0/1 list, written as the ids whose entry is 1; ``record``: a nested record (its own
-  ``Document``) or null.
+  ``id_flags``: a 0/1 list, written as the ids whose entry is 1; ``id_dict``: a dict keyed by indices;
+  ``rows``: tuples with index columns, written as objects; ``known_ids``: ids kept as ids, each among a data
+  file's; ``record``: a nested record (its own ``Document``) or null.
+- ``key`` and ``start``: any key with its field's start value; ``Starts``: the constructor they give.
+- ``one_of`` and ``dict_of``: ids the schema lists (a ``Literal``), so that no reader checks them again.
 """
 
 from __future__ import annotations
@@ -27,8 +30,7 @@ from conquest.core.game import json_copy
 from conquest.core.schema import Body
 
 __all__ = ["IdTable", "Record", "StartKey", "Starts", "dict_of", "id_dict", "id_flags", "id_list", "key",
-           "known_ids", "list_of", "one_id",
-           "one_of", "per_id", "record", "rows", "start"]
+           "known_ids", "one_id", "one_of", "per_id", "record", "rows", "start"]
 
 NO_START: Any = object()
 
@@ -115,11 +117,6 @@ def one_of(ids: Iterable[str]) -> Any:
 def dict_of(key: Any, value: Any) -> Any:
     """``dict[key, value]`` built at run time (a key type from ``one_of`` is no static type)."""
     return dict.__class_getitem__((key, value))
-
-
-def list_of(item: Any) -> Any:
-    """``list[item]`` built at run time (an item type from ``one_of`` is no static type)."""
-    return list.__class_getitem__(item)
 
 
 def _table_of(table: IdTable | Callable[[Any], IdTable]) -> Callable[[Any], IdTable]:
