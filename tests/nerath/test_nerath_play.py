@@ -267,7 +267,7 @@ def test_seats_and_sides() -> None:
 
 def test_a_battle_field_of_the_wrong_type_is_refused_naming_the_battle() -> None:
     """A state document's battle with a name where a number belongs (the hits queue) is refused naming
-    ``battle``, not as a document the loader could not read (found by the fuzzer)."""
+    ``battle/queue``, not as a document the loader could not read (found by the fuzzer)."""
     from conquest.core.errors import StateFormatError
     rng = random.Random(4)
     st = RULESET.new_game(4, {}, 4)
@@ -277,7 +277,7 @@ def test_a_battle_field_of_the_wrong_type_is_refused_naming_the_battle() -> None
             doc["battle"]["queue"][0][1] = "x"
             with pytest.raises(StateFormatError) as e:
                 RULESET.state_from_json(doc)
-            assert e.value.field == "battle"
+            assert e.value.field == "battle/queue" and "hits left to assign" in str(e.value)
             return
         legal = st.legal_actions()
         st = st.apply_unchecked(sample_chance(st, rng) if st.to_move == CHANCE else legal[rng.randrange(len(legal))])

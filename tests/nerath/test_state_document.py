@@ -57,7 +57,7 @@ def test_a_document_read_back_writes_the_same_document():
     ({"castles": ["zz"]}, "castles"),
     ({"pieces": {"k01": {"karkoth": {"castle": 1}}}}, "pieces/k01/karkoth/castle"),
     ({"ships": {"x": {"owner": "karkoth", "space": "s1"}}}, "ships/x"),
-    ({"ships": {"9": {"owner": "karkoth", "space": "s1", "flags": ["sunk"]}}}, "ships/9/flags"),
+    ({"ships": {"9": {"owner": "karkoth", "space": "s1", "flags": ["sunk"]}}}, "ships/9/flags/0"),
     ({"battle": {"space": "zz"}}, "battle/space"),
     ({"battle": {"attacker": "elves"}}, "battle/attacker"),
     ({"battle": {"queue": [["elves", 1]]}}, "battle/queue"),

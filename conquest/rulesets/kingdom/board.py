@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from conquest.core.keys import IdTable
 from conquest.core.maps import GameMap, MapError, load_map
 
 BONUS_EFFECTS = ("trap", "spy", "destroy", "double_move", "krystallium")
@@ -36,6 +37,8 @@ class Board:
     territory_locs: tuple[tuple[int, ...], ...]
     start_locs: tuple[tuple[int, ...], tuple[int, ...]]  # where each seat's 4 pawns start
     locs_of_kind: dict[str, tuple[int, ...]]  # the bonus locations of each kind
+    territory_table: IdTable              # the territory ids and bonus location ids as a state document names
+    location_table: IdTable               # them, with their indices (``core.keys``)
 
     @property
     def territories(self) -> int:
@@ -108,7 +111,9 @@ def build_board(game_map: GameMap, side: str) -> Board:
                  loc_ids=tuple(loc_ids), loc_index={x: i for i, x in enumerate(loc_ids)},
                  loc_kind=tuple(loc_kind), loc_territory=tuple(loc_terr), territory_locs=tuple(terr_locs),
                  start_locs=(starts[0], starts[1]),
-                 locs_of_kind={k: tuple(i for i, x in enumerate(loc_kind) if x == k) for k in set(loc_kind)})
+                 locs_of_kind={k: tuple(i for i, x in enumerate(loc_kind) if x == k) for k in set(loc_kind)},
+                 territory_table=IdTable(f"territory (side {side.upper()})", names),
+                 location_table=IdTable("bonus location", loc_ids))
 
 
 def board_sides() -> list[str]:

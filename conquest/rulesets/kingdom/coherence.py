@@ -1,21 +1,19 @@
-"""What a loaded Kingdom state must hold between its fields, as play does (``serial.from_body`` calls it with
-the rules' constants): the rules rely on it, and every legal action from a state that holds it leads to a
-state that holds it."""
+"""What a loaded Kingdom state must hold between its fields, as play does (``serial.from_body`` calls it): the
+rules rely on it, and every legal action from a state that holds it leads to a state that holds it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from conquest.core.errors import StateFormatError
-from conquest.rulesets.kingdom.base import MOVE, PLACE, VACATE
+from conquest.rulesets.kingdom.base import COLORS, MAX_SOLDIER_ENTRY, MOVE, PLACE, VACATE
 from conquest.rulesets.kingdom.state import KingdomData
+from conquest.rulesets.kingdom.variant import economy_for
 
 
-def check_coherence(s: KingdomData, colors: tuple[str, ...], max_entry: int, eco: dict[str, Any]) -> None:
+def check_coherence(s: KingdomData) -> None:
     """What the rules rely on between fields, which a loaded document must hold as play does (a move's
     armies within its Soldier tokens, a bonus location held by an army that stands there...): refused
     naming the field, so that every legal action leads to a state that loads again."""
-    COLORS = colors
+    eco = economy_for(str(s.options.get("variant") or ""))
     b = s.board
     me = s.current
     # "Spend 1 Soldier token per army ... each bonus location can only accommodate a single Army pawn"
@@ -66,7 +64,7 @@ def check_coherence(s: KingdomData, colors: tuple[str, ...], max_entry: int, eco
                 raise StateFormatError(f"soldiers/{me}", f"{COLORS[me]} is moving with no Soldier token "
                                                          "(a move costs one per army)")
     # bounds the game can reach: no more Soldier tokens nor points than the rounds so far can have given
-    income = max(max_entry, s.options["soldier_base"] + s.options["soldier_die"])
+    income = max(MAX_SOLDIER_ENTRY, s.options["soldier_base"] + s.options["soldier_die"])
     per_round = max(eco["castle_icon"] * len(b.castle_icons[p]) for p in (0, 1)) + sum(
         eco["points"][k] for k in b.loc_kind)
     for p in (0, 1):

@@ -61,7 +61,7 @@ class KingdomState(KingdomData):
     _apply = turn.apply
     result = end.result
     scores = end.scores
-    _body_json = serial.body_json
+    _body_json = serial.DOCUMENT.write
     body_is_fresh = True
 
     @classmethod

@@ -1,6 +1,7 @@
 """The Conquest state as JSON (rules document ``002``; the document is described in docs/rules/kingdom.md):
 ``DOCUMENT`` declares every key of the body once (its type and bounds, how it is written, how it is read), and
-``core.fields`` derives from it the schema a document is validated with, ``body_json`` and the reader. What a
+``core.fields`` derives from it the schema a document is validated with, the writer and the reader (territories
+and bonus locations by the board's id tables, ``core.keys``). What a
 type cannot say is checked here against the board and between fields, and in ``coherence.py``, so that every
 state read can be played on."""
 
@@ -11,19 +12,10 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import Field
 
 from conquest.core.errors import StateFormatError
-from conquest.core.fields import Document, Key, attr, index_of
+from conquest.core.fields import Document, Key, attr
+from conquest.core.keys import per_id, rows
 from conquest.core.schema import Count, Id, Part
-from conquest.rulesets.kingdom.base import (
-    ARMIES_PER_PLAYER,
-    COLORS,
-    INCOME,
-    MAX_SOLDIER_ENTRY,
-    MOVE,
-    OVER,
-    PHASES,
-    PLACE,
-    VACATE,
-)
+from conquest.rulesets.kingdom.base import ARMIES_PER_PLAYER, COLORS, INCOME, MOVE, OVER, PHASES, PLACE, VACATE
 from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.bonus import tokens
 from conquest.rulesets.kingdom.coherence import check_coherence
@@ -31,7 +23,6 @@ from conquest.rulesets.kingdom.end import final_scores, territory_vp
 from conquest.rulesets.kingdom.move import move_sources_for
 from conquest.rulesets.kingdom.phases import production
 from conquest.rulesets.kingdom.state import KingdomData
-from conquest.rulesets.kingdom.variant import economy_for
 
 S = TypeVar("S", bound=KingdomData)
 
@@ -53,24 +44,14 @@ class Task(Part):
     count: Moved
 
 
-def _territory(s: KingdomData, name: str, field: str) -> int:
-    return index_of(s.board.index, name, field, f"territory (side {s.board.side.upper()})")
-
-
 def _read_armies(s: KingdomData, armies: dict[str, list[int]]) -> None:
     b = s.board
     s.armies = [0] * (2 * b.territories)
     for name, (red, blue) in armies.items():
-        t = _territory(s, name, f"armies/{name}")
+        t = b.territory_table.ix(name, f"armies/{name}")
         if red and blue:
             raise StateFormatError(f"armies/{name}", "both players have armies in one territory")
         s.armies[2 * t], s.armies[2 * t + 1] = red, blue
-
-
-def _read_locations(s: KingdomData, locs: dict[str, int | None]) -> None:
-    s.loc = [-1] * len(s.board.loc_ids)
-    for lid, seat in locs.items():
-        s.loc[index_of(s.board.loc_index, lid, f"locations/{lid}", "bonus location")] = -1 if seat is None else seat
 
 
 def _write_move(s: KingdomData) -> dict[str, Any] | None:
@@ -81,13 +62,9 @@ def _write_move(s: KingdomData) -> dict[str, Any] | None:
 def _read_move(s: KingdomData, mv: dict[str, Any] | None) -> None:
     s.move_to, s.move_from, s.move_sources = -1, (), ()
     if mv is not None:
-        s.move_to = _territory(s, mv["to"], "move/to")
-        s.move_from = tuple((_territory(s, k, f"move/from/{k}"), n) for k, n in mv.get("from", {}).items())
-
-
-def _read_tasks(s: KingdomData, tasks: list[dict[str, Any]]) -> None:
-    s.tasks = tuple((tk["kind"], _territory(s, tk["territory"], f"tasks/{i}/territory"), tk["count"])
-                    for i, tk in enumerate(tasks))
+        ix = s.board.territory_table.ix
+        s.move_to = ix(mv["to"], "move/to")
+        s.move_from = tuple((ix(k, f"move/from/{k}"), n) for k, n in mv.get("from", {}).items())
 
 
 def _derived(s: KingdomData) -> dict[str, Any]:
@@ -109,23 +86,18 @@ DOCUMENT = Document("KingdomBody", [
     Key("armies", dict[Id, Annotated[list[Armies], Field(min_length=2, max_length=2)]],
         lambda s: {name: s.armies[2 * t:2 * t + 2] for t, name in enumerate(s.board.names)},
         _read_armies, fresh=True),
-    Key("locations", dict[Id, Seat | None],
-        lambda s: {lid: (None if o < 0 else o) for lid, o in zip(s.board.loc_ids, s.loc)},
-        _read_locations, fresh=True),
+    per_id("locations", lambda s: s.board.location_table, Seat | None, "loc", none=True,
+           start=lambda s: [-1] * len(s.board.loc_ids)),
     attr("stopped", Seat | None, default=None),
     Key("move", MoveDoc | None, _write_move, _read_move, None, fresh=True),
-    Key("tasks", list[Task], lambda s: [{"kind": k, "territory": s.board.names[t], "count": n} for k, t, n in s.tasks],
-        _read_tasks, [], fresh=True),
+    rows("tasks", list[Task], {"kind": None, "territory": lambda s: s.board.territory_table, "count": None},
+         default=[]),
     attr("points", Annotated[list[Count], Field(min_length=2, max_length=2)]),
     Key("derived", dict[Id, object] | None, _derived, default=None, fresh=True),
 ])
 """Every key of a Kingdom state document: the declared schema, the writer and the reader in one place."""
 
 KingdomBody = DOCUMENT.model
-
-
-def body_json(s: KingdomData) -> dict[str, Any]:
-    return DOCUMENT.write(s)
 
 
 def from_body(cls: type[S], data: dict[str, Any], players: int, options: dict[str, Any]) -> S:
@@ -169,5 +141,5 @@ def from_body(cls: type[S], data: dict[str, Any], players: int, options: dict[st
         raise StateFormatError("tasks", f"the {phase} phase needs a {phase} task first")
     if not pending and s.tasks:
         raise StateFormatError("tasks", "tasks are only pending in the vacate or place phase")
-    check_coherence(s, COLORS, MAX_SOLDIER_ENTRY, economy_for(str(options.get("variant") or "")))
+    check_coherence(s)
     return s

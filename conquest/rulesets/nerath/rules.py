@@ -59,7 +59,6 @@ from conquest.rulesets.nerath.state import (
     WARSHIP_MOVE,
     NerathData,
     S,
-    counts_table,
     seating,
 )
 
@@ -78,18 +77,24 @@ class NerathState(NerathData):
     schema = NerathBody
     __slots__ = ()
 
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
+        """A new game's state: the seats, then every field of the document at the start value its key declares
+        (``serial.START``)."""
+        self.players = players
+        self.options = options
+        self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
+        serial.START.set(self)
+
     legal_actions = turn.legal_actions
     is_legal = turn.is_legal
     illegal_reason = reasons.illegal_reason
     chance_outcomes = turn.chance_outcomes
     _apply = turn.apply
     start_turn = turn.start_turn
-    _body_json = serial.body_json
+    _body_json = serial.DOCUMENT.write
     body_is_fresh = True
     view = _view.view
 
     @classmethod
     def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:
-        st = serial.from_body(cls, data, players, options)
-        st.pieces = counts_table(st.pieces)
-        return st
+        return serial.from_body(cls, data, players, options)

@@ -20,8 +20,7 @@ from typing import Any
 
 from conquest.core.fields import DICT, LIST, RECORD, SHARE, Slots
 from conquest.core.game import CHANCE, State
-from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, R, guardian_tiles, tables
-from conquest.rulesets.nerath.variant import setup_of
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, R, tables
 
 # Warship record fields and flags
 OWNER, SPACE, MOVES, FLAGS, C1, C2, O1, O2 = range(8)
@@ -184,49 +183,48 @@ copy themselves."""
 
 
 class NerathData(State):
-    """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle."""
+    """The data of a game: pieces, control, treasuries, decks and the bookkeeping of the turn and battle. A new
+    game's fields are the start values the state document's keys declare (``rules.NerathState.__init__``,
+    ``serial.START``)."""
 
     __slots__ = FIELDS.names
     clone = FIELDS.clone
 
-    # ------------------------------------------------------------------------------------------- set-up
-    def __init__(self, players: int, options: dict[str, Any]) -> None:
-        self.players = players
-        self.options = options
-        self.seat_of, self.team = seating(players, options["mode"], options["three_player"])
-        self.pieces: MutableSequence[int] = counts_table([0] * (S * PER_SPACE))
-        self.castle: list[int] = [0] * S
-        self.ctrl: list[int] = [HOME[s] for s in range(S)]
-        self.ships: dict[int, list[int]] = {}
-        self.next_ship = 1
-        self.gold = [int(setup_of(self)["treasury"][r]) for r in REALMS]
-        self.vp = [0] * R
-        self.realm = 0
-        self.round = 1
-        self.phase = "draw"
-        self.movable: dict[int, int] = {}
-        self.pending: list[int] = []
-        self.ctrl_start: list[int] = self.ctrl[:]
-        self.placed: dict[int, int] = {}
-        self.built: list[int] = []
-        self.battle: Battle | None = None
-        self.reaction: Reaction | None = None   # a card window outside battles
-        self.decks: list[list[str]] = [[] for _ in range(R)]
-        self.hands: list[list[str]] = [[] for _ in range(R)]
-        self.discards: list[list[str]] = [[] for _ in range(R)]
-        self.treasure_deck: list[str] = []
-        self.treasures: list[list[str]] = [[] for _ in range(R)]
-        self.treasures_played: list[list[str]] = [[] for _ in range(R)]
-        self.effects: list[list[Any]] = []
-        # each Guardian on an entrance: [tile id, face up (0/1), attack dice left...]
-        self.guardians: dict[int, list[list[Any]]] = {d: [] for d in BOARD.dungeons}
-        self.guardian_pile: list[str] = sorted(guardian_tiles())
-        self.dealing_guardians: list[int] = []   # entrances still to get their set-up tile
-        self.dealing: list[int] = []   # realms still to draw a starting Event card (set-up)
-        self.stats: dict[str, int] = {"battles": 0, "explored": 0, "plundered": 0, "events_played": 0,
-                                      "events_out_of_turn": 0}  # for reports only
-        self.winners: list[int] | None = None
-        self.end_reason = ""
+    players: int
+    options: dict[str, Any]
+    seat_of: tuple[int, ...]
+    team: tuple[int, ...]
+    pieces: MutableSequence[int]   # (space * R + realm) * N_TYPES + piece
+    castle: list[int]
+    ctrl: list[int]
+    ships: dict[int, list[int]]
+    next_ship: int
+    gold: list[int]
+    vp: list[int]
+    realm: int
+    round: int
+    phase: str
+    movable: dict[int, int]
+    pending: list[int]
+    ctrl_start: list[int]
+    placed: dict[int, int]
+    built: list[int]
+    battle: Battle | None
+    reaction: Reaction | None   # a card window outside battles
+    decks: list[list[str]]
+    hands: list[list[str]]
+    discards: list[list[str]]
+    treasure_deck: list[str]
+    treasures: list[list[str]]
+    treasures_played: list[list[str]]
+    effects: list[list[Any]]
+    guardians: dict[int, list[list[Any]]]   # each Guardian on an entrance: [tile, face up (0/1), attack dice left...]
+    guardian_pile: list[str]
+    dealing_guardians: list[int]   # entrances still to get their set-up tile
+    dealing: list[int]   # realms still to draw a starting Event card (set-up)
+    stats: dict[str, int]   # for reports only
+    winners: list[int] | None
+    end_reason: str
 
     def seat_for(self, realm: int) -> int:
         return self.seat_of[realm]

@@ -21,7 +21,7 @@ from conquest.rulesets.nerath.movement import move_actions, move_pieces, start_m
 from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
 from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
 from conquest.rulesets.nerath.sea import debark, embark, sail
-from conquest.rulesets.nerath.serial import keep_bounds
+from conquest.rulesets.nerath.serial import GOLD_MAX, VP_MAX
 from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, O1, O2, OWNER, SPACE, NerathData
 from conquest.rulesets.nerath.victory import end_of_round
 
@@ -225,3 +225,16 @@ def apply(st: NerathData, action: Any) -> None:
     """Apply a legal action, then stop gold and victory points at the bounds a document is read with."""
     apply_action(st, action)
     keep_bounds(st)
+
+
+def keep_bounds(st: NerathData) -> None:
+    """Gold and victory points stop at the bounds a document is read with (``GOLD_MAX``, ``VP_MAX``; docs/rules/
+    nerath.md, "Bounds of a state document"): no game comes near, and one that went past them would write a
+    document its own loader refuses."""
+    if max(st.gold) <= GOLD_MAX and max(st.vp) <= VP_MAX:
+        return
+    for r in range(R):
+        if st.gold[r] > GOLD_MAX:
+            st.gold[r] = GOLD_MAX
+        if st.vp[r] > VP_MAX:
+            st.vp[r] = VP_MAX
