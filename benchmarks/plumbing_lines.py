@@ -1,6 +1,7 @@
 """Count the state plumbing of each ruleset (issue 29): the non-blank, non-comment lines of its ``schema.py`` and
 ``serial.py`` (whole), plus the functions ``clone``, ``__init__``, ``from_body``, ``_from_body`` and ``body_json``
-of its state classes and modules; the shared core (``core/schema.py``, ``core/fields.py``) is counted once, apart.
+of its state classes and modules; the shared core (``core/schema.py``, ``core/fields.py``, ``core/keys.py``: the
+declarations' machinery and the key kinds every ruleset may use) is counted once, apart.
 Docstrings count as lines (they are part of what a reader reads).
 
     python3 benchmarks/plumbing_lines.py [REPO]
@@ -48,7 +49,7 @@ def main() -> None:
         print(f"{rs:12} {n}")
     print(f"{'rulesets':12} {total}")
     core = sum(code_lines((root / "conquest/core" / f).read_text().splitlines())
-               for f in ("schema.py", "fields.py") if (root / "conquest/core" / f).exists())
+               for f in ("schema.py", "fields.py", "keys.py") if (root / "conquest/core" / f).exists())
     print(f"{'core':12} {core}")
 
 

@@ -129,10 +129,11 @@ class ISMCTSAgent(Agent):
                               "mover's evaluation (1: uniform random)", minimum=1),
         "cpu": Param(int, 0, "1: time is this process's CPU time (fair measurements on a busy machine); "
                              "0: wall-clock time (what a person waits)", minimum=0),
-        "plans": Param(int, 1, "1: the one-ply order weighs the ruleset's plans (groups of moves) whole, a plan's "
-                               "first action ranked by the position after the plan; 2: a plan is also a child of "
-                               "the tree, played whole (search over which pieces go where), and once chosen its "
-                               "moves are played in turn; 0: single actions only", minimum=0, maximum=2),
+        "plans": Param(int, -1, "-1: the ruleset's choice (Ruleset.search_plans); 1: the one-ply order weighs the "
+                                "ruleset's plans (groups of moves) whole, a plan's first action ranked by the "
+                                "position after the plan; 2: a plan is also a child of the tree, played whole "
+                                "(search over which pieces go where), and once chosen its moves are played in "
+                                "turn; 0: single actions only", minimum=-1, maximum=2),
     }
     time: float
     iterations: int
@@ -156,6 +157,7 @@ class ISMCTSAgent(Agent):
         # chosen plan's moves still to play)
         self._me = -1  # the searching seat
         self._prior = 0  # ``prior``, the ruleset's choice when it is -1
+        self._plans = self.plans if self.plans >= 0 else 1  # ``plans``; the ruleset's choice when it is -1
         self.last_iterations = 0
         self.last_root: _Node | None = None  # the last search's tree (for inspection)
 
@@ -183,6 +185,7 @@ class ISMCTSAgent(Agent):
         self._me = me
         self.last_iterations = 0
         self._prior = self.prior if self.prior >= 0 else state.ruleset.search_prior
+        self._plans = self.plans if self.plans >= 0 else state.ruleset.search_plans
         planned = self._planned(state, me)
         if planned is not None:
             return planned  # the next move of the plan the last search chose
@@ -206,9 +209,9 @@ class ISMCTSAgent(Agent):
                     self._kept = None
                     return a  # a decisive move: it ends the game won in every determinization tried
                 values[a] = expected_value(after, me, max_outcomes=6)
-            if self.plans == 2:
+            if self._plans == 2:
                 root.plans = self._plan_children(state, values, me)
-            elif self.plans:
+            elif self._plans:
                 with_plans(state, values, me, max_outcomes=6)
             ranked = sorted(values, key=lambda a: -values[a])
             n = len(ranked)
@@ -343,9 +346,9 @@ class ISMCTSAgent(Agent):
         """The one-ply order of ``legal`` for ``seat`` (the greedy agent's, plans weighed whole): a prior in
         (0, 1] per action (``plans=2``: and per plan, each then a child of ``node``)."""
         values: dict[Any, float] = {a: expected_value(s.apply_unchecked(a), seat, max_outcomes=6) for a in legal}
-        if self.plans == 2 and node is not None:
+        if self._plans == 2 and node is not None:
             node.plans = self._plan_children(s, values, seat)
-        elif self.plans:
+        elif self._plans:
             with_plans(s, values, seat, max_outcomes=6)
         ranked = sorted(values, key=lambda a: -values[a])
         n = len(ranked)

@@ -411,6 +411,10 @@ class Ruleset(ABC):
     search_prior: ClassVar[int] = 0
     """Where ``ismcts`` ranks a node's children by a one-ply lookahead unless its spec says (its ``prior``
     parameter): 0 at the root only; 2 at every decision node, for a game of many moves of which few are good."""
+    search_plans: ClassVar[int] = 1
+    """How ``ismcts`` uses the ruleset's ``plans`` unless its spec says (its ``plans`` parameter): 1 they rank a
+    plan's first move by the position after the whole plan; 2 each plan is also a child of the tree, played whole
+    (search over which pieces go where, for a game whose turn moves many pieces)."""
     # --- test-settings hook (issue 28) ---
     test_settings: ClassVar[TestSettings] = TestSettings()
     """How the project's checks play this game (``TestSettings``: every field has a default)."""
