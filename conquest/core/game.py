@@ -414,7 +414,7 @@ class Ruleset(ABC):
     search_plans: ClassVar[int] = 1
     """How ``ismcts`` uses the ruleset's ``plans`` unless its spec says (its ``plans`` parameter): 1 they rank a
     plan's first move by the position after the whole plan; 2 each plan is also a child of the tree, played whole
-    (search over which pieces go where, for a game whose turn moves many pieces)."""
+    (search over which pieces go where, for a game whose turn moves many pieces: Nerath)."""
     # --- test-settings hook (issue 28) ---
     test_settings: ClassVar[TestSettings] = TestSettings()
     """How the project's checks play this game (``TestSettings``: every field has a default)."""

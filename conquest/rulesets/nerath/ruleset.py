@@ -62,6 +62,8 @@ class NerathRuleset(Ruleset):
                                  rl_max_decisions=400, rl_observation_games=(3, 600),
                                  narration_games=((4, 1), (2, 2)), evaluate_players=(None, 2, 3))
     search_prior = 2  # a hundred moves a decision: ismcts ranks every node (docs/agents.md, "Strength")
+    search_plans = 2  # ismcts searches over the Move step's plans, each a child played whole (docs/agents.md,
+    # "Search over turns")
 
     # --- RL hooks (issue 28) ---
     max_chance_outcomes = 64
