@@ -7,15 +7,15 @@ and the fields against each other, with errors that name the offending field."""
 
 from __future__ import annotations
 
-from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field, StrictFloat, StrictInt, create_model
+from pydantic import Field, StrictFloat, StrictInt
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
+from conquest.core.keykinds import filled, index_key, nullable, part, seat_mask
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import Body, Count, Id, Part
@@ -29,7 +29,6 @@ from conquest.rulesets.smallworld.common import (
     MAX_HOLES,
     NR,
     OUT,
-    PHASE_INDEX,
     PHASE_NAMES,
     STATUS_NAMES,
 )
@@ -45,64 +44,30 @@ Coins = Annotated[int, Field(ge=0, le=100_000)]
 Tokens = Annotated[int, Field(ge=0, le=30)]
 Seat = Annotated[int, Field(ge=0, le=4)]
 One = Annotated[int, Field(ge=0, le=1)]
-Phase: Any = Literal[tuple(PHASE_NAMES)]
 RaceId: Any = Literal[tuple(D.RACE_IDS)]
 PowerId: Any = Literal[tuple(D.POWER_IDS)]
 
 
-class MapDoc(Part):
-    id: Id
-    seed: Annotated[int, Field(ge=-(2 ** 63), le=2 ** 63)] = 0
-
-
-class SeatDoc(Part):
-    coins: Coins
-    coins_at_least: Coins = 0   # public: the least coins the seat's public actions prove (hidden.py)
-
-
-class RaceDoc(Part):
-    seat: Seat
-    power: PowerId
-    status: Literal["active", "declined"] = "active"
-    hand: Annotated[int, Field(ge=0, le=40)] = 0
-
-
-class ComboDoc(Part):
-    race: RaceId
-    power: PowerId
-    coins: Coins = 0
-
+MapDoc: Any = part("MapDoc", id=Id, seed=(Annotated[int, Field(ge=-(2 ** 63), le=2 ** 63)], 0))
+SeatDoc: Any = part("SeatDoc", coins=Coins, coins_at_least=(Coins, 0))
+"""``coins_at_least``, public: the least coins the seat's public actions prove (hidden.py)."""
+RaceDoc: Any = part("RaceDoc", seat=Seat, power=PowerId, status=(Literal["active", "declined"], "active"),
+                    hand=(Annotated[int, Field(ge=0, le=40)], 0))
+ComboDoc: Any = part("ComboDoc", race=RaceId, power=PowerId, coins=(Coins, 0))
 
 MARKERS = (("lost_tribe", "lost", One), ("lair", "lair", One), ("fortress", "fort", One),
            ("encampments", "camp", Annotated[int, Field(ge=0, le=5)]), ("hole", "hole", One), ("hero", "hero", One),
            ("dragon", "dragon", One))
 """What a region holds besides its race's tokens: each marker's key, the state's list of it and its bound."""
 _REGION: dict[str, Any] = {"race": (RaceId | None, None), "tokens": (Tokens, 0), **{k: (ty, 0) for k, _, ty in MARKERS}}
-RegionDoc: Any = create_model("RegionDoc", __base__=Part, **_REGION)
-
-
-class PeaceDoc(Part):
-    diplomat: Seat
-    opponent: Seat
-
-
-_COUNTERS: dict[str, Any] = {k: (Count, 0) for k in STAT_KEYS}
-StatsDoc: Any = create_model("StatsDoc", __base__=Part, **_COUNTERS)
+RegionDoc: Any = part("RegionDoc", **_REGION)
+PeaceDoc: Any = part("PeaceDoc", diplomat=Seat, opponent=Seat)
+StatsDoc: Any = part("StatsDoc", **{k: (Count, 0) for k in STAT_KEYS})
 """The report counters (``STAT_KEYS``; no rule reads them): a document without them starts at 0."""
 
 
 class _Body(Body):
     result: list[StrictInt | StrictFloat] | None = None   # written at the end, for readers; never read
-
-
-@cache
-def _defaults(model: type[BaseModel]) -> dict[str, Any]:
-    return {k: f.default for k, f in model.model_fields.items()}
-
-
-def _filled(model: type[BaseModel], value: dict[str, Any]) -> dict[str, Any]:
-    """A validated nested object with the defaults its model declares for the keys it leaves out."""
-    return {**_defaults(model), **value}
 
 
 # ---------------------------------------------------------------------------------------------- ids
@@ -126,17 +91,6 @@ def _seat(s: SmallWorldState, t: int, field: str) -> int:
     if t >= s.players:
         raise StateFormatError(field, f"expected an integer 0..{s.players - 1}, got {t!r}")
     return t
-
-
-def _seats_mask(mask: int, players: int) -> list[int]:
-    return [t for t in range(players) if mask >> t & 1]
-
-
-def _mask(s: SmallWorldState, seats: list[int], field: str) -> int:
-    m = 0
-    for k, t in enumerate(seats):
-        m |= 1 << _seat(s, t, f"{field}/{k}")
-    return m
 
 
 # ---------------------------------------------------------------------------------------------- keys
@@ -244,7 +198,7 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
         setattr(s, a, m)
     for i in range(n):
         rid = f"r{i + 1}"
-        info = _filled(RegionDoc, regs.get(rid, {}))
+        info = filled(RegionDoc, regs.get(rid, {}))
         x = _race(info["race"])
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
@@ -276,36 +230,23 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
             raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
 
 
-def _nullable(name: str, type_: Any, attribute: str) -> Key:
-    """A key for a number the state keeps as -1 when the document has null."""
-    get = attrgetter(attribute)
-    return Key(name, type_ | None, lambda s: None if get(s) < 0 else get(s),
-               lambda s, v: setattr(s, attribute, -1 if v is None else v), None)
-
-
-def _seat_set(name: str) -> Key:
-    """A key for a set of seats, a bit mask in the state."""
-    return Key(name, Annotated[list[Seat], Field(max_length=5)], lambda s: _seats_mask(getattr(s, name), s.players),
-               lambda s, v: setattr(s, name, _mask(s, v, f"turn_state/{name}")), [])
-
-
 TURN_STATE = Document("TurnStateDoc", [
-    Key("race", RaceId | None, lambda s: _race_name(s.cur), lambda s, v: setattr(s, "cur", _race(v)), None),
+    index_key("race", D.RACE_IDS, "cur", nullable=True),
     attr("readied", bool, default=False),
     attr("conquered", bool, "acted", False),
     attr("picked", bool, default=False),
     attr("declined", bool, "declined_now", False),
     attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conquered_non_empty", 0),
-    _seat_set("attacked"),
-    _seat_set("converted"),
+    seat_mask("attacked", Seat, "turn_state/attacked", 5),
+    seat_mask("converted", Seat, "turn_state/converted", 5),
     attr("dragon_used", bool, default=False),
     attr("die_used", bool, default=False),   # written only when true
     attr("fortress_placed", bool, "fort_placed", False),
-    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "berserk_die"),
+    nullable("berserk_die", Annotated[int, Field(ge=0, le=3)]),
     Key("final_region", Id | None, lambda s: f"r{s.final_r + 1}" if s.final_r >= 0 else None,
         lambda s, v: setattr(s, "final_r", _region(v, "turn_state/final_region", s.board.n)), None),
     attr("amazon_debt", Annotated[int, Field(ge=0, le=4)], default=0),
-    _nullable("defender", Seat, "defender"),
+    nullable("defender", Seat),
     attr("loose_encampments", Annotated[int, Field(ge=0, le=5)], "camps_loose", 0),
 ], base=Part)  # type: ignore[arg-type]  # a nested object: no header, no other key allowed
 """The turn's progress (docs/rules/smallworld.md, ``turn_state``), a nested document declared the same way."""
@@ -330,7 +271,7 @@ DOCUMENT = Document("SmallWorldBody", [
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     Key("turns", Annotated[int, Field(ge=1, le=10)] | None, attrgetter("turns"), None, None),  # from the players
     attr("seat", Seat),
-    Key("phase", Phase, lambda s: PHASE_NAMES[s.phase], lambda s, v: setattr(s, "phase", PHASE_INDEX[v])),
+    index_key("phase", PHASE_NAMES),
     Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
         lambda s: [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)], _read_seats,
         fresh=True),
@@ -347,7 +288,7 @@ DOCUMENT = Document("SmallWorldBody", [
     Key("peace", PeaceDoc | None,
         lambda s: {"diplomat": s.peace_by, "opponent": s.peace_to} if s.peace_by >= 0 else None, _read_peace, None),
     attr("holes_used", Annotated[int, Field(ge=0, le=2)], default=0),
-    Key("stats", StatsDoc, lambda s: dict(s.stats), lambda s, v: setattr(s, "stats", _filled(StatsDoc, v)), {}),
+    Key("stats", StatsDoc, lambda s: dict(s.stats), lambda s, v: setattr(s, "stats", filled(StatsDoc, v)), {}),
 ], base=_Body)
 """Every key of a Small World state document (besides ``result``, written at the end of a game for readers):
 the declared schema, the writer and the reader in one place."""

@@ -1,0 +1,91 @@
+"""Kinds of state-document keys and nested records that several rulesets declare the same way (an addition to
+``core.fields``, docs/architecture.md "State declarations"): a ruleset names the kind and its table instead of
+writing the reader and the writer again.
+
+- ``part`` / ``tagged`` / ``union``: nested records declared as ``name=type`` or ``name=(type, default)``,
+  the pydantic part models generated (a tagged union's discriminator and its models by tag).
+- ``filled``: a validated nested object with the defaults its model declares for the keys it leaves out.
+- ``index_key``: an id in the document, an index into an id table in the state (-1 for null).
+- ``nullable``: a number the state keeps as -1 where the document has null.
+- ``seat_mask``: a set of seats in the document, a bit mask in the state, each seat within the players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, reduce
+from operator import attrgetter, or_
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from conquest.core.errors import StateFormatError
+from conquest.core.fields import Key
+from conquest.core.schema import Part
+
+__all__ = ["filled", "index_key", "nullable", "part", "seat_mask", "tagged", "union"]
+
+
+def part(name: str, *, base: Any = Part, **fields: Any) -> Any:
+    """A nested record's model: every field ``type`` (required) or ``(type, default)``, no other key allowed."""
+    return create_model(name, __base__=base, **fields)
+
+
+def tagged(tag: str, *, base: type[BaseModel] = Part, key: str = "type", **fields: Any) -> Any:
+    """A record of a tagged union: its ``key`` holds ``tag`` (the model is named after the tag)."""
+    return part(tag.title().replace("_", ""), base=base, **{key: (Literal[tag], ...)}, **fields)
+
+
+def union(*models: Any, key: str = "type") -> tuple[Any, dict[str, Any]]:
+    """The discriminated union of tagged records and the models by their tag."""
+    by_tag = {m.model_fields[key].annotation.__args__[0]: m for m in models}
+    return Annotated[reduce(or_, models), Field(discriminator=key)], by_tag
+
+
+@cache
+def _defaults(model: type[BaseModel]) -> dict[str, Any]:
+    return {f.alias or k: f.default for k, f in model.model_fields.items() if not f.is_required()}
+
+
+def filled(model: type[BaseModel], value: dict[str, Any]) -> dict[str, Any]:
+    """A validated nested object with the defaults its model declares for the keys it leaves out."""
+    return {**_defaults(model), **value}
+
+
+def index_key(name: str, ids: Sequence[str], attribute: str | None = None, nullable: bool = False,
+              default: Any = ...) -> Key:
+    """A key whose value is one of ``ids`` (null too when ``nullable``), kept in the state as its index (-1 for
+    null); a document's unknown id is refused by the declared ``Literal`` type, naming the ids it may be."""
+    a = attribute or name
+    get = attrgetter(a)
+    index = {x: i for i, x in enumerate(ids)}
+    type_: Any = Literal[tuple(ids)]
+    if nullable:
+        return Key(name, type_ | None, lambda s: None if get(s) < 0 else ids[get(s)],
+                   lambda s, v: setattr(s, a, -1 if v is None else index[v]), None if default is ... else default)
+    return Key(name, type_, lambda s: ids[get(s)], lambda s, v: setattr(s, a, index[v]), default)
+
+
+def nullable(name: str, type_: Any, attribute: str | None = None) -> Key:
+    """A key for a number the state keeps as -1 when the document has null (null when left out)."""
+    a = attribute or name
+    get = attrgetter(a)
+    return Key(name, type_ | None, lambda s: None if get(s) < 0 else get(s),
+               lambda s, v: setattr(s, a, -1 if v is None else v), None)
+
+
+def seat_mask(name: str, seat: Any, field: str, most: int = 10) -> Key:
+    """A key for a set of seats (``seat`` their type, at most ``most``), a bit mask in the state; a seat past
+    the players is refused naming ``field/<k>``."""
+    get = attrgetter(name)
+
+    def read(s: Any, seats: list[int]) -> None:
+        m = 0
+        for k, t in enumerate(seats):
+            if t >= s.players:
+                raise StateFormatError(f"{field}/{k}", f"expected an integer 0..{s.players - 1}, got {t!r}")
+            m |= 1 << t
+        setattr(s, name, m)
+
+    return Key(name, Annotated[list[seat], Field(max_length=most)],
+               lambda s: [t for t in range(s.players) if get(s) >> t & 1], read, [])
