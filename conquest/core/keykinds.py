@@ -12,7 +12,7 @@ writing the reader and the writer again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, reduce
 from operator import attrgetter, or_
 from typing import Annotated, Any, Literal
@@ -23,7 +23,7 @@ from conquest.core.errors import StateFormatError
 from conquest.core.fields import Key
 from conquest.core.schema import Part
 
-__all__ = ["filled", "index_key", "nullable", "part", "seat_mask", "tagged", "union"]
+__all__ = ["filled", "id_mask", "index_key", "index_list", "nullable", "part", "seat_mask", "tagged", "union"]
 
 
 def part(name: str, *, base: Any = Part, **fields: Any) -> Any:
@@ -89,3 +89,23 @@ def seat_mask(name: str, seat: Any, field: str, most: int = 10) -> Key:
 
     return Key(name, Annotated[list[seat], Field(max_length=most)],
                lambda s: [t for t in range(s.players) if get(s) >> t & 1], read, [])
+
+
+def index_list(name: str, ids: Sequence[str], attribute: str, wrap: Callable[[Any], Any] = list) -> Key:
+    """A key for a list of ids or nulls (its type ``wrap(item)``, e.g. one per seat), kept in the state as a list
+    of indices into ``ids`` (-1 for null)."""
+    get = attrgetter(attribute)
+    index = {x: i for i, x in enumerate(ids)}
+    return Key(name, wrap(Literal[tuple(ids)] | None), lambda s: [ids[i] if i >= 0 else None for i in get(s)],
+               lambda s, v: setattr(s, attribute, [-1 if x is None else index[x] for x in v]), fresh=True)
+
+
+def id_mask(name: str, ids: Sequence[str], attribute: str, most: int = 100) -> Key:
+    """A key for a set of ids (listed in the order of ``ids``; a document's list at most ``most`` long, an id
+    named twice counts once), kept in the state as a bit mask over ``ids``."""
+    get = attrgetter(attribute)
+    index = {x: i for i, x in enumerate(ids)}
+    item: Any = Literal[tuple(ids)]
+    return Key(name, Annotated[list[item], Field(max_length=most)],
+               lambda s: [x for i, x in enumerate(ids) if get(s) >> i & 1],
+               lambda s, v: setattr(s, attribute, sum(1 << index[x] for x in set(v))), fresh=True)

@@ -16,7 +16,8 @@ from pydantic import Field, StrictInt, StrictStr
 
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.schema import Count, Id, Part, Text, read_counters
+from conquest.core.keykinds import filled, id_mask, index_list, part, tagged, union
+from conquest.core.schema import Count, Id, Text, read_counters
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (
     BONUS_KEYS,
@@ -54,96 +55,28 @@ def per_seat(item: Any) -> Any:
 
 
 Key_ = StrictInt | Text   # a claim key in an event: a square "x,y" or a place of power id
-DragonId: Any = Literal[tuple(T.dragon_ids)]  # the ids of the tables: a document's unknown id is refused by
-CardId: Any = Literal[tuple(T.card_ids)]      # its schema, naming the field and the ids it may be
-PlaceId: Any = Literal[tuple(T.place_ids)]
+CardId: Any = Literal[tuple(T.card_ids)]    # the ids of the tables: a document's unknown id is refused by its
+PlaceId: Any = Literal[tuple(T.place_ids)]  # schema, naming the field and the ids it may be
+NodeId: Any = Literal[tuple(sorted(CHANCE_NODES | DECISION_NODES | {"over"}))]
 
 
-class _Event(Part):
-    queue: list[Seat] = []
-
-
-class Attack(_Event):
-    type: Literal["attack"]
-    actor: Seat
-    defender: Seat
-    mod: StrictInt = 0
-    first: StrictInt | None = None
-
-
-class Steal(_Event):
-    type: Literal["steal"]
-    actor: Seat
-    from_: Seat | Literal["chest"] = Field(alias="from")
-    mod: StrictInt = 0
-
-
-class Destroy(_Event):
-    type: Literal["destroy"]
-    actor: Seat
-    target: Text
-    mod: StrictInt = 0
-
-
-class Claim(_Event):
-    type: Literal["claim"]
-    actor: Seat
-    targets: list[Text]
-
-
-class Place(Part):
-    type: Literal["place"]
-    by: Seat
-    piece: Literal["dragon", "hut", "chest"]
-    dragon: Annotated[int, Field(ge=-1, le=9)] = -1
-    mode: Text
-    range: Annotated[int, Field(ge=0, le=20)] = 0
-    then: Text = "act"
-
-
-class Upgrade(Part):
-    type: Literal["upgrade"]
-    towns: list[Text]
-
-
-class PlacePower(Part):
-    type: Literal["place_power"]
-    place: PlaceId
-
-
-class Bonus(Part):
-    move: Annotated[int, Field(ge=-20, le=20)]
-    attack: Annotated[int, Field(ge=-20, le=20)]
-    steal: Annotated[int, Field(ge=-20, le=20)]
-    destroy: Annotated[int, Field(ge=-20, le=20)]
-
-
-assert tuple(Bonus.model_fields) == BONUS_KEYS  # the document's bonus object: one number per bonus key
-
-class Tribute(Part):
-    type: Literal["tribute"]
-    seat: Seat
-    mod: StrictInt = 0
-    town: StrictInt = 0
-    city: StrictInt = 0
-
-
-class Token(Part):
-    type: Literal["token"]
-    seat: Seat
-    left: StrictInt
-    then: Text = "act"
-
-
-class Lose(Part):
-    type: Literal["lose"]
-    seat: Seat
-
-
-Event = Annotated[Attack | Steal | Destroy | Claim | Place | Upgrade | PlacePower | Tribute | Token | Lose,
-                  Field(discriminator="type")]
-_EVENT_MODELS = {m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
-                 for m in (Attack, Steal, Destroy, Claim, Place, Upgrade, PlacePower, Tribute, Token, Lose)}
+_Event: Any = part("_Event", queue=(list[Seat], []))
+Attack = tagged("attack", base=_Event, actor=Seat, defender=Seat, mod=(StrictInt, 0), first=(StrictInt | None, None))
+Steal = tagged("steal", base=_Event, actor=Seat, from_=(Seat | Literal["chest"], Field(alias="from")),
+               mod=(StrictInt, 0))
+Destroy = tagged("destroy", base=_Event, actor=Seat, target=Text, mod=(StrictInt, 0))
+Claim = tagged("claim", base=_Event, actor=Seat, targets=list[Text])
+Place = tagged("place", by=Seat, piece=Literal["dragon", "hut", "chest"],
+               dragon=(Annotated[int, Field(ge=-1, le=9)], -1), mode=Text,
+               range=(Annotated[int, Field(ge=0, le=20)], 0), then=(Text, "act"))
+Upgrade = tagged("upgrade", towns=list[Text])
+PlacePower = tagged("place_power", place=PlaceId)
+Tribute = tagged("tribute", seat=Seat, mod=(StrictInt, 0), town=(StrictInt, 0), city=(StrictInt, 0))
+Token = tagged("token", seat=Seat, left=StrictInt, then=(Text, "act"))
+Lose = tagged("lose", seat=Seat)
+Event, _EVENT_MODELS = union(Attack, Steal, Destroy, Claim, Place, Upgrade, PlacePower, Tribute, Token, Lose)
+Bonus = part("Bonus", **{k: (Annotated[int, Field(ge=-20, le=20)], ...) for k in BONUS_KEYS})
+"""The document's bonus object: one number per bonus key."""
 
 
 def _square(name: str, v: Any, anchor: bool = False) -> int:
@@ -185,14 +118,13 @@ def _write_board(s: NarbyData) -> dict[str, str]:
 DOCUMENT = Document("NarbyBody", [
     attr("round", Annotated[int, Field(ge=0, le=10_000)]),
     attr("phase", Literal[PHASES]),
-    attr("node", Id),
+    attr("node", NodeId),
     Key("seat", Seat | None, lambda s: None if s.node in CHANCE_NODES or s.node == "over" else s.who,
         lambda s, v: setattr(s, "who", -1 if v is None else v), None),
     attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
     Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
         lambda s: [s.die, s.die2], _read_dice, fresh=True),
-    Key("dragons", per_seat(DragonId | None), lambda s: [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
-        lambda s, v: setattr(s, "dragon", [-1 if x is None else T.dragon_index[x] for x in v]), fresh=True),
+    index_list("dragons", T.dragon_ids, "dragon", per_seat),
     _squares("dragon_at", "dpos", anchor=True),
     _squares("caves", "cave"),
     _squares("home", "home"),
@@ -213,9 +145,7 @@ DOCUMENT = Document("NarbyBody", [
         lambda s: s.rings_left, default=None),
     attr("hands", per_seat(CardId | None), "hand"),
     attr("played", Annotated[list[CardId], Field(max_length=100)]),
-    Key("powers_used", Annotated[list[PlaceId], Field(max_length=100)],
-        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1],
-        lambda s, v: setattr(s, "used", sum(1 << PIDX[p] for p in set(v))), fresh=True),
+    id_mask("powers_used", T.place_ids, "used"),
     attr("order", per_seat(Seat)),
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     attr("actions_left", Annotated[int, Field(ge=0, le=20)], "acts"),
@@ -274,12 +204,9 @@ def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | Non
     number of players, the defaults of the keys it leaves out filled in."""
     if v is None:
         return None
-    model = _EVENT_MODELS[v["type"]]
-    out: dict[str, Any] = {"type": v["type"]}
-    for name, f in model.model_fields.items():
-        k = f.alias or name
-        if k in v or (f.default is not None and k != "first"):
-            out[k] = v.get(k, f.default)
+    out = filled(_EVENT_MODELS[v["type"]], v)
+    if "first" not in v:
+        out.pop("first", None)   # an attack's first roll: none until it is rolled
     try:
         if "target" in out:
             out["target"] = key_parse(out["target"])
@@ -386,8 +313,6 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
     if options["max_rounds"] and s.round > options["max_rounds"]:
         raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "
                                         f"{options['max_rounds']}), which ends the game")
-    if s.node not in CHANCE_NODES and s.node not in DECISION_NODES and s.node != "over":
-        raise StateFormatError("node", f"unknown node {s.node!r}")
     if s.node in DECISION_NODES and not 0 <= s.who < players:
         raise StateFormatError("seat", f"a decision node needs the deciding seat, got {d.get('seat')!r}")
     if s.node not in DECISION_NODES:
