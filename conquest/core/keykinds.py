@@ -7,12 +7,15 @@ writing the reader and the writer again.
 - ``filled``: a validated nested object with the defaults its model declares for the keys it leaves out.
 - ``index_key``: an id in the document, an index into an id table in the state (-1 for null).
 - ``nullable``: a number the state keeps as -1 where the document has null.
-- ``seat_mask``: a set of seats in the document, a bit mask in the state, each seat within the players.
+- ``seat_mask``: a set of seats in the document, a bit mask in the state, each seat within the players
+  (``check_seat``).
+- ``one_per_seat``: a key whose list has one item per seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache, reduce
 from operator import attrgetter, or_
 from typing import Annotated, Any, Literal
@@ -23,7 +26,8 @@ from conquest.core.errors import StateFormatError
 from conquest.core.fields import Key
 from conquest.core.schema import Part
 
-__all__ = ["filled", "id_mask", "index_key", "index_list", "nullable", "part", "seat_mask", "tagged", "union"]
+__all__ = ["check_seat", "filled", "id_mask", "index_key", "index_list", "nullable", "one_per_seat", "part",
+           "seat_mask", "tagged", "union"]
 
 
 def part(name: str, *, base: Any = Part, **fields: Any) -> Any:
@@ -82,9 +86,7 @@ def seat_mask(name: str, seat: Any, field: str, most: int = 10) -> Key:
     def read(s: Any, seats: list[int]) -> None:
         m = 0
         for k, t in enumerate(seats):
-            if t >= s.players:
-                raise StateFormatError(f"{field}/{k}", f"expected an integer 0..{s.players - 1}, got {t!r}")
-            m |= 1 << t
+            m |= 1 << check_seat(s.players, t, f"{field}/{k}")
         setattr(s, name, m)
 
     return Key(name, Annotated[list[seat], Field(max_length=most)],
@@ -109,3 +111,24 @@ def id_mask(name: str, ids: Sequence[str], attribute: str, most: int = 100) -> K
     return Key(name, Annotated[list[item], Field(max_length=most)],
                lambda s: [x for i, x in enumerate(ids) if get(s) >> i & 1],
                lambda s, v: setattr(s, attribute, sum(1 << index[x] for x in set(v))), fresh=True)
+
+
+def one_per_seat(key: Key, what: str = "entries") -> Key:
+    """``key`` for a list with one item per seat: a document's list of another length is refused naming the key
+    ("expected a list of 3 entries"), before ``key`` reads it."""
+    read = key.read
+    assert read is not None, "a key read for its length is read"
+
+    def checked(s: Any, v: list[Any]) -> None:
+        if len(v) != s.players:
+            raise StateFormatError(key.name, f"expected a list of {s.players} {what}")
+        read(s, v)
+
+    return replace(key, read=checked)
+
+
+def check_seat(players: int, t: int, field: str) -> int:
+    """``t``, a seat of a validated document, if it is one of the ``players``; else a refusal naming ``field``."""
+    if t >= players:
+        raise StateFormatError(field, f"expected an integer 0..{players - 1}, got {t!r}")
+    return t

@@ -16,7 +16,7 @@ from pydantic import Field, StrictInt, StrictStr
 
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.keykinds import filled, id_mask, index_list, part, tagged, union
+from conquest.core.keykinds import filled, id_mask, index_list, one_per_seat, part, tagged, union
 from conquest.core.schema import Count, Id, Text, read_counters
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (
@@ -94,8 +94,9 @@ def _square(name: str, v: Any, anchor: bool = False) -> int:
 def _squares(field: str, attribute: str, anchor: bool = False) -> Key:
     def read(s: NarbyData, v: list[str | None]) -> None:
         setattr(s, attribute, [_square(f"{field}/{i}", q, anchor) for i, q in enumerate(v)])
-    return Key(field, per_seat(Square | None), lambda s: [B.sq_text(a) if a >= 0 else None
-                                                          for a in getattr(s, attribute)], read, fresh=True)
+    return one_per_seat(Key(field, per_seat(Square | None),
+                            lambda s: [B.sq_text(a) if a >= 0 else None for a in getattr(s, attribute)], read,
+                            fresh=True))
 
 
 def _read_dice(s: NarbyData, v: list[int]) -> None:
@@ -124,7 +125,7 @@ DOCUMENT = Document("NarbyBody", [
     attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
     Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
         lambda s: [s.die, s.die2], _read_dice, fresh=True),
-    index_list("dragons", T.dragon_ids, "dragon", per_seat),
+    one_per_seat(index_list("dragons", T.dragon_ids, "dragon", per_seat)),
     _squares("dragon_at", "dpos", anchor=True),
     _squares("caves", "cave"),
     _squares("home", "home"),
@@ -138,12 +139,12 @@ DOCUMENT = Document("NarbyBody", [
         _read_claims, fresh=True),
     Key("chest", Square | None, lambda s: B.sq_text(s.chest) if s.chest >= 0 else None, None, None),
     attr("chest_coins", Coins),
-    attr("coins", per_seat(Coins)),
-    attr("tokens", per_seat(Annotated[int, Field(ge=0, le=3_000)]), "tok_sum"),
-    attr("token_count", per_seat(Annotated[int, Field(ge=0, le=1_000)]), "tok_n"),
+    one_per_seat(attr("coins", per_seat(Coins))),
+    one_per_seat(attr("tokens", per_seat(Annotated[int, Field(ge=0, le=3_000)]), "tok_sum")),
+    one_per_seat(attr("token_count", per_seat(Annotated[int, Field(ge=0, le=1_000)]), "tok_n")),
     Key("rings_left", list[Annotated[int, Field(ge=0, le=100)]] | None,   # derived from claims when read
         lambda s: s.rings_left, default=None),
-    attr("hands", per_seat(CardId | None), "hand"),
+    one_per_seat(attr("hands", per_seat(CardId | None), "hand")),
     attr("played", Annotated[list[CardId], Field(max_length=100)]),
     id_mask("powers_used", T.place_ids, "used"),
     attr("order", per_seat(Seat)),
@@ -306,9 +307,6 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
     s = object.__new__(cls)
     s.players, s.options = players, dict(options)
     s.adj, s.cblk = int(options["adjacency"]), bool(options["chest_blocks"])
-    for key in ("dragons", "dragon_at", "caves", "home", "coins", "tokens", "token_count", "hands"):
-        if len(d[key]) != players:
-            raise StateFormatError(key, f"expected a list of {players} entries")
     DOCUMENT.read(s, d)
     if options["max_rounds"] and s.round > options["max_rounds"]:
         raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "

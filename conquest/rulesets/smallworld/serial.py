@@ -15,7 +15,7 @@ from pydantic import Field, StrictFloat, StrictInt
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.keykinds import filled, index_key, nullable, part, seat_mask
+from conquest.core.keykinds import check_seat, filled, index_key, nullable, one_per_seat, part, seat_mask
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import Body, Count, Id, Part
@@ -87,12 +87,6 @@ def _region(v: str | None, field: str, n: int) -> int:
     return int(v[1:]) - 1
 
 
-def _seat(s: SmallWorldState, t: int, field: str) -> int:
-    if t >= s.players:
-        raise StateFormatError(field, f"expected an integer 0..{s.players - 1}, got {t!r}")
-    return t
-
-
 # ---------------------------------------------------------------------------------------------- keys
 def _read_map(s: SmallWorldState, m: dict[str, Any]) -> None:
     seed = m.get("seed", 0)
@@ -106,8 +100,6 @@ def _read_map(s: SmallWorldState, m: dict[str, Any]) -> None:
 
 
 def _read_seats(s: SmallWorldState, seats: list[dict[str, Any]]) -> None:
-    if len(seats) != s.players:
-        raise StateFormatError("seats", f"expected a list of {s.players} seats")
     s.coins = [st["coins"] for st in seats]
     # the public lower bound (``hidden``): a document without it proves nothing (0); never above the coins
     s.coins_floor = [st.get("coins_at_least", 0) for st in seats]
@@ -131,7 +123,7 @@ def _read_races(s: SmallWorldState, races: dict[str, dict[str, Any]]) -> None:
     s.rseat, s.rpower, s.rstatus, s.rhand = [-1] * NR, [-1] * NR, [OUT] * NR, [0] * NR
     for name, info in races.items():
         x = D.RACE_INDEX[name]
-        s.rseat[x] = _seat(s, info["seat"], f"races/{name}/seat")
+        s.rseat[x] = check_seat(s.players, info["seat"], f"races/{name}/seat")
         s.rpower[x] = D.POWER_INDEX[info["power"]]
         s.rstatus[x] = DECLINED if info.get("status") == "declined" else ACTIVE
         s.rhand[x] = info.get("hand", 0)
@@ -262,8 +254,8 @@ def _write_turn_state(s: SmallWorldState) -> dict[str, Any]:
 def _read_peace(s: SmallWorldState, pc: dict[str, int] | None) -> None:
     s.peace_by = s.peace_to = -1
     if pc is not None:
-        s.peace_by = _seat(s, pc["diplomat"], "peace/diplomat")
-        s.peace_to = _seat(s, pc["opponent"], "peace/opponent")
+        s.peace_by = check_seat(s.players, pc["diplomat"], "peace/diplomat")
+        s.peace_to = check_seat(s.players, pc["opponent"], "peace/opponent")
 
 
 DOCUMENT = Document("SmallWorldBody", [
@@ -272,9 +264,9 @@ DOCUMENT = Document("SmallWorldBody", [
     Key("turns", Annotated[int, Field(ge=1, le=10)] | None, attrgetter("turns"), None, None),  # from the players
     attr("seat", Seat),
     index_key("phase", PHASE_NAMES),
-    Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
+    one_per_seat(Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
         lambda s: [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)], _read_seats,
-        fresh=True),
+        fresh=True), "seats"),
     Key("races", dict[RaceId, RaceDoc], _write_races, _read_races, {}),
     Key("column", Annotated[list[ComboDoc], Field(max_length=6)],
         lambda s: [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
@@ -313,9 +305,9 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     ph, n = PHASE_NAMES[s.phase], s.board.n
     if s.turn > s.turns:
         raise StateFormatError("turn", f"expected an integer 0..{s.turns}, got {s.turn!r}")
-    _seat(s, s.seat, "seat")
+    check_seat(s.players, s.seat, "seat")
     if s.defender >= 0:
-        _seat(s, s.defender, "turn_state/defender")
+        check_seat(s.players, s.defender, "turn_state/defender")
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
