@@ -108,8 +108,12 @@ def id_mask(name: str, ids: Sequence[str], attribute: str, most: int = 100) -> K
     get = attrgetter(attribute)
     index = {x: i for i, x in enumerate(ids)}
     item: Any = Literal[tuple(ids)]
-    return Key(name, Annotated[list[item], Field(max_length=most)],
-               lambda s: [x for i, x in enumerate(ids) if get(s) >> i & 1],
+
+    def write(s: Any) -> list[str]:
+        mask = get(s)
+        return [x for i, x in enumerate(ids) if mask >> i & 1] if mask else []
+
+    return Key(name, Annotated[list[item], Field(max_length=most)], write,
                lambda s, v: setattr(s, attribute, sum(1 << index[x] for x in set(v))), fresh=True)
 
 
