@@ -10,6 +10,7 @@ document").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field, StrictInt, StrictStr
@@ -186,18 +187,21 @@ def _phase_of(node: str, ev: dict[str, Any] | None) -> str:
     return "tribute" if typ == "tribute" else "action"  # node roll
 
 
+def _texts(keys: tuple[Any, ...]) -> list[str]:
+    return [key_text(x) for x in keys]
+
+
+def _keys(texts: list[str]) -> tuple[Any, ...]:
+    return tuple(key_parse(x) for x in texts)
+
+
+_EV_WRITE: dict[str, Callable[[Any], Any]] = {"target": key_text, "targets": _texts, "towns": _texts, "queue": list}
+"""The event's fields that play keeps otherwise than the document: claim keys parsed, seat queues as tuples."""
+_EV_READ: dict[str, Callable[[Any], Any]] = {"target": key_parse, "targets": _keys, "towns": _keys, "queue": tuple}
+
+
 def ev_to_json(ev: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in ev.items():
-        if k == "target":
-            out[k] = key_text(v)
-        elif k in ("targets", "towns"):
-            out[k] = [key_text(x) for x in v]
-        elif k == "queue":
-            out[k] = list(v)
-        else:
-            out[k] = v
-    return out
+    return {k: _EV_WRITE[k](v) if k in _EV_WRITE else v for k, v in ev.items()}
 
 
 def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | None:
@@ -209,15 +213,9 @@ def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | Non
     if "first" not in v:
         out.pop("first", None)   # an attack's first roll: none until it is rolled
     try:
-        if "target" in out:
-            out["target"] = key_parse(out["target"])
-        for k in ("targets", "towns"):
-            if k in out:
-                out[k] = tuple(key_parse(str(y)) for y in out[k])
+        out.update({k: f(out[k]) for k, f in _EV_READ.items() if k in out})
     except ValueError as e:
         raise StateFormatError("event", str(e)) from None
-    if "queue" in out:
-        out["queue"] = tuple(out["queue"])
     for k in ("actor", "defender", "seat", "by", "from"):
         if isinstance(out.get(k), int) and not 0 <= out[k] < players:
             raise StateFormatError(f"event/{k}", f"seat {out[k]} out of range")
