@@ -93,7 +93,11 @@ def seat_mask(name: str, seat: Any, field: str, most: int = 10) -> Key:
                lambda s: [t for t in range(s.players) if get(s) >> t & 1], read, [])
 
 
-def index_list(name: str, ids: Sequence[str], attribute: str, wrap: Callable[[Any], Any] = list) -> Key:
+def _list_of(item: Any) -> Any:
+    return list[item]
+
+
+def index_list(name: str, ids: Sequence[str], attribute: str, wrap: Callable[[Any], Any] = _list_of) -> Key:
     """A key for a list of ids or nulls (its type ``wrap(item)``, e.g. one per seat), kept in the state as a list
     of indices into ``ids`` (-1 for null)."""
     get = attrgetter(attribute)
