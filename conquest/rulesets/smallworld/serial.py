@@ -71,12 +71,9 @@ class _Body(Body):
 
 
 # ---------------------------------------------------------------------------------------------- ids
-def _race_name(x: int) -> str | None:
-    return D.RACE_IDS[x] if x >= 0 else None
-
-
-def _race(v: str | None) -> int:
-    return -1 if v is None else D.RACE_INDEX[v]
+_RACE_ID: tuple[str | None, ...] = (*D.RACE_IDS, None)
+"""A race's id by its index, None for -1 (no race)."""
+_RACE_INDEX: dict[str | None, int] = {**D.RACE_INDEX, None: -1}
 
 
 def _region(v: str | None, field: str, n: int) -> int:
@@ -126,10 +123,7 @@ def _read_races(s: SmallWorldState, races: dict[str, dict[str, Any]]) -> None:
         s.rseat[x] = check_seat(s.players, info["seat"], f"races/{name}/seat")
         s.rpower[x] = D.POWER_INDEX[info["power"]]
         s.rstatus[x] = DECLINED if info.get("status") == "declined" else ACTIVE
-        s.rhand[x] = info.get("hand", 0)
-        if s.rhand[x] > _figures(s).supply[x] + 4:
-            raise StateFormatError(f"races/{name}/hand", f"expected an integer 0..{_figures(s).supply[x] + 4}, "
-                                                         f"got {s.rhand[x]!r}")
+        s.rhand[x] = info.get("hand", 0)   # within the race's supply with its tokens on the board: _read_regions
     for t in range(s.players):
         act = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == ACTIVE]
         if len(act) > 1:
@@ -160,7 +154,7 @@ def _read_column(s: SmallWorldState, col: list[dict[str, Any]]) -> None:
 
 def _read_drawn(s: SmallWorldState, name: str | None) -> None:
     """The race drawn for the bottom of the column, waiting for its power: appended to the column's races."""
-    drawn = _race(name)
+    drawn = _RACE_INDEX[name]
     if (drawn >= 0) != (PHASE_NAMES[s.phase] == "draw-power"):
         raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
                                              "then")
@@ -174,7 +168,7 @@ def _read_drawn(s: SmallWorldState, name: str | None) -> None:
 
 def _write_regions(s: SmallWorldState) -> dict[str, Any]:
     # the markers of ``MARKERS`` spelled out: a dict display is twice as fast as one built from the table
-    return {f"r{i + 1}": {"race": _race_name(s.region_race[i]), "tokens": s.tokens[i], "lost_tribe": s.lost[i],
+    return {f"r{i + 1}": {"race": _RACE_ID[s.region_race[i]], "tokens": s.tokens[i], "lost_tribe": s.lost[i],
                           "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
                           "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
             for i in range(s.board.n)}
@@ -191,7 +185,7 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
     for i in range(n):
         rid = f"r{i + 1}"
         info = filled(RegionDoc, regs.get(rid, {}))
-        x = _race(info["race"])
+        x = _RACE_INDEX[info["race"]]
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
         s.region_race[i], s.tokens[i] = x, info["tokens"]
