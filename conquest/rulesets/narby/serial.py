@@ -17,7 +17,7 @@ from pydantic import Field, StrictInt, StrictStr
 
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.keykinds import filled, id_mask, index_list, one_per_seat, part, tagged, union
+from conquest.core.keys import IdTable, filled, id_flags, id_list, one_of, one_per_seat, part, tagged, union
 from conquest.core.schema import Count, Id, Text, read_counters
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (
@@ -126,7 +126,8 @@ DOCUMENT = Document("NarbyBody", [
     attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
     Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
         lambda s: [s.die, s.die2], _read_dice, fresh=True),
-    one_per_seat(index_list("dragons", T.dragon_ids, "dragon", per_seat)),
+    one_per_seat(id_list("dragons", IdTable("dragon", T.dragon_ids), per_seat(one_of(T.dragon_ids) | None), "dragon",
+                         none=True)),
     _squares("dragon_at", "dpos", anchor=True),
     _squares("caves", "cave"),
     _squares("home", "home"),
@@ -147,7 +148,8 @@ DOCUMENT = Document("NarbyBody", [
         lambda s: s.rings_left, default=None),
     one_per_seat(attr("hands", per_seat(CardId | None), "hand")),
     attr("played", Annotated[list[CardId], Field(max_length=100)]),
-    id_mask("powers_used", T.place_ids, "used"),
+    id_flags("powers_used", IdTable("place of power", T.place_ids), None, "used",
+             type_=Annotated[list[PlaceId], Field(max_length=100)]),
     attr("order", per_seat(Seat)),
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     attr("actions_left", Annotated[int, Field(ge=0, le=20)], "acts"),

@@ -15,7 +15,7 @@ from pydantic import Field, StrictFloat, StrictInt
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.keykinds import check_seat, filled, index_key, nullable, one_per_seat, part, seat_mask
+from conquest.core.keys import IdTable, check_seat, filled, nullable, one_id, one_of, one_per_seat, part, seat_mask
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import Body, Count, Id, Part
@@ -217,7 +217,7 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
 
 
 TURN_STATE = Document("TurnStateDoc", [
-    index_key("race", D.RACE_IDS, "cur", nullable=True),
+    one_id("race", IdTable("race", D.RACE_IDS), "cur", none=True, type_=RaceId, default=None),
     attr("readied", bool, default=False),
     attr("conquered", bool, "acted", False),
     attr("picked", bool, default=False),
@@ -257,7 +257,7 @@ DOCUMENT = Document("SmallWorldBody", [
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     Key("turns", Annotated[int, Field(ge=1, le=10)] | None, attrgetter("turns"), None, None),  # from the players
     attr("seat", Seat),
-    index_key("phase", PHASE_NAMES),
+    one_id("phase", IdTable("phase", PHASE_NAMES), type_=one_of(PHASE_NAMES)),
     one_per_seat(Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
         lambda s: [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)], _read_seats,
         fresh=True), "seats"),
