@@ -187,7 +187,7 @@ def id_list(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, at
 
     def read(x: Any, v: list[Any]) -> None:
         t = tab(x)
-        setattr(x, a, [-1 if e is None else t.ix(e, field) for e in v])
+        setattr(x, a, [-1 if e is None else t.ix(e, field) for e in v] if none else [t.ix(e, field) for e in v])
 
     return StartKey(name, type_, write, read, default, True, a, start)
 
