@@ -1,36 +1,48 @@
-"""Kinds of document keys that map ids to indices (docs/architecture.md, "State declarations"), for
-``core.fields.Document``: a state keeps spaces, realms or territories as indices into an id table and its
-document names them by id. Each kind writes the ids, reads the indices back (an id the table does not know is
-refused naming the field: "unknown <what> 'x'") and may declare the field's start value, from which a state's
-constructor is derived (``Starts``).
+"""Kinds of state-document keys, for ``core.fields.Document`` (docs/architecture.md, "State declarations"): the
+one place where a ruleset finds a kind of key or nested record that several rulesets declare the same way.
+
+Ids and indices: a state keeps spaces, realms, races or territories as indices into an id table and its document
+names them by id. Each kind writes the ids, reads the indices back (an id the table does not know is refused
+naming the field: "unknown <what> 'x'"; a ``Literal`` type from ``one_of`` lets the schema refuse it first) and
+may declare the field's start value, from which a state's constructor is derived (``Starts``).
 
 - ``IdTable``: the ids of one kind (``what``), in order, and the index each stands for.
-- ``one_id``: one index (``-1`` written as null when ``none`` is allowed); ``id_list``: a list of indices;
-  ``per_id``: a list with one entry per id, written ``{id: entry}`` (an id left out keeps the start value);
-  ``id_flags``: a 0/1 list, written as the ids whose entry is 1; ``id_dict``: a dict keyed by indices;
-  ``rows``: tuples with index columns, written as objects; ``known_ids``: ids kept as ids, each among a data
-  file's; ``record``: a nested record (its own ``Document``) or null.
+- ``one_id``: one index (``-1`` written as null when ``none`` is allowed); ``id_list``: a list of indices (with
+  ``none``, -1 as null); ``per_id``: a list with one entry per id, written ``{id: entry}`` (an id left out keeps
+  the start value); ``id_flags``: a 0/1 list or a bit mask, written as the ids it holds; ``id_dict``: a dict
+  keyed by indices; ``rows``: tuples with index columns, written as objects; ``known_ids``: ids kept as ids, each
+  among a data file's; ``record``: a nested record (its own ``Document``) or null.
 - ``key`` and ``start``: any key with its field's start value; ``Starts``: the constructor they give.
 - ``one_of`` and ``dict_of``: ids the schema lists (a ``Literal``), so that no reader checks them again.
-"""
 
+Numbers, seats and nested records:
+
+- ``nullable``: a number the state keeps as -1 where the document has null.
+- ``seat_mask``: a set of seats in the document, a bit mask in the state, each seat within the players
+  (``check_seat``); ``one_per_seat``: a key whose list has one item per seat.
+- ``part`` / ``tagged`` / ``union``: nested records declared as ``name=type`` or ``name=(type, default)``, the
+  pydantic models generated (a tagged union's discriminator and its models by tag); ``filled``: a validated
+  nested object with the defaults its model declares for the keys it leaves out.
+"""
 from __future__ import annotations
 
 from ast import literal_eval
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
-from operator import attrgetter
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from functools import cache, reduce
+from operator import attrgetter, or_
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key
 from conquest.core.game import json_copy
-from conquest.core.schema import Body
+from conquest.core.schema import Body, Part
 
-__all__ = ["IdTable", "Record", "StartKey", "Starts", "dict_of", "id_dict", "id_flags", "id_list", "key",
-           "known_ids", "one_id", "one_of", "per_id", "record", "rows", "start"]
+__all__ = ["IdTable", "Record", "StartKey", "Starts", "check_seat", "dict_of", "filled", "id_dict", "id_flags",
+           "id_list", "key", "known_ids", "nullable", "one_id", "one_of", "one_per_seat", "part", "per_id", "record",
+           "rows", "seat_mask", "start", "tagged", "union"]
 
 NO_START: Any = object()
 
@@ -133,37 +145,49 @@ def one_id(name: str, table: IdTable | Callable[[Any], IdTable], attribute: str 
         i = get(x)
         return None if none and i < 0 else tab(x).of[i]
 
-    if isinstance(table, IdTable) and not none:
-        of = table.of
-
-        def write(x: Any) -> Any:   # a fixed table: no lookup of it on every to_json
-            return of[get(x)]
-
     def read(x: Any, v: Any) -> None:
         setattr(x, a, -1 if v is None else tab(x).ix(v, field))
+
+    if isinstance(table, IdTable):   # a fixed table: no lookup of it on every to_json and from_json
+        of, ix = table.of, table.ix
+
+        if none:
+            def write(x: Any) -> Any:
+                i = get(x)
+                return None if i < 0 else of[i]
+        else:
+            def write(x: Any) -> Any:
+                return of[get(x)]
+
+        def read(x: Any, v: Any) -> None:
+            setattr(x, a, -1 if v is None else ix(v, field))
 
     return StartKey(name, type_ | None if none else type_, write, read, default, False, a, start)
 
 
 def id_list(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, attribute: str | None = None,
-            default: Any = ..., prefix: str = "", start: Any = NO_START) -> StartKey:
-    """A list of indices, written as their ids in the same order."""
+            default: Any = ..., prefix: str = "", start: Any = NO_START, *, none: bool = False) -> StartKey:
+    """A list of indices, written as their ids in the same order (with ``none``, -1 as null)."""
     a, field, tab = attribute or name, prefix + name, _table_of(table)
     get = attrgetter(a)
 
-    def write(x: Any) -> list[str]:
+    def write(x: Any) -> list[Any]:
         of = tab(x).of
-        return [of[i] for i in get(x)]
+        return [of[i] if i >= 0 else None for i in get(x)] if none else [of[i] for i in get(x)]
 
     if isinstance(table, IdTable):
         of = table.of
 
-        def write(x: Any) -> list[str]:   # a fixed table: no lookup of it on every to_json
-            return [of[i] for i in get(x)]
+        if none:
+            def write(x: Any) -> list[Any]:   # a fixed table: no lookup of it on every to_json
+                return [of[i] if i >= 0 else None for i in get(x)]
+        else:
+            def write(x: Any) -> list[Any]:
+                return [of[i] for i in get(x)]
 
     def read(x: Any, v: list[Any]) -> None:
         t = tab(x)
-        setattr(x, a, [t.ix(e, field) for e in v])
+        setattr(x, a, [-1 if e is None else t.ix(e, field) for e in v] if none else [t.ix(e, field) for e in v])
 
     return StartKey(name, type_, write, read, default, True, a, start)
 
@@ -205,10 +229,11 @@ def per_id(name: str, table: IdTable | Callable[[Any], IdTable], type_: Any, att
     return StartKey(name, dict[str, type_], write, read, default, entries is not None or none, a, start)
 
 
-def id_flags(name: str, table: IdTable, size: int, attribute: str | None = None,
-             default: Any = ..., start: Any = NO_START) -> StartKey:
-    """A 0/1 list over a board (``size`` entries), written as the ids of ``table`` whose entry is 1, in the
-    table's order; an id not in the table is refused."""
+def id_flags(name: str, table: IdTable, size: int | None, attribute: str | None = None,
+             default: Any = ..., start: Any = NO_START, *, type_: Any = list[str]) -> StartKey:
+    """The ids of ``table`` a state holds, written in the table's order: a 0/1 list over a board (``size``
+    entries) or, when ``size`` is None, a bit mask (bit ``i`` for index ``i``); an id not in the table is refused,
+    an id named twice counts once."""
     a = attribute or name
     get = attrgetter(a)
 
@@ -217,12 +242,25 @@ def id_flags(name: str, table: IdTable, size: int, attribute: str | None = None,
         return [k for k, i in table.items if flags[i]]
 
     def read(x: Any, v: list[Any]) -> None:
-        flags = [0] * size
+        flags = [0] * (size or 0)
         for e in v:
             flags[table.ix(e, name)] = 1
         setattr(x, a, flags)
 
-    return StartKey(name, list[str], write, read, default, True, a, start)
+    if size is None:
+        items = table.items
+
+        def write(x: Any) -> list[str]:
+            mask = get(x)
+            return [k for k, i in items if mask >> i & 1] if mask else []
+
+        def read(x: Any, v: list[Any]) -> None:
+            mask = 0
+            for e in v:
+                mask |= 1 << table.ix(e, name)
+            setattr(x, a, mask)
+
+    return StartKey(name, type_, write, read, default, True, a, start)
 
 
 def id_dict(name: str, table: IdTable, type_: Any, attribute: str | None = None, default: Any = ...,
@@ -299,3 +337,73 @@ def record(name: str, doc: Document, cls: type, check: Callable[[Any, Any], None
         return None if rec is None else doc.write(rec)
 
     return StartKey(name, doc.model | None, write or written, read, None, True, a, None)
+
+
+def nullable(name: str, type_: Any, attribute: str | None = None) -> StartKey:
+    """A number the state keeps as -1 when the document has null (null when left out)."""
+    a = attribute or name
+    get = attrgetter(a)
+    return StartKey(name, type_ | None, lambda s: None if get(s) < 0 else get(s),
+                    lambda s, v: setattr(s, a, -1 if v is None else v), None, False, a)
+
+
+def check_seat(players: int, t: int, field: str) -> int:
+    """``t``, a seat of a validated document, if it is one of the ``players``; else a refusal naming ``field``."""
+    if t >= players:
+        raise StateFormatError(field, f"expected an integer 0..{players - 1}, got {t!r}")
+    return t
+
+
+def seat_mask(name: str, seat: Any, field: str, most: int = 10) -> StartKey:
+    """A set of seats (``seat`` their type, at most ``most``), a bit mask in the state; a seat past the players
+    is refused naming ``field/<k>``."""
+    get = attrgetter(name)
+
+    def read(s: Any, seats: list[int]) -> None:
+        m = 0
+        for k, t in enumerate(seats):
+            m |= 1 << check_seat(s.players, t, f"{field}/{k}")
+        setattr(s, name, m)
+
+    return StartKey(name, Annotated[list[seat], Field(max_length=most)],
+                    lambda s: [t for t in range(s.players) if get(s) >> t & 1], read, [], False, name)
+
+
+def one_per_seat(key: Key, what: str = "entries") -> Key:
+    """``key`` for a list with one item per seat: a document's list of another length is refused naming the key
+    ("expected a list of 3 entries"), before ``key`` reads it."""
+    read = key.read
+    assert read is not None, "a key read for its length is read"
+
+    def checked(s: Any, v: list[Any]) -> None:
+        if len(v) != s.players:
+            raise StateFormatError(key.name, f"expected a list of {s.players} {what}")
+        read(s, v)
+
+    return replace(key, read=checked)
+
+
+def part(name: str, *, base: Any = Part, **fields: Any) -> Any:
+    """A nested record's model: every field ``type`` (required) or ``(type, default)``, no other key allowed."""
+    return create_model(name, __base__=base, **fields)
+
+
+def tagged(tag: str, *, base: type[BaseModel] = Part, key: str = "type", **fields: Any) -> Any:
+    """A record of a tagged union: its ``key`` holds ``tag`` (the model is named after the tag)."""
+    return part(tag.title().replace("_", ""), base=base, **{key: (Literal[tag], ...)}, **fields)
+
+
+def union(*models: Any, key: str = "type") -> tuple[Any, dict[str, Any]]:
+    """The discriminated union of tagged records and the models by their tag."""
+    by_tag = {m.model_fields[key].annotation.__args__[0]: m for m in models}
+    return Annotated[reduce(or_, models), Field(discriminator=key)], by_tag
+
+
+@cache
+def _defaults(model: type[BaseModel]) -> dict[str, Any]:
+    return {f.alias or k: f.default for k, f in model.model_fields.items() if not f.is_required()}
+
+
+def filled(model: type[BaseModel], value: dict[str, Any]) -> dict[str, Any]:
+    """A validated nested object with the defaults its model declares for the keys it leaves out."""
+    return {**_defaults(model), **value}

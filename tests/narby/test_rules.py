@@ -277,6 +277,12 @@ def test_state_json_errors_name_the_field():
         position({"node": "roll", "seat": None})
     with pytest.raises(StateFormatError, match="event"):  # a list where the event's type belongs
         position({"event": {"type": [], "seat": 0, "left": 1, "then": "act"}})
+    with pytest.raises(StateFormatError, match="^node: input should be 'act', .*'upgrade' \\(got 'nap'\\)$"):
+        position({"node": "nap"})   # the declared node ids: an unknown node is refused by the schema
+    with pytest.raises(StateFormatError, match="^coins: expected a list of 2 entries$"):
+        position({"coins": [10, 10, 10]})   # one per seat
+    with pytest.raises(StateFormatError, match="^event/defender: seat 2 out of range$"):
+        position({"node": "react", "seat": 1, "event": {"type": "attack", "actor": 0, "defender": 2, "queue": [1]}})
 
 
 def test_view_hides_other_hands():

@@ -10,13 +10,15 @@ document").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field, StrictInt, StrictStr
 
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.schema import Count, Id, Part, Text, read_counters
+from conquest.core.keys import IdTable, filled, id_flags, id_list, one_of, one_per_seat, part, tagged, union
+from conquest.core.schema import Count, Id, Text, read_counters
 from conquest.rulesets.narby import board as B
 from conquest.rulesets.narby.base import (
     BONUS_KEYS,
@@ -54,96 +56,28 @@ def per_seat(item: Any) -> Any:
 
 
 Key_ = StrictInt | Text   # a claim key in an event: a square "x,y" or a place of power id
-DragonId: Any = Literal[tuple(T.dragon_ids)]  # the ids of the tables: a document's unknown id is refused by
-CardId: Any = Literal[tuple(T.card_ids)]      # its schema, naming the field and the ids it may be
-PlaceId: Any = Literal[tuple(T.place_ids)]
+CardId: Any = Literal[tuple(T.card_ids)]    # the ids of the tables: a document's unknown id is refused by its
+PlaceId: Any = Literal[tuple(T.place_ids)]  # schema, naming the field and the ids it may be
+NodeId: Any = Literal[tuple(sorted(CHANCE_NODES | DECISION_NODES | {"over"}))]
 
 
-class _Event(Part):
-    queue: list[Seat] = []
-
-
-class Attack(_Event):
-    type: Literal["attack"]
-    actor: Seat
-    defender: Seat
-    mod: StrictInt = 0
-    first: StrictInt | None = None
-
-
-class Steal(_Event):
-    type: Literal["steal"]
-    actor: Seat
-    from_: Seat | Literal["chest"] = Field(alias="from")
-    mod: StrictInt = 0
-
-
-class Destroy(_Event):
-    type: Literal["destroy"]
-    actor: Seat
-    target: Text
-    mod: StrictInt = 0
-
-
-class Claim(_Event):
-    type: Literal["claim"]
-    actor: Seat
-    targets: list[Text]
-
-
-class Place(Part):
-    type: Literal["place"]
-    by: Seat
-    piece: Literal["dragon", "hut", "chest"]
-    dragon: Annotated[int, Field(ge=-1, le=9)] = -1
-    mode: Text
-    range: Annotated[int, Field(ge=0, le=20)] = 0
-    then: Text = "act"
-
-
-class Upgrade(Part):
-    type: Literal["upgrade"]
-    towns: list[Text]
-
-
-class PlacePower(Part):
-    type: Literal["place_power"]
-    place: PlaceId
-
-
-class Bonus(Part):
-    move: Annotated[int, Field(ge=-20, le=20)]
-    attack: Annotated[int, Field(ge=-20, le=20)]
-    steal: Annotated[int, Field(ge=-20, le=20)]
-    destroy: Annotated[int, Field(ge=-20, le=20)]
-
-
-assert tuple(Bonus.model_fields) == BONUS_KEYS  # the document's bonus object: one number per bonus key
-
-class Tribute(Part):
-    type: Literal["tribute"]
-    seat: Seat
-    mod: StrictInt = 0
-    town: StrictInt = 0
-    city: StrictInt = 0
-
-
-class Token(Part):
-    type: Literal["token"]
-    seat: Seat
-    left: StrictInt
-    then: Text = "act"
-
-
-class Lose(Part):
-    type: Literal["lose"]
-    seat: Seat
-
-
-Event = Annotated[Attack | Steal | Destroy | Claim | Place | Upgrade | PlacePower | Tribute | Token | Lose,
-                  Field(discriminator="type")]
-_EVENT_MODELS = {m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
-                 for m in (Attack, Steal, Destroy, Claim, Place, Upgrade, PlacePower, Tribute, Token, Lose)}
+_Event: Any = part("_Event", queue=(list[Seat], []))
+Attack = tagged("attack", base=_Event, actor=Seat, defender=Seat, mod=(StrictInt, 0), first=(StrictInt | None, None))
+Steal = tagged("steal", base=_Event, actor=Seat, from_=(Seat | Literal["chest"], Field(alias="from")),
+               mod=(StrictInt, 0))
+Destroy = tagged("destroy", base=_Event, actor=Seat, target=Text, mod=(StrictInt, 0))
+Claim = tagged("claim", base=_Event, actor=Seat, targets=list[Text])
+Place = tagged("place", by=Seat, piece=Literal["dragon", "hut", "chest"],
+               dragon=(Annotated[int, Field(ge=-1, le=9)], -1), mode=Text,
+               range=(Annotated[int, Field(ge=0, le=20)], 0), then=(Text, "act"))
+Upgrade = tagged("upgrade", towns=list[Text])
+PlacePower = tagged("place_power", place=PlaceId)
+Tribute = tagged("tribute", seat=Seat, mod=(StrictInt, 0), town=(StrictInt, 0), city=(StrictInt, 0))
+Token = tagged("token", seat=Seat, left=StrictInt, then=(Text, "act"))
+Lose = tagged("lose", seat=Seat)
+Event, _EVENT_MODELS = union(Attack, Steal, Destroy, Claim, Place, Upgrade, PlacePower, Tribute, Token, Lose)
+Bonus = part("Bonus", **{k: (Annotated[int, Field(ge=-20, le=20)], ...) for k in BONUS_KEYS})
+"""The document's bonus object: one number per bonus key."""
 
 
 def _square(name: str, v: Any, anchor: bool = False) -> int:
@@ -161,8 +95,9 @@ def _square(name: str, v: Any, anchor: bool = False) -> int:
 def _squares(field: str, attribute: str, anchor: bool = False) -> Key:
     def read(s: NarbyData, v: list[str | None]) -> None:
         setattr(s, attribute, [_square(f"{field}/{i}", q, anchor) for i, q in enumerate(v)])
-    return Key(field, per_seat(Square | None), lambda s: [B.sq_text(a) if a >= 0 else None
-                                                          for a in getattr(s, attribute)], read, fresh=True)
+    return one_per_seat(Key(field, per_seat(Square | None),
+                            lambda s: [B.sq_text(a) if a >= 0 else None for a in getattr(s, attribute)], read,
+                            fresh=True))
 
 
 def _read_dice(s: NarbyData, v: list[int]) -> None:
@@ -185,14 +120,14 @@ def _write_board(s: NarbyData) -> dict[str, str]:
 DOCUMENT = Document("NarbyBody", [
     attr("round", Annotated[int, Field(ge=0, le=10_000)]),
     attr("phase", Literal[PHASES]),
-    attr("node", Id),
+    attr("node", NodeId),
     Key("seat", Seat | None, lambda s: None if s.node in CHANCE_NODES or s.node == "over" else s.who,
         lambda s, v: setattr(s, "who", -1 if v is None else v), None),
     attr("step", Annotated[int, Field(ge=-1, le=10_000)], "k"),
     Key("dice", Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)],
         lambda s: [s.die, s.die2], _read_dice, fresh=True),
-    Key("dragons", per_seat(DragonId | None), lambda s: [T.dragon_ids[d] if d >= 0 else None for d in s.dragon],
-        lambda s, v: setattr(s, "dragon", [-1 if x is None else T.dragon_index[x] for x in v]), fresh=True),
+    one_per_seat(id_list("dragons", IdTable("dragon", T.dragon_ids), per_seat(one_of(T.dragon_ids) | None), "dragon",
+                         none=True)),
     _squares("dragon_at", "dpos", anchor=True),
     _squares("caves", "cave"),
     _squares("home", "home"),
@@ -206,16 +141,15 @@ DOCUMENT = Document("NarbyBody", [
         _read_claims, fresh=True),
     Key("chest", Square | None, lambda s: B.sq_text(s.chest) if s.chest >= 0 else None, None, None),
     attr("chest_coins", Coins),
-    attr("coins", per_seat(Coins)),
-    attr("tokens", per_seat(Annotated[int, Field(ge=0, le=3_000)]), "tok_sum"),
-    attr("token_count", per_seat(Annotated[int, Field(ge=0, le=1_000)]), "tok_n"),
+    one_per_seat(attr("coins", per_seat(Coins))),
+    one_per_seat(attr("tokens", per_seat(Annotated[int, Field(ge=0, le=3_000)]), "tok_sum")),
+    one_per_seat(attr("token_count", per_seat(Annotated[int, Field(ge=0, le=1_000)]), "tok_n")),
     Key("rings_left", list[Annotated[int, Field(ge=0, le=100)]] | None,   # derived from claims when read
         lambda s: s.rings_left, default=None),
-    attr("hands", per_seat(CardId | None), "hand"),
+    one_per_seat(attr("hands", per_seat(CardId | None), "hand")),
     attr("played", Annotated[list[CardId], Field(max_length=100)]),
-    Key("powers_used", Annotated[list[PlaceId], Field(max_length=100)],
-        lambda s: [p for i, p in enumerate(T.place_ids) if (s.used >> i) & 1],
-        lambda s, v: setattr(s, "used", sum(1 << PIDX[p] for p in set(v))), fresh=True),
+    id_flags("powers_used", IdTable("place of power", T.place_ids), None, "used",
+             type_=Annotated[list[PlaceId], Field(max_length=100)]),
     attr("order", per_seat(Seat)),
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     attr("actions_left", Annotated[int, Field(ge=0, le=20)], "acts"),
@@ -255,18 +189,21 @@ def _phase_of(node: str, ev: dict[str, Any] | None) -> str:
     return "tribute" if typ == "tribute" else "action"  # node roll
 
 
+def _texts(keys: tuple[Any, ...]) -> list[str]:
+    return [key_text(x) for x in keys]
+
+
+def _keys(texts: list[str]) -> tuple[Any, ...]:
+    return tuple(key_parse(x) for x in texts)
+
+
+_EV_WRITE: dict[str, Callable[[Any], Any]] = {"target": key_text, "targets": _texts, "towns": _texts, "queue": list}
+"""The event's fields that play keeps otherwise than the document: claim keys parsed, seat queues as tuples."""
+_EV_READ: dict[str, Callable[[Any], Any]] = {"target": key_parse, "targets": _keys, "towns": _keys, "queue": tuple}
+
+
 def ev_to_json(ev: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in ev.items():
-        if k == "target":
-            out[k] = key_text(v)
-        elif k in ("targets", "towns"):
-            out[k] = [key_text(x) for x in v]
-        elif k == "queue":
-            out[k] = list(v)
-        else:
-            out[k] = v
-    return out
+    return {k: _EV_WRITE[k](v) if k in _EV_WRITE else v for k, v in ev.items()}
 
 
 def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | None:
@@ -274,22 +211,13 @@ def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | Non
     number of players, the defaults of the keys it leaves out filled in."""
     if v is None:
         return None
-    model = _EVENT_MODELS[v["type"]]
-    out: dict[str, Any] = {"type": v["type"]}
-    for name, f in model.model_fields.items():
-        k = f.alias or name
-        if k in v or (f.default is not None and k != "first"):
-            out[k] = v.get(k, f.default)
+    out = filled(_EVENT_MODELS[v["type"]], v)
+    if "first" not in v:
+        out.pop("first", None)   # an attack's first roll: none until it is rolled
     try:
-        if "target" in out:
-            out["target"] = key_parse(out["target"])
-        for k in ("targets", "towns"):
-            if k in out:
-                out[k] = tuple(key_parse(str(y)) for y in out[k])
+        out.update({k: f(out[k]) for k, f in _EV_READ.items() if k in out})
     except ValueError as e:
         raise StateFormatError("event", str(e)) from None
-    if "queue" in out:
-        out["queue"] = tuple(out["queue"])
     for k in ("actor", "defender", "seat", "by", "from"):
         if isinstance(out.get(k), int) and not 0 <= out[k] < players:
             raise StateFormatError(f"event/{k}", f"seat {out[k]} out of range")
@@ -379,15 +307,10 @@ def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, 
     s = object.__new__(cls)
     s.players, s.options = players, dict(options)
     s.adj, s.cblk = int(options["adjacency"]), bool(options["chest_blocks"])
-    for key in ("dragons", "dragon_at", "caves", "home", "coins", "tokens", "token_count", "hands"):
-        if len(d[key]) != players:
-            raise StateFormatError(key, f"expected a list of {players} entries")
     DOCUMENT.read(s, d)
     if options["max_rounds"] and s.round > options["max_rounds"]:
         raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "
                                         f"{options['max_rounds']}), which ends the game")
-    if s.node not in CHANCE_NODES and s.node not in DECISION_NODES and s.node != "over":
-        raise StateFormatError("node", f"unknown node {s.node!r}")
     if s.node in DECISION_NODES and not 0 <= s.who < players:
         raise StateFormatError("seat", f"a decision node needs the deciding seat, got {d.get('seat')!r}")
     if s.node not in DECISION_NODES:

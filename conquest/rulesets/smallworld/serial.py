@@ -7,15 +7,15 @@ and the fields against each other, with errors that name the offending field."""
 
 from __future__ import annotations
 
-from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field, StrictFloat, StrictInt, create_model
+from pydantic import Field, StrictFloat, StrictInt
 
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
+from conquest.core.keys import IdTable, check_seat, filled, nullable, one_id, one_of, one_per_seat, part, seat_mask
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import Body, Count, Id, Part
@@ -29,7 +29,6 @@ from conquest.rulesets.smallworld.common import (
     MAX_HOLES,
     NR,
     OUT,
-    PHASE_INDEX,
     PHASE_NAMES,
     STATUS_NAMES,
 )
@@ -45,49 +44,25 @@ Coins = Annotated[int, Field(ge=0, le=100_000)]
 Tokens = Annotated[int, Field(ge=0, le=30)]
 Seat = Annotated[int, Field(ge=0, le=4)]
 One = Annotated[int, Field(ge=0, le=1)]
-Phase: Any = Literal[tuple(PHASE_NAMES)]
 RaceId: Any = Literal[tuple(D.RACE_IDS)]
 PowerId: Any = Literal[tuple(D.POWER_IDS)]
 
 
-class MapDoc(Part):
-    id: Id
-    seed: Annotated[int, Field(ge=-(2 ** 63), le=2 ** 63)] = 0
-
-
-class SeatDoc(Part):
-    coins: Coins
-    coins_at_least: Coins = 0   # public: the least coins the seat's public actions prove (hidden.py)
-
-
-class RaceDoc(Part):
-    seat: Seat
-    power: PowerId
-    status: Literal["active", "declined"] = "active"
-    hand: Annotated[int, Field(ge=0, le=40)] = 0
-
-
-class ComboDoc(Part):
-    race: RaceId
-    power: PowerId
-    coins: Coins = 0
-
+MapDoc: Any = part("MapDoc", id=Id, seed=(Annotated[int, Field(ge=-(2 ** 63), le=2 ** 63)], 0))
+SeatDoc: Any = part("SeatDoc", coins=Coins, coins_at_least=(Coins, 0))
+"""``coins_at_least``, public: the least coins the seat's public actions prove (hidden.py)."""
+RaceDoc: Any = part("RaceDoc", seat=Seat, power=PowerId, status=(Literal["active", "declined"], "active"),
+                    hand=(Annotated[int, Field(ge=0, le=40)], 0))
+ComboDoc: Any = part("ComboDoc", race=RaceId, power=PowerId, coins=(Coins, 0))
 
 MARKERS = (("lost_tribe", "lost", One), ("lair", "lair", One), ("fortress", "fort", One),
            ("encampments", "camp", Annotated[int, Field(ge=0, le=5)]), ("hole", "hole", One), ("hero", "hero", One),
            ("dragon", "dragon", One))
 """What a region holds besides its race's tokens: each marker's key, the state's list of it and its bound."""
 _REGION: dict[str, Any] = {"race": (RaceId | None, None), "tokens": (Tokens, 0), **{k: (ty, 0) for k, _, ty in MARKERS}}
-RegionDoc: Any = create_model("RegionDoc", __base__=Part, **_REGION)
-
-
-class PeaceDoc(Part):
-    diplomat: Seat
-    opponent: Seat
-
-
-_COUNTERS: dict[str, Any] = {k: (Count, 0) for k in STAT_KEYS}
-StatsDoc: Any = create_model("StatsDoc", __base__=Part, **_COUNTERS)
+RegionDoc: Any = part("RegionDoc", **_REGION)
+PeaceDoc: Any = part("PeaceDoc", diplomat=Seat, opponent=Seat)
+StatsDoc: Any = part("StatsDoc", **{k: (Count, 0) for k in STAT_KEYS})
 """The report counters (``STAT_KEYS``; no rule reads them): a document without them starts at 0."""
 
 
@@ -95,23 +70,10 @@ class _Body(Body):
     result: list[StrictInt | StrictFloat] | None = None   # written at the end, for readers; never read
 
 
-@cache
-def _defaults(model: type[BaseModel]) -> dict[str, Any]:
-    return {k: f.default for k, f in model.model_fields.items()}
-
-
-def _filled(model: type[BaseModel], value: dict[str, Any]) -> dict[str, Any]:
-    """A validated nested object with the defaults its model declares for the keys it leaves out."""
-    return {**_defaults(model), **value}
-
-
 # ---------------------------------------------------------------------------------------------- ids
-def _race_name(x: int) -> str | None:
-    return D.RACE_IDS[x] if x >= 0 else None
-
-
-def _race(v: str | None) -> int:
-    return -1 if v is None else D.RACE_INDEX[v]
+_RACE_ID: tuple[str | None, ...] = (*D.RACE_IDS, None)
+"""A race's id by its index, None for -1 (no race)."""
+_RACE_INDEX: dict[str | None, int] = {**D.RACE_INDEX, None: -1}
 
 
 def _region(v: str | None, field: str, n: int) -> int:
@@ -120,23 +82,6 @@ def _region(v: str | None, field: str, n: int) -> int:
     if not v.startswith("r") or not is_digits(v[1:]) or not 1 <= int(v[1:]) <= n:
         raise StateFormatError(field, f"expected a region r1..r{n}, got {v!r}")
     return int(v[1:]) - 1
-
-
-def _seat(s: SmallWorldState, t: int, field: str) -> int:
-    if t >= s.players:
-        raise StateFormatError(field, f"expected an integer 0..{s.players - 1}, got {t!r}")
-    return t
-
-
-def _seats_mask(mask: int, players: int) -> list[int]:
-    return [t for t in range(players) if mask >> t & 1]
-
-
-def _mask(s: SmallWorldState, seats: list[int], field: str) -> int:
-    m = 0
-    for k, t in enumerate(seats):
-        m |= 1 << _seat(s, t, f"{field}/{k}")
-    return m
 
 
 # ---------------------------------------------------------------------------------------------- keys
@@ -152,8 +97,6 @@ def _read_map(s: SmallWorldState, m: dict[str, Any]) -> None:
 
 
 def _read_seats(s: SmallWorldState, seats: list[dict[str, Any]]) -> None:
-    if len(seats) != s.players:
-        raise StateFormatError("seats", f"expected a list of {s.players} seats")
     s.coins = [st["coins"] for st in seats]
     # the public lower bound (``hidden``): a document without it proves nothing (0); never above the coins
     s.coins_floor = [st.get("coins_at_least", 0) for st in seats]
@@ -177,13 +120,10 @@ def _read_races(s: SmallWorldState, races: dict[str, dict[str, Any]]) -> None:
     s.rseat, s.rpower, s.rstatus, s.rhand = [-1] * NR, [-1] * NR, [OUT] * NR, [0] * NR
     for name, info in races.items():
         x = D.RACE_INDEX[name]
-        s.rseat[x] = _seat(s, info["seat"], f"races/{name}/seat")
+        s.rseat[x] = check_seat(s.players, info["seat"], f"races/{name}/seat")
         s.rpower[x] = D.POWER_INDEX[info["power"]]
         s.rstatus[x] = DECLINED if info.get("status") == "declined" else ACTIVE
-        s.rhand[x] = info.get("hand", 0)
-        if s.rhand[x] > _figures(s).supply[x] + 4:
-            raise StateFormatError(f"races/{name}/hand", f"expected an integer 0..{_figures(s).supply[x] + 4}, "
-                                                         f"got {s.rhand[x]!r}")
+        s.rhand[x] = info.get("hand", 0)   # within the race's supply with its tokens on the board: _read_regions
     for t in range(s.players):
         act = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == ACTIVE]
         if len(act) > 1:
@@ -214,7 +154,7 @@ def _read_column(s: SmallWorldState, col: list[dict[str, Any]]) -> None:
 
 def _read_drawn(s: SmallWorldState, name: str | None) -> None:
     """The race drawn for the bottom of the column, waiting for its power: appended to the column's races."""
-    drawn = _race(name)
+    drawn = _RACE_INDEX[name]
     if (drawn >= 0) != (PHASE_NAMES[s.phase] == "draw-power"):
         raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
                                              "then")
@@ -228,7 +168,7 @@ def _read_drawn(s: SmallWorldState, name: str | None) -> None:
 
 def _write_regions(s: SmallWorldState) -> dict[str, Any]:
     # the markers of ``MARKERS`` spelled out: a dict display is twice as fast as one built from the table
-    return {f"r{i + 1}": {"race": _race_name(s.region_race[i]), "tokens": s.tokens[i], "lost_tribe": s.lost[i],
+    return {f"r{i + 1}": {"race": _RACE_ID[s.region_race[i]], "tokens": s.tokens[i], "lost_tribe": s.lost[i],
                           "lair": s.lair[i], "fortress": s.fort[i], "encampments": s.camp[i],
                           "hole": s.hole[i], "hero": s.hero[i], "dragon": s.dragon[i]}
             for i in range(s.board.n)}
@@ -244,8 +184,8 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
         setattr(s, a, m)
     for i in range(n):
         rid = f"r{i + 1}"
-        info = _filled(RegionDoc, regs.get(rid, {}))
-        x = _race(info["race"])
+        info = filled(RegionDoc, regs.get(rid, {}))
+        x = _RACE_INDEX[info["race"]]
         if x >= 0 and s.rstatus[x] == OUT:
             raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
         s.region_race[i], s.tokens[i] = x, info["tokens"]
@@ -276,36 +216,23 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
             raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
 
 
-def _nullable(name: str, type_: Any, attribute: str) -> Key:
-    """A key for a number the state keeps as -1 when the document has null."""
-    get = attrgetter(attribute)
-    return Key(name, type_ | None, lambda s: None if get(s) < 0 else get(s),
-               lambda s, v: setattr(s, attribute, -1 if v is None else v), None)
-
-
-def _seat_set(name: str) -> Key:
-    """A key for a set of seats, a bit mask in the state."""
-    return Key(name, Annotated[list[Seat], Field(max_length=5)], lambda s: _seats_mask(getattr(s, name), s.players),
-               lambda s, v: setattr(s, name, _mask(s, v, f"turn_state/{name}")), [])
-
-
 TURN_STATE = Document("TurnStateDoc", [
-    Key("race", RaceId | None, lambda s: _race_name(s.cur), lambda s, v: setattr(s, "cur", _race(v)), None),
+    one_id("race", IdTable("race", D.RACE_IDS), "cur", none=True, type_=RaceId, default=None),
     attr("readied", bool, default=False),
     attr("conquered", bool, "acted", False),
     attr("picked", bool, default=False),
     attr("declined", bool, "declined_now", False),
     attr("nonempty_conquered", Annotated[int, Field(ge=0, le=100)], "conquered_non_empty", 0),
-    _seat_set("attacked"),
-    _seat_set("converted"),
+    seat_mask("attacked", Seat, "turn_state/attacked", 5),
+    seat_mask("converted", Seat, "turn_state/converted", 5),
     attr("dragon_used", bool, default=False),
     attr("die_used", bool, default=False),   # written only when true
     attr("fortress_placed", bool, "fort_placed", False),
-    _nullable("berserk_die", Annotated[int, Field(ge=0, le=3)], "berserk_die"),
+    nullable("berserk_die", Annotated[int, Field(ge=0, le=3)]),
     Key("final_region", Id | None, lambda s: f"r{s.final_r + 1}" if s.final_r >= 0 else None,
         lambda s, v: setattr(s, "final_r", _region(v, "turn_state/final_region", s.board.n)), None),
     attr("amazon_debt", Annotated[int, Field(ge=0, le=4)], default=0),
-    _nullable("defender", Seat, "defender"),
+    nullable("defender", Seat),
     attr("loose_encampments", Annotated[int, Field(ge=0, le=5)], "camps_loose", 0),
 ], base=Part)  # type: ignore[arg-type]  # a nested object: no header, no other key allowed
 """The turn's progress (docs/rules/smallworld.md, ``turn_state``), a nested document declared the same way."""
@@ -321,8 +248,8 @@ def _write_turn_state(s: SmallWorldState) -> dict[str, Any]:
 def _read_peace(s: SmallWorldState, pc: dict[str, int] | None) -> None:
     s.peace_by = s.peace_to = -1
     if pc is not None:
-        s.peace_by = _seat(s, pc["diplomat"], "peace/diplomat")
-        s.peace_to = _seat(s, pc["opponent"], "peace/opponent")
+        s.peace_by = check_seat(s.players, pc["diplomat"], "peace/diplomat")
+        s.peace_to = check_seat(s.players, pc["opponent"], "peace/opponent")
 
 
 DOCUMENT = Document("SmallWorldBody", [
@@ -330,10 +257,10 @@ DOCUMENT = Document("SmallWorldBody", [
     attr("turn", Annotated[int, Field(ge=0, le=10)]),
     Key("turns", Annotated[int, Field(ge=1, le=10)] | None, attrgetter("turns"), None, None),  # from the players
     attr("seat", Seat),
-    Key("phase", Phase, lambda s: PHASE_NAMES[s.phase], lambda s, v: setattr(s, "phase", PHASE_INDEX[v])),
-    Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
+    one_id("phase", IdTable("phase", PHASE_NAMES), type_=one_of(PHASE_NAMES)),
+    one_per_seat(Key("seats", Annotated[list[SeatDoc], Field(min_length=2, max_length=5)],
         lambda s: [{"coins": s.coins[t], "coins_at_least": s.coins_floor[t]} for t in range(s.players)], _read_seats,
-        fresh=True),
+        fresh=True), "seats"),
     Key("races", dict[RaceId, RaceDoc], _write_races, _read_races, {}),
     Key("column", Annotated[list[ComboDoc], Field(max_length=6)],
         lambda s: [{"race": D.RACE_IDS[x], "power": D.POWER_IDS[p], "coins": c}
@@ -347,7 +274,7 @@ DOCUMENT = Document("SmallWorldBody", [
     Key("peace", PeaceDoc | None,
         lambda s: {"diplomat": s.peace_by, "opponent": s.peace_to} if s.peace_by >= 0 else None, _read_peace, None),
     attr("holes_used", Annotated[int, Field(ge=0, le=2)], default=0),
-    Key("stats", StatsDoc, lambda s: dict(s.stats), lambda s, v: setattr(s, "stats", _filled(StatsDoc, v)), {}),
+    Key("stats", StatsDoc, lambda s: dict(s.stats), lambda s, v: setattr(s, "stats", filled(StatsDoc, v)), {}),
 ], base=_Body)
 """Every key of a Small World state document (besides ``result``, written at the end of a game for readers):
 the declared schema, the writer and the reader in one place."""
@@ -372,9 +299,9 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     ph, n = PHASE_NAMES[s.phase], s.board.n
     if s.turn > s.turns:
         raise StateFormatError("turn", f"expected an integer 0..{s.turns}, got {s.turn!r}")
-    _seat(s, s.seat, "seat")
+    check_seat(s.players, s.seat, "seat")
     if s.defender >= 0:
-        _seat(s, s.defender, "turn_state/defender")
+        check_seat(s.players, s.defender, "turn_state/defender")
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
