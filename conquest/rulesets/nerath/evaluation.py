@@ -190,33 +190,13 @@ _PIECE_VALUE = [PIECE_POINTS * COST[t] for t in range(N_TYPES)]
 
 def _cells(n: Sequence[int], val: list[float]) -> dict[int, Sequence[int]]:
     """Each (space * R + realm) holding pieces -> its counts per kind; each piece's value added to its realm's
-    ``val`` (in the order of the table: the sums come out the same to the last bit)."""
+    ``val`` in the order of the table. For a table with a count outside 0..255 (``state.counts_table``), which
+    cannot be memoised as bytes; every other table goes through ``_cells_of`` and its memo."""
     cells: dict[int, Sequence[int]] = {}
-    try:
-        blob = bytes(n)
-    except ValueError:   # a count outside 0..255 (``state.counts_table``)
-        for i in compress(range(len(n)), n):
-            cell, t = divmod(i, N_TYPES)
-            val[cell % R] += _PIECE_VALUE[t] * n[i]
-            cells.setdefault(cell, [0] * N_TYPES)[t] = n[i]   # type: ignore[index]
-        return cells
-    flags = blob.translate(_NONZERO)   # 1 where a count is not 0, found by bytes.find
-    rows = _ROWS
-    i = flags.find(1)
-    while i >= 0:
-        cell = i // N_TYPES
-        b = cell * N_TYPES
-        key = blob[b:b + N_TYPES]
-        got = rows.get(key)
-        if got is None:
-            if len(rows) >= _ROWS_MAX:
-                rows.clear()
-            got = rows[key] = (tuple(key), tuple(_PIECE_VALUE[t] * c for t, c in enumerate(key) if c))
-        cells[cell] = got[0]
-        r = cell % R
-        for v in got[1]:
-            val[r] += v
-        i = flags.find(1, b + N_TYPES)
+    for i in compress(range(len(n)), n):
+        cell, t = divmod(i, N_TYPES)
+        val[cell % R] += _PIECE_VALUE[t] * n[i]
+        cells.setdefault(cell, [0] * N_TYPES)[t] = n[i]   # type: ignore[index]
     return cells
 
 
