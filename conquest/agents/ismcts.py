@@ -22,6 +22,12 @@ statistics average over what the observer cannot know, and the agent never reads
   Ranking costs one ply of evaluations per node, so it pays where a node has a hundred moves and few are good
   (Nerath: ``ismcts:prior=2`` wins about half its games against three greedy seats, a quarter without). The
   default, -1, is the ruleset's choice (``Ruleset.search_prior``): 2 for Nerath, 0 for the others.
+- Plans (``plans``; -1, the default, is the ruleset's ``search_plans``: 2 for Nerath, 1 for the others): with 1
+  the one-ply order ranks a plan's first action by the position after the whole plan (``Ruleset.plans``: which
+  pieces go where); with 2 each plan is also a child of the node, played whole, so the tree branches over whole
+  plans (search over a turn's moves rather than one piece at a time). When the root chooses a plan, its first
+  move is played and the next decisions play its other moves without searching again, while the seat moves again
+  at once, in the position predicted, and each move is still legal.
 - Rollouts play at most ``rollout`` steps, each the best of ``pick`` actions sampled and judged by the mover's
   evaluation (``pick=1``: uniform random), and are then scored by the ruleset's evaluation, squashed into
   (0, 1) around the root's evaluation on the scale of the evaluations met so far.
