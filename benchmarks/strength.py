@@ -4,11 +4,12 @@
         [--nerath-games 40] [--nerath-time 0.5] [--nerath-params prior=2] [--jobs 1] [--out results.json]
         [ruleset ...]
     PYTHONPATH=. python benchmarks/strength.py --sides hard,greedy [--players 4] [--games 12] [--seed S]
-        [--jobs 1] [--out results.json]
+        [--jobs 1] [--out results.json] [ruleset]
 
 ``--sides A,B``: Nerath's two alliances (or, with ``--players 2``, its two seats), A's realms played by A and
 B's by B, the sides swapped every game (A is Karkoth and the Iron Circle in even games, Vailin and Nerath in odd
-ones). A side named by a level (``normal``, ``hard``) plays within the level's budgets per decision and per
+ones); with another ruleset named (``--sides normal,greedy --players 2 kingdom``), its two seats, A in seat 0 in
+even games. A side named by a level (``normal``, ``hard``) plays within the level's budgets per decision and per
 whole turn (``conquest.agents.budget.TurnBudget``, as the web app plays it) counted in CPU time of one core,
 with any parameters after it given to its agent (``hard:rollout=0``); any other spec plays as given. A's score
 is its wins (+ half a shared win) over the games, with Wilson's 95% interval.
@@ -47,7 +48,7 @@ def run(ruleset: str, agents: list[str], games: int, players: int, jobs: int, se
     return data
 
 
-def _side_game(args: tuple[str, str, int, int, int]) -> dict:
+def _side_game(args: tuple[str, str, str, int, int, int]) -> dict:
     """One game of side A against side B (A first in even games): who won, CPU seconds of the longest turn of a
     levelled side."""
     import random
@@ -59,10 +60,10 @@ def _side_game(args: tuple[str, str, int, int, int]) -> dict:
     from conquest.core.chance import sample_chance
     from conquest.core.game import CHANCE
     from conquest.core.registry import get_ruleset
-    a_spec, b_spec, players, seed, game = args
+    rid, a_spec, b_spec, players, seed, game = args
     base.DEADLINE_CLOCK = time.thread_time   # budgets in CPU seconds of the thinking thread (one idle core)
-    rs = get_ruleset("nerath")
-    st = rs.new_game(players, {"mode": "alliance"}, seed + game)
+    rs = get_ruleset(rid)
+    st = rs.new_game(players, {"mode": "alliance"} if rid == "nerath" else None, seed + game)
     a_first = game % 2 == 0
     specs = [(a_spec if (seat % 2 == 0) == a_first else b_spec) for seat in range(players)]
     # a level's own time per decision counted in CPU time too (cpu=1), as its budgets are
@@ -98,15 +99,15 @@ def _side_game(args: tuple[str, str, int, int, int]) -> dict:
     assert res is not None
     a_seats = [seat for seat in range(players) if (seat % 2 == 0) == a_first]
     a_share = sum(res[seat] for seat in a_seats)
-    return {"game": game, "seed": seed + game, "a_first": a_first, "a_score": a_share, "rounds": st.round,
+    return {"game": game, "seed": seed + game, "a_first": a_first, "a_score": a_share, "rounds": getattr(st, "round", 0),
             "longest_turn_cpu": round(longest, 2)}
 
 
-def sides(a_spec: str, b_spec: str, players: int, games: int, seed: int, jobs: int) -> dict:
-    """Side A against side B over ``games`` games, the sides swapped every game."""
+def sides(a_spec: str, b_spec: str, players: int, games: int, seed: int, jobs: int, rid: str = "nerath") -> dict:
+    """Side A against side B over ``games`` games of ``rid``, the sides swapped every game."""
     from multiprocessing import Pool
     t0 = time.perf_counter()
-    work = [(a_spec, b_spec, players, seed, g) for g in range(games)]
+    work = [(rid, a_spec, b_spec, players, seed, g) for g in range(games)]
     out = []
     with Pool(max(jobs, 1)) as pool:
         for r in pool.imap_unordered(_side_game, work):
@@ -117,7 +118,7 @@ def sides(a_spec: str, b_spec: str, players: int, games: int, seed: int, jobs: i
     wins = sum(1 for r in out if r["a_score"] == 1.0)
     losses = sum(1 for r in out if r["a_score"] == 0.0)
     lo, hi = wilson(score / max(len(out), 1), len(out))
-    return {"ruleset": "nerath", "players": players, "mode": "alliance", "a": a_spec, "b": b_spec, "games": len(out),
+    return {"ruleset": rid, "players": players, "mode": "alliance" if rid == "nerath" else "", "a": a_spec, "b": b_spec, "games": len(out),
             "a_wins": wins, "b_wins": losses, "draws": len(out) - wins - losses, "a_score": round(score / len(out), 3),
             "ci_low": round(lo, 3), "ci_high": round(hi, 3), "seeds": f"{seed}-{seed + games - 1}",
             "longest_turn_cpu": max(r["longest_turn_cpu"] for r in out),
@@ -137,7 +138,8 @@ def main() -> None:
                     help="extra ismcts parameters in Nerath, ':'-separated ('' for the defaults)")
     ap.add_argument("--nerath-mode", default="free-for-all", choices=["free-for-all", "alliance"],
                     help="Nerath's mode: free-for-all (par 1/4) or alliance (two sides of two)")
-    ap.add_argument("--sides", help="Nerath: side A against side B (e.g. hard,greedy), the sides swapped each game")
+    ap.add_argument("--sides", help="side A against side B (e.g. hard,greedy), the sides swapped each game "
+                    "(Nerath unless a ruleset is named)")
     ap.add_argument("--players", type=int, default=4, help="with --sides: 4 (two alliances of two) or 2")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1000)
@@ -145,7 +147,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.sides:
         a_spec, b_spec = args.sides.split(",")
-        line = json.dumps(sides(a_spec, b_spec, args.players, args.games, args.seed, args.jobs))
+        if len(args.rulesets) > 1 and args.rulesets != ap.get_default("rulesets"):
+            ap.error("--sides plays one ruleset")
+        rid = args.rulesets[0] if args.rulesets != ap.get_default("rulesets") else "nerath"
+        line = json.dumps(sides(a_spec, b_spec, args.players, args.games, args.seed, args.jobs, rid))
         print(line, flush=True)
         if args.out:
             with open(args.out, "a") as f:

@@ -73,7 +73,8 @@ def validate_document(model: type[BaseModel], data: dict[str, Any]) -> None:
         shown = repr(value)
         if len(shown) > 40:
             shown = shown[:37] + "..."
-        raise StateFormatError(path or "(document)", f"{err['msg'].lower()} (got {shown})") from None
+        msg = err["msg"].removeprefix("Value error, ")   # a validator's own sentence, as it wrote it
+        raise StateFormatError(path or "(document)", f"{msg[:1].lower()}{msg[1:]} (got {shown})") from None
 
 
 COUNTER_MAX = 1_000_000

@@ -77,6 +77,14 @@ def test_the_declared_document_refuses_naming_the_field(patch, field):
     assert e.value.field == field, e.value
 
 
+@pytest.mark.parametrize("piece", ["castle", "warship"])
+def test_a_castle_or_warship_among_the_pieces_is_refused_saying_where_it_belongs(piece):
+    with pytest.raises(StateFormatError) as e:
+        RS.state_from_json(merge_patch(_in_battle(3), {"pieces": {"k01": {"karkoth": {piece: 1}}}}))
+    assert e.value.field == f"pieces/k01/karkoth/{piece}"
+    assert "Castles are in 'castles', Warships in 'ships'" in str(e.value)
+
+
 @pytest.mark.parametrize(("effects", "field", "says"), [
     ([["vailin", "move_bonus", 10**9, "*", "turn"]], "effects/0/2", "from 0 to"),  # took minutes to read before
     ([["vailin", "zap", 1, "*", "turn"]], "effects/0/1", "one of attack_bonus"),

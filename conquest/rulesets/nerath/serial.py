@@ -17,7 +17,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, StrictStr, conlist, create_model
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, StrictStr, conlist, create_model
 
 import conquest.rulesets.nerath.effects as fx
 from conquest.core.errors import StateFormatError
@@ -73,7 +73,15 @@ SHORE = IdTable("land or dungeon space", (IDS[s] for s in OFF_SEA), OFF_SEA)
 ENTRANCE = IdTable("dungeon entrance", (IDS[d] for d in BOARD.dungeons), BOARD.dungeons)
 SEA_SPACE = IdTable("sea space", (IDS[s] for s in BOARD.seas), BOARD.seas)
 PIECE = IdTable("piece", COUNTED)
-Pieces = dict_of(one_of(COUNTED), Small)   # a count per piece (Castles are in ``castles``, Warships in ``ships``)
+
+
+def _not_castle_or_ship(name: Any) -> Any:
+    if name in ("castle", "warship"):
+        raise ValueError(f"a {name} is not counted here: Castles are in 'castles', Warships in 'ships'")
+    return name
+
+
+Pieces = dict_of(Annotated[one_of(COUNTED), BeforeValidator(_not_castle_or_ship)], Small)   # a count per piece
 
 
 # ---------------------------------------------------------------- the board
