@@ -99,8 +99,8 @@ def _side_game(args: tuple[str, str, str, int, int, int]) -> dict:
     assert res is not None
     a_seats = [seat for seat in range(players) if (seat % 2 == 0) == a_first]
     a_share = sum(res[seat] for seat in a_seats)
-    return {"game": game, "seed": seed + game, "a_first": a_first, "a_score": a_share, "rounds": getattr(st, "round", 0),
-            "longest_turn_cpu": round(longest, 2)}
+    return {"game": game, "seed": seed + game, "a_first": a_first, "a_score": a_share,
+            "rounds": getattr(st, "round", 0), "longest_turn_cpu": round(longest, 2)}
 
 
 def sides(a_spec: str, b_spec: str, players: int, games: int, seed: int, jobs: int, rid: str = "nerath") -> dict:
@@ -118,7 +118,8 @@ def sides(a_spec: str, b_spec: str, players: int, games: int, seed: int, jobs: i
     wins = sum(1 for r in out if r["a_score"] == 1.0)
     losses = sum(1 for r in out if r["a_score"] == 0.0)
     lo, hi = wilson(score / max(len(out), 1), len(out))
-    return {"ruleset": rid, "players": players, "mode": "alliance" if rid == "nerath" else "", "a": a_spec, "b": b_spec, "games": len(out),
+    return {"ruleset": rid, "players": players, "mode": "alliance" if rid == "nerath" else "",
+            "a": a_spec, "b": b_spec, "games": len(out),
             "a_wins": wins, "b_wins": losses, "draws": len(out) - wins - losses, "a_score": round(score / len(out), 3),
             "ci_low": round(lo, 3), "ci_high": round(hi, 3), "seeds": f"{seed}-{seed + games - 1}",
             "longest_turn_cpu": max(r["longest_turn_cpu"] for r in out),
