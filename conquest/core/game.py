@@ -293,6 +293,13 @@ class State(ABC):
     def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> State:
         """Build a state from its JSON (header already validated). Raise StateFormatError naming a field."""
 
+    def check_coherence(self) -> None:
+        """Refuse, with a StateFormatError naming the field, a position whose fields disagree with each other
+        (what a type cannot say). Called on every state read, after ``_from_body``; a ruleset binds its
+        ``coherence.check_coherence``, which play keeps true (tests/core/test_coherence.py). By default nothing
+        is refused."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{self.ruleset.id} state to_move={seat_label(self.to_move)}>"
 
@@ -505,6 +512,7 @@ class Ruleset(ABC):
             validate_document(self.state_class.schema, data)
         try:
             state = self.state_class._from_body(data, players, options)
+            state.check_coherence()
         except StateFormatError:
             raise
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as e:

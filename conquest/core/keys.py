@@ -316,10 +316,10 @@ def rows(name: str, type_: Any, columns: Mapping[str, Callable[[Any], IdTable] |
     return StartKey(name, type_, write, read, default, True, a)
 
 
-def record(name: str, doc: Document, cls: type, check: Callable[[Any, Any], None] | None = None,
-           write: Callable[[Any], Any] | None = None, attribute: str | None = None) -> StartKey:
+def record(name: str, doc: Document, cls: type, write: Callable[[Any], Any] | None = None,
+           attribute: str | None = None) -> StartKey:
     """A nested record or null (its own ``Document`` declares its keys: the model, writer and reader), read into
-    a new ``cls``, then ``check(state, record)``; written by ``doc`` unless by ``write``. Starts as None."""
+    a new ``cls``; written by ``doc`` unless by ``write``. Starts as None."""
     a = attribute or name
     get = attrgetter(a)
 
@@ -329,8 +329,6 @@ def record(name: str, doc: Document, cls: type, check: Callable[[Any, Any], None
             rec: Any = object.__new__(cls)
             doc.read(rec, d)
             setattr(x, a, rec)
-            if check is not None:
-                check(x, rec)
 
     def written(x: Any) -> Any:
         rec = get(x)

@@ -1,10 +1,21 @@
-"""What a loaded Kingdom state must hold between its fields, as play does (``serial.from_body`` calls it): the
-rules rely on it, and every legal action from a state that holds it leads to a state that holds it."""
+"""What a Kingdom position must hold between its fields, as play keeps it: ``serial.from_body`` reads a document
+into the fields, then this refuses a field incoherent with the rest, naming it; the tests hold it after every
+action of random games (tests/core/test_coherence.py), so that every legal action leads to a state that loads
+again."""
 
 from __future__ import annotations
 
 from conquest.core.errors import StateFormatError
-from conquest.rulesets.kingdom.base import COLORS, MAX_SOLDIER_ENTRY, MOVE, PLACE, VACATE
+from conquest.rulesets.kingdom.base import (
+    ARMIES_PER_PLAYER,
+    COLORS,
+    INCOME,
+    MAX_SOLDIER_ENTRY,
+    MOVE,
+    OVER,
+    PLACE,
+    VACATE,
+)
 from conquest.rulesets.kingdom.state import KingdomData
 from conquest.rulesets.kingdom.variant import economy_for
 
@@ -13,6 +24,7 @@ def check_coherence(s: KingdomData) -> None:
     """What the rules rely on between fields, which a loaded document must hold as play does (a move's
     armies within its Soldier tokens, a bonus location held by an army that stands there...): refused
     naming the field, so that every legal action leads to a state that loads again."""
+    _check_turn(s)
     eco = economy_for(str(s.options.get("variant") or ""))
     b = s.board
     me = s.current
@@ -74,3 +86,41 @@ def check_coherence(s: KingdomData) -> None:
         if s.points[p] > s.round * per_round:
             raise StateFormatError(f"points/{p}", f"{s.points[p]} points by round {s.round}: at most "
                                                   f"{per_round} come each round")
+
+
+def _check_turn(s: KingdomData) -> None:
+    """The round, the phase and the seats to move against the options and each other; the armies within their
+    12 and out of the opponent's castle; a move and its tasks only in the phases that have them."""
+    b, phase, options = s.board, s.phase, s.options
+    if s.round > options["rounds"]:
+        raise StateFormatError("round", f"expected an integer from 1 to {options['rounds']}, got {s.round!r}")
+    if phase == INCOME and options["mode"] == "standalone" and options["soldier_die"] == 0:
+        raise StateFormatError("phase", "with soldier_die 0 the income is paid at once: there is no "
+                                        "income phase to be in")
+    if s.current < 0 and phase != OVER:
+        raise StateFormatError("current", "expected 0 or 1: only a finished game has nobody to move")
+    if s.armies[2 * b.castles[0] + 1] or s.armies[2 * b.castles[1]]:
+        raise StateFormatError("armies", "a player's armies stand in the opponent's castle")
+    for p in (0, 1):
+        on_board = sum(s.armies[p::2])
+        if on_board + s.reserve[p] != ARMIES_PER_PLAYER:
+            raise StateFormatError(f"reserve/{p}", f"{COLORS[p]} has {on_board} armies on the board and "
+                                                   f"{s.reserve[p]} in reserve; the total must be "
+                                                   f"{ARMIES_PER_PLAYER}")
+    st = s.stopped
+    if st is not None and phase in (INCOME, OVER):
+        raise StateFormatError("stopped", f"must be null in the {phase} phase (a stop only counts during "
+                                          "the Conquest phase)")
+    if st is not None and st == s.current:
+        raise StateFormatError("stopped", f"{COLORS[st]} stopped last, so {COLORS[st]} cannot be the one to "
+                                          f"move (current is {s.current}): after a stop the opponent acts")
+    if s.move_to >= 0 and phase not in (MOVE, VACATE, PLACE):
+        raise StateFormatError("move", f"must be null in the {phase} phase (a move is under way only in "
+                                       "the move, vacate and place phases)")
+    if phase == MOVE and s.move_to < 0:
+        raise StateFormatError("move", "the move phase needs a move")
+    pending = phase in (VACATE, PLACE)
+    if pending and (not s.tasks or s.tasks[0][0] != phase):
+        raise StateFormatError("tasks", f"the {phase} phase needs a {phase} task first")
+    if not pending and s.tasks:
+        raise StateFormatError("tasks", "tasks are only pending in the vacate or place phase")

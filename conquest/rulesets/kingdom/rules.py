@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from conquest.core.game import Ruleset
 from conquest.rulesets.kingdom import (
     bonus,
+    coherence,
     end,
     move,
     phases,
@@ -63,6 +64,7 @@ class KingdomState(KingdomData):
     scores = end.scores
     _body_json = serial.DOCUMENT.write
     body_is_fresh = True
+    check_coherence = coherence.check_coherence
 
     @classmethod
     def setup(cls, options: dict[str, Any]) -> KingdomState:

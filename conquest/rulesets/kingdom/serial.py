@@ -15,10 +15,9 @@ from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
 from conquest.core.keys import per_id, rows
 from conquest.core.schema import Count, Id, Part
-from conquest.rulesets.kingdom.base import ARMIES_PER_PLAYER, COLORS, INCOME, MOVE, OVER, PHASES, PLACE, VACATE
+from conquest.rulesets.kingdom.base import ARMIES_PER_PLAYER, MOVE, OVER, PHASES
 from conquest.rulesets.kingdom.board import load_board
 from conquest.rulesets.kingdom.bonus import tokens
-from conquest.rulesets.kingdom.coherence import check_coherence
 from conquest.rulesets.kingdom.end import final_scores, territory_vp
 from conquest.rulesets.kingdom.move import move_sources_for
 from conquest.rulesets.kingdom.phases import production
@@ -101,45 +100,11 @@ KingdomBody = DOCUMENT.model
 
 
 def from_body(cls: type[S], data: dict[str, Any], players: int, options: dict[str, Any]) -> S:
-    """A state from a validated document: the keys read by ``DOCUMENT``, then what depends on the board, the
-    options and the other fields."""
+    """A state from a validated document: the keys read by ``DOCUMENT``, then the territories a move under way
+    may draw from; ``coherence.check_coherence`` then refuses a field incoherent with the rest."""
     s = cls.__new__(cls)
     s.board, s.players, s.options, s._legal = load_board(options["board"]), 2, options, None
     DOCUMENT.read(s, data)
-    b, phase = s.board, s.phase
-    if s.round > options["rounds"]:
-        raise StateFormatError("round", f"expected an integer from 1 to {options['rounds']}, got {s.round!r}")
-    if phase == INCOME and options["mode"] == "standalone" and options["soldier_die"] == 0:
-        raise StateFormatError("phase", "with soldier_die 0 the income is paid at once: there is no "
-                                        "income phase to be in")
-    if s.current < 0 and phase != OVER:
-        raise StateFormatError("current", "expected 0 or 1: only a finished game has nobody to move")
-    if s.armies[2 * b.castles[0] + 1] or s.armies[2 * b.castles[1]]:
-        raise StateFormatError("armies", "a player's armies stand in the opponent's castle")
-    for p in (0, 1):
-        on_board = sum(s.armies[p::2])
-        if on_board + s.reserve[p] != ARMIES_PER_PLAYER:
-            raise StateFormatError(f"reserve/{p}", f"{COLORS[p]} has {on_board} armies on the board and "
-                                                   f"{s.reserve[p]} in reserve; the total must be "
-                                                   f"{ARMIES_PER_PLAYER}")
-    st = s.stopped
-    if st is not None and phase in (INCOME, OVER):
-        raise StateFormatError("stopped", f"must be null in the {phase} phase (a stop only counts during "
-                                          "the Conquest phase)")
-    if st is not None and st == s.current:
-        raise StateFormatError("stopped", f"{COLORS[st]} stopped last, so {COLORS[st]} cannot be the one to "
-                                          f"move (current is {s.current}): after a stop the opponent acts")
-    if s.move_to >= 0 and phase not in (MOVE, VACATE, PLACE):
-        raise StateFormatError("move", f"must be null in the {phase} phase (a move is under way only in "
-                                       "the move, vacate and place phases)")
-    if phase == MOVE:
-        if s.move_to < 0:
-            raise StateFormatError("move", "the move phase needs a move")
+    if s.phase == MOVE and s.move_to >= 0 and s.current >= 0:
         s.move_sources = move_sources_for(s, s.move_to, s.current)
-    pending = phase in (VACATE, PLACE)
-    if pending and (not s.tasks or s.tasks[0][0] != phase):
-        raise StateFormatError("tasks", f"the {phase} phase needs a {phase} task first")
-    if not pending and s.tasks:
-        raise StateFormatError("tasks", "tasks are only pending in the vacate or place phase")
-    check_coherence(s)
     return s

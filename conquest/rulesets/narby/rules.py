@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.rulesets.narby import end, serial, turn, view as _view
+from conquest.rulesets.narby import coherence, end, serial, turn, view as _view
 from conquest.rulesets.narby.base import (
     BABA,
     BONUS_KEYS,
@@ -61,6 +61,7 @@ class NarbyState(NarbyData):
     scores = end.scores
     view = _view.view
     _body_json = serial.body_json
+    check_coherence = coherence.check_coherence
     body_is_fresh = True
 
     @classmethod

@@ -36,7 +36,6 @@ from conquest.rulesets.narby.base import (
     PLACE0,
     RUIN,
     TOWN,
-    UNDEAD,
     key_order,
     key_parse,
     key_text,
@@ -156,7 +155,7 @@ DOCUMENT = Document("NarbyBody", [
     Key("bonus", Bonus, lambda s: dict(zip(BONUS_KEYS, s.bonus)),
         lambda s, v: setattr(s, "bonus", [v[k] for k in BONUS_KEYS]), fresh=True),
     Key("event", Event | None, lambda s: ev_to_json(s.ev) if s.ev is not None else None,
-        lambda s, v: setattr(s, "ev", ev_from_json(v, s.players)), None),
+        lambda s, v: setattr(s, "ev", ev_from_json(v)), None),
     Key("stats", dict[Id, Count] | None, lambda s: s.stats,
         lambda s, v: setattr(s, "stats", read_counters({"stats": v}, STAT_KEYS)), None),
 ])
@@ -206,9 +205,9 @@ def ev_to_json(ev: dict[str, Any]) -> dict[str, Any]:
     return {k: _EV_WRITE[k](v) if k in _EV_WRITE else v for k, v in ev.items()}
 
 
-def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | None:
-    """The event of a validated document as play keeps it: claim keys parsed, seats checked against the
-    number of players, the defaults of the keys it leaves out filled in."""
+def ev_from_json(v: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The event of a validated document as play keeps it: claim keys parsed, seat queues as tuples, the
+    defaults of the keys it leaves out filled in (its seats are checked against the players by ``coherence``)."""
     if v is None:
         return None
     out = filled(_EVENT_MODELS[v["type"]], v)
@@ -218,13 +217,6 @@ def ev_from_json(v: dict[str, Any] | None, players: int) -> dict[str, Any] | Non
         out.update({k: f(out[k]) for k, f in _EV_READ.items() if k in out})
     except ValueError as e:
         raise StateFormatError("event", str(e)) from None
-    for k in ("actor", "defender", "seat", "by", "from"):
-        if isinstance(out.get(k), int) and not 0 <= out[k] < players:
-            raise StateFormatError(f"event/{k}", f"seat {out[k]} out of range")
-    if any(not 0 <= y < players for y in out.get("queue", ())):
-        raise StateFormatError("event/queue", "seats out of range")
-    if v["type"] == "place" and v["piece"] == "dragon" and not 0 <= out["dragon"] < players:
-        raise StateFormatError("event/dragon", f"placing a dragon names its seat, got {out['dragon']!r}")
     return out
 
 
@@ -260,90 +252,26 @@ def _put_pieces(s: NarbyData, d: dict[str, Any]) -> None:
     s.occ = occ
 
 
-def _check_node(s: NarbyData, players: int) -> None:
-    """The coherence of the node with the rest of a read document: the seats, dragons, event and dice it needs."""
-    node = s.node
-    if s.phase not in ("setup", "over"):
-        # "When every dragon is on the board the first round" begins: after the set-up every seat has its
-        # dragon, on the board, and a home (its cave; the Undead's rolled square). A finished game plays no more:
-        # it may have ended before the set-up was done (a seat past the win at once: win_check=at_once)
-        for i in range(players):
-            if s.dragon[i] < 0:
-                raise StateFormatError(f"dragons/{i}", f"seat {i} has no dragon after the set-up")
-            if s.dpos[i] < 0:
-                raise StateFormatError(f"dragon_at/{i}", f"seat {i}'s dragon is off the board in the {s.phase} "
-                                                         "phase (dragons stay on the board after the set-up)")
-            if s.home[i] < 0:
-                raise StateFormatError(f"home/{i}", f"seat {i} has no home cave after the set-up")
-    needs_ev = {"react": ("attack", "steal", "destroy", "claim"), "place": ("place",), "upgrade": ("upgrade",),
-                "pop_x": ("place_power",), "pop_y": ("place_power",), "token": ("token",),
-                "tribute_card": ("tribute",), "lose": ("lose",),
-                "roll": ("attack", "steal", "destroy", "tribute")}
-    if node in needs_ev and (s.ev is None or s.ev["type"] not in needs_ev[node]):
-        raise StateFormatError("event", f"node {node} needs an event of type {' or '.join(needs_ev[node])}")
-    if node == "act":
-        if s.turn >= players or s.order[s.turn] != s.who:
-            s.turn = s.order.index(s.who)  # the acting seat decides which turn of the order this is
-        if s.dpos[s.who] < 0:
-            raise StateFormatError("dragon_at", f"seat {s.who} acts but its dragon is not on the board")
-    if node in ("act", "react", "roll") and s.phase in ("action",):
-        missing = [i for i in range(players) if s.dpos[i] < 0 or s.dragon[i] < 0]
-        if missing:
-            raise StateFormatError("dragon_at", f"seats {missing} have no dragon on the board")
-    if node == "react" and s.ev is not None and s.who not in s.ev["queue"][:1]:
-        raise StateFormatError("seat", "at node react the seat must be the first of event/queue")
-    if node in ("tribute_card", "procreator") and s.hand[s.who] is None:
-        raise StateFormatError("hands", f"node {node} asks a seat that holds a card")
-    if node in ("settle_y", "pop_y", "chest_y", "cave_y", "procreator") and s.die == 0:
-        raise StateFormatError("dice", f"node {node} needs the first die")
-    if node == "procreator" and s.die2 == 0:
-        raise StateFormatError("dice", "node procreator needs both dice")
-
-
 def from_body(cls: type[D], d: dict[str, Any], players: int, options: dict[str, Any]) -> D:
     """The state of the validated JSON document ``d`` (docs/rules/narby.md §5): the keys read by ``DOCUMENT``,
-    the pieces put on the board, then what depends on the options, the number of seats and the other fields; a
-    field incoherent with the rest raises StateFormatError naming it."""
+    the pieces put on the board, then what follows from the other fields (the phase of the node, the rings left,
+    the home caves, the turn of the seat acting); ``coherence.check_coherence`` then refuses a field incoherent
+    with the rest, naming it."""
     s = object.__new__(cls)
     s.players, s.options = players, dict(options)
     s.adj, s.cblk = int(options["adjacency"]), bool(options["chest_blocks"])
     DOCUMENT.read(s, d)
-    if options["max_rounds"] and s.round > options["max_rounds"]:
-        raise StateFormatError("round", f"round {s.round} is past the round limit (option max_rounds "
-                                        f"{options['max_rounds']}), which ends the game")
-    if s.node in DECISION_NODES and not 0 <= s.who < players:
-        raise StateFormatError("seat", f"a decision node needs the deciding seat, got {d.get('seat')!r}")
     if s.node not in DECISION_NODES:
         s.who = -1
-    if len([x for x in s.dragon if x >= 0]) != len({x for x in s.dragon if x >= 0}):
-        raise StateFormatError("dragons", "a dragon is chosen twice")
     for i in range(players):
         if s.home[i] < 0 and s.cave[i] >= 0:
             s.home[i] = s.cave[i]
-        if s.cave[i] >= 0 and s.dragon[i] == UNDEAD:
-            raise StateFormatError(f"caves/{i}", "the Undead \"Does not place home cave\"")
     _put_pieces(s, d)
-    for k in s.claims:
-        if isinstance(k, str) and k not in s.places:
-            raise StateFormatError(f"claims/{key_text(k)}", "that place of power is not on the board")
-        if not 0 <= s.claims[k] < players:
-            raise StateFormatError(f"claims/{key_text(k)}", f"expected a seat number, got {s.claims[k]!r}")
-    s.rings_left = []
-    for i in range(players):
-        used = sum(1 for o in s.claims.values() if o == i)
-        total = T.dragons[s.dragon[i]].rings if s.dragon[i] >= 0 else 0
-        if used > total:
-            raise StateFormatError("claims", f"seat {i} has {used} claim rings on the board, more than {total}")
-        s.rings_left.append(total - used)
-    dealt = [c for c in s.hand if c is not None] + s.played
-    if len(dealt) != len(set(dealt)):
-        raise StateFormatError("hands", "a card is in two places (the deck has one card of each title)")
-    if sorted(s.order) != list(range(players)):
-        raise StateFormatError("order", f"a permutation of the seats 0-{players - 1}")
-    if s.turn > players:
-        raise StateFormatError("turn", f"{s.turn} out of range")
+    s.rings_left = [(T.dragons[s.dragon[i]].rings if s.dragon[i] >= 0 else 0)
+                    - sum(1 for o in s.claims.values() if o == i) for i in range(players)]
     s.phase = _phase_of(s.node, s.ev)  # derived: the node (and its event) says which phase it belongs to
     if s.ev is not None and s.phase == "tribute" and "seat" in s.ev:
         s.k = s.ev["seat"]  # the tribute goes on with the next seat after this one
-    _check_node(s, players)
+    if s.node == "act" and s.who in s.order and s.turn <= players and (s.turn == players or s.order[s.turn] != s.who):
+        s.turn = s.order.index(s.who)  # the acting seat decides which turn of the order this is
     return s

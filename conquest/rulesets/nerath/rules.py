@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.rulesets.nerath import reasons, serial, turn, view as _view
+from conquest.rulesets.nerath import coherence, reasons, serial, turn, view as _view
 from conquest.rulesets.nerath.serial import NerathBody
 from conquest.rulesets.nerath.state import (
     ADJ,
@@ -94,6 +94,7 @@ class NerathState(NerathData):
     _body_json = serial.DOCUMENT.write
     body_is_fresh = True
     view = _view.view
+    check_coherence = coherence.check_coherence
 
     @classmethod
     def _from_body(cls, data: dict[str, Any], players: int, options: dict[str, Any]) -> NerathData:

@@ -4,11 +4,10 @@ schema a document is validated with (``NerathBody``), the writer and the reader;
 card window are declared the same way under the records' own names (``BATTLE``, ``REACTION``). A key also declares
 its field's start value, from which ``NerathState.__init__`` is derived (``START``). The id tables and key kinds of
 ``core.keys`` write ids and read indices; the readers here keep what a type cannot say: ids against the board and
-the card lists, fields against each other.
+the card lists (``coherence`` checks the fields against each other).
 
-Bounds: "Your forces aren't limited by the mix of pieces and chips available", so the document sets no piece
-supply; a realm has at most ``MAX_REALM_PIECES`` (500) pieces on the board in all (random games peak near 60),
-gold at most 100,000 and victory points at most 10,000 (docs/rules/nerath.md, "Bounds of a state document")."""
+Bounds: gold at most 100,000 and victory points at most 10,000; the pieces a realm may have on the board are in
+``coherence`` (docs/rules/nerath.md, "Bounds of a state document")."""
 
 from __future__ import annotations
 
@@ -39,9 +38,9 @@ from conquest.core.keys import (
     start,
 )
 from conquest.core.schema import Count, Id, Part, Text, read_counters
-from conquest.rulesets.nerath.battle import battle_dice, one_seat_allies
+from conquest.rulesets.nerath.battle import battle_dice
 from conquest.rulesets.nerath.cards import treasure_cards
-from conquest.rulesets.nerath.data import COUNTED, LAND_TYPES, N_TYPES, REALMS, R, full_strength, guardian_tiles
+from conquest.rulesets.nerath.data import COUNTED, N_TYPES, REALMS, R, full_strength, guardian_tiles
 from conquest.rulesets.nerath.movement import start_move
 from conquest.rulesets.nerath.reposition import start_reposition
 from conquest.rulesets.nerath.state import (
@@ -61,7 +60,6 @@ from conquest.rulesets.nerath.variant import setup_of
 
 GOLD_MAX = 100_000       # a realm's gold, and
 VP_MAX = 10_000          # its victory points: play stops them here (keep_bounds), no game comes near
-MAX_REALM_PIECES = 500   # a realm's pieces on the board, all spaces and kinds (checked when pieces are read)
 Small = Annotated[int, Field(ge=0, le=500)]   # a count of pieces in a space, or of hits
 Cards = Annotated[list[Id], Field(max_length=200)]
 Realms = Annotated[list[Id], Field(max_length=4)]
@@ -96,20 +94,12 @@ def _write_pieces(st: NerathData) -> dict[str, dict[str, dict[str, int]]]:
 
 def _read_pieces(st: NerathData, d: dict[str, dict[str, dict[str, int]]]) -> None:
     n = st.pieces = [0] * (S * R * N_TYPES)
-    total = [0] * R
     for sp, by_realm in d.items():
         s = SPACE.ix(sp, f"pieces/{sp}")
         for name, row in by_realm.items():
             r = REALM.ix(name, f"pieces/{sp}/{name}")
             for p, c in row.items():
-                if sp in SEA_SPACE.index and PIECE.index[p] in LAND_TYPES and c:
-                    raise StateFormatError(f"pieces/{sp}/{name}/{p}", "land pieces at sea ride Warships")
                 n[(s * R + r) * N_TYPES + PIECE.index[p]] = c
-                total[r] += c
-    for r in range(R):
-        if total[r] > MAX_REALM_PIECES:
-            raise StateFormatError("pieces", f"{REALMS[r]} has {total[r]} pieces on the board; a realm has at most "
-                                             f"{MAX_REALM_PIECES} (docs/rules/nerath.md)")
 
 
 Ship = create_model(
@@ -161,13 +151,7 @@ def _read_movable(st: NerathData, d: Literal["all"] | dict[str, dict[str, int]])
         return
     for sp, row in d.items():
         s = SPACE.ix(sp, f"movable/{sp}")
-        for p, c in row.items():
-            have = st.pieces[(s * R + st.realm) * N_TYPES + PIECE.index[p]]
-            if c > have:
-                raise StateFormatError(f"movable/{sp}/{p}", f"{c} {p} of {REALMS[st.realm]} may still move from "
-                                                            f"{sp}, which holds {have} (pieces)")
-            if c:
-                st.movable[s * N_TYPES + PIECE.index[p]] = c
+        st.movable.update({s * N_TYPES + PIECE.index[p]: c for p, c in row.items() if c})
 
 
 # ---------------------------------------------------------------- the battle and the card window
@@ -223,34 +207,6 @@ def _write_battle(st: NerathData) -> dict[str, Any] | None:
     if b.step in ("fs_a", "fs_d", "roll_a", "roll_d"):
         doc["rolling"] = [list(d) for d in battle_dice(st, b.step[-1], b.step.startswith("fs"))]
     return doc
-
-
-def _check_battle(st: NerathData, bt: Battle) -> None:
-    """The seat of the Guardians and the allies' split (docs/rules/nerath.md, reading 12): hits wait in
-    ``split_hits`` only in the steps ``split`` (the odd hit drawn, allies of two seats) and ``choose`` (the seat
-    playing both allies splits them), for two defenders."""
-    step, h, defs = bt.step, bt.split_hits, bt.defenders
-    if bt.kind == "dungeon" and not 0 <= bt.guardian_seat < st.players:
-        raise StateFormatError("battle/guardian_seat", "the seat rolling for the Guardians is needed")
-    if step not in ("split", "choose") and h:
-        raise StateFormatError("battle/split_hits", f"hits wait for the allies' split only in the steps split "
-                                                    f"and choose, not in step {step!r}")
-    if step in ("split", "choose") and (h <= 0 or len(defs) < 2 or defs[0] == defs[1]):
-        raise StateFormatError("battle/split_hits", f"step {step!r} splits hits (split_hits > 0) between two "
-                                                    f"allied defenders")
-    one = step in ("split", "choose") and one_seat_allies(st, defs[0], defs[1])
-    if step == "choose" and not one:
-        raise StateFormatError("battle/step", "step 'choose' is for a seat that plays both defending allies "
-                                              "(option ally_split=choose); allies of two seats take half each "
-                                              "(step 'split')")
-    if step == "split" and one:
-        raise StateFormatError("battle/step", "one seat plays both defending allies: it splits the hits itself "
-                                              "(step 'choose'), no odd hit is drawn")
-
-
-def _check_reaction(st: NerathData, rc: Reaction) -> None:
-    if rc.kind == "move" and rc.space < 0:
-        raise StateFormatError("reaction/space", "a movement window names the space entered")
 
 
 # ---------------------------------------------------------------- cards, effects and Guardians
@@ -316,8 +272,8 @@ DOCUMENT = Document("NerathBody", [
         lambda st, v: setattr(st, "next_ship", max([v] + [k + 1 for k in st.ships])), start=1),
     key("movable", Literal["all"] | dict_of(Id, Pieces), _write_movable, _read_movable, fresh=True, start={}),
     id_list("battles", SPACE, list[Id], "pending", start=[]),
-    record("battle", BATTLE, Battle, _check_battle, _write_battle),
-    record("reaction", REACTION, Reaction, _check_reaction),
+    record("battle", BATTLE, Battle, _write_battle),
+    record("reaction", REACTION, Reaction),
     id_dict("placed", SPACE, Small, default={}, start={}),
     id_list("built", SPACE, list[Id], default=[], start=[]),
     per_id("event_decks", REALM, Cards, "decks", {}, start=[[]] * R),
@@ -353,14 +309,11 @@ START = Starts(DOCUMENT.keys)
 
 def from_body(cls: Callable[[int, dict[str, Any]], NerathData], data: dict[str, Any], players: int,
               options: dict[str, Any]) -> NerathData:
-    """A new game's state with the keys of the validated document read over it, then the checks between fields."""
+    """A new game's state with the keys of the validated document read over it (``coherence.check_coherence``
+    then refuses a field incoherent with the rest)."""
     st = cls(players, options)
     DOCUMENT.read(st, data)
     st.pieces = counts_table(st.pieces)
-    if st.phase == "over" and st.winners is None:
-        raise StateFormatError("winners", "a finished game names its winners")
     if st.phase == "draw" and not fx.draw_outcomes(st):
         start_move(st)
-    if st.phase == "deal" and not (st.dealing or st.dealing_guardians):
-        raise StateFormatError("dealing", "the set-up phase 'deal' needs realms or entrances still to deal")
     return st

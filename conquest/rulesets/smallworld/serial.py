@@ -15,25 +15,12 @@ from pydantic import Field, StrictFloat, StrictInt
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.fields import Document, Key, attr
-from conquest.core.keys import IdTable, check_seat, filled, nullable, one_id, one_of, one_per_seat, part, seat_mask
+from conquest.core.keys import IdTable, filled, nullable, one_id, one_of, one_per_seat, part, seat_mask
 from conquest.core.maps import MapError
 from conquest.core.notation import is_digits
 from conquest.core.schema import Body, Count, Id, Part
 from conquest.rulesets.smallworld.base import STAT_KEYS
-from conquest.rulesets.smallworld.common import (
-    ACTIVE,
-    DECLINED,
-    MAX_CAMPS,
-    MAX_FORTS,
-    MAX_HEROES,
-    MAX_HOLES,
-    NR,
-    OUT,
-    PHASE_NAMES,
-    STATUS_NAMES,
-)
-from conquest.rulesets.smallworld.powers import POWER_RULES
-from conquest.rulesets.smallworld.variant import Figures, figures_for
+from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_NAMES, STATUS_NAMES
 
 if TYPE_CHECKING:
     from conquest.rulesets.smallworld.state import SmallWorldState
@@ -100,9 +87,6 @@ def _read_seats(s: SmallWorldState, seats: list[dict[str, Any]]) -> None:
     s.coins = [st["coins"] for st in seats]
     # the public lower bound (``hidden``): a document without it proves nothing (0); never above the coins
     s.coins_floor = [st.get("coins_at_least", 0) for st in seats]
-    for i, (c, f) in enumerate(zip(s.coins, s.coins_floor, strict=True)):
-        if f > c:
-            raise StateFormatError(f"seats/{i}/coins_at_least", f"expected an integer 0..{c}, got {f!r}")
 
 
 def _write_races(s: SmallWorldState) -> dict[str, Any]:
@@ -111,59 +95,26 @@ def _write_races(s: SmallWorldState) -> dict[str, Any]:
             for x in range(NR) if s.rstatus[x] != OUT}
 
 
-def _figures(s: SmallWorldState) -> Figures:
-    """The token supplies and starting coins of the game's variant (``variant.py``; the box's without one)."""
-    return figures_for(str(s.options.get("variant") or ""))
-
-
 def _read_races(s: SmallWorldState, races: dict[str, dict[str, Any]]) -> None:
     s.rseat, s.rpower, s.rstatus, s.rhand = [-1] * NR, [-1] * NR, [OUT] * NR, [0] * NR
     for name, info in races.items():
         x = D.RACE_INDEX[name]
-        s.rseat[x] = check_seat(s.players, info["seat"], f"races/{name}/seat")
+        s.rseat[x] = info["seat"]
         s.rpower[x] = D.POWER_INDEX[info["power"]]
         s.rstatus[x] = DECLINED if info.get("status") == "declined" else ACTIVE
-        s.rhand[x] = info.get("hand", 0)   # within the race's supply with its tokens on the board: _read_regions
-    for t in range(s.players):
-        act = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == ACTIVE]
-        if len(act) > 1:
-            raise StateFormatError("races", f"seat {t} has {len(act)} active races")
-        dec = [x for x in range(NR) if s.rseat[x] == t and s.rstatus[x] == DECLINED]
-        spirit = [POWER_RULES[s.rpower[x]].spirit for x in dec]
-        if spirit.count(False) > 1 or spirit.count(True) > 1:
-            raise StateFormatError("races", f"seat {t} has too many declined races")
-    powers_in_play = [s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT]
-    if len(set(powers_in_play)) != len(powers_in_play):
-        raise StateFormatError("races", "a power is held by two races")
+        s.rhand[x] = info.get("hand", 0)
 
 
 def _read_column(s: SmallWorldState, col: list[dict[str, Any]]) -> None:
-    in_play = {s.rpower[x] for x in range(NR) if s.rstatus[x] != OUT}
-    s.col_race, s.col_power, s.col_coins = [], [], []
-    for k, c in enumerate(col):
-        x = D.RACE_INDEX[c["race"]]
-        p = D.POWER_INDEX[c["power"]]
-        if s.rstatus[x] != OUT or x in s.col_race:
-            raise StateFormatError(f"column/{k}/race", "race already in play or shown")
-        if p in in_play or p in s.col_power:
-            raise StateFormatError(f"column/{k}/power", "power already in play or shown")
-        s.col_race.append(x)
-        s.col_power.append(p)
-        s.col_coins.append(c.get("coins", 0))
+    s.col_race = [D.RACE_INDEX[c["race"]] for c in col]
+    s.col_power = [D.POWER_INDEX[c["power"]] for c in col]
+    s.col_coins = [c.get("coins", 0) for c in col]
 
 
 def _read_drawn(s: SmallWorldState, name: str | None) -> None:
     """The race drawn for the bottom of the column, waiting for its power: appended to the column's races."""
-    drawn = _RACE_INDEX[name]
-    if (drawn >= 0) != (PHASE_NAMES[s.phase] == "draw-power"):
-        raise StateFormatError("drawn_race", "the race drawn waits for its power in phase draw-power, and only "
-                                             "then")
-    if drawn >= 0:
-        if s.rstatus[drawn] != OUT or drawn in s.col_race:
-            raise StateFormatError("drawn_race", "race already in play or shown")
-        if len(s.col_race) >= 6:
-            raise StateFormatError("drawn_race", "the column already shows 6 combos")
-        s.col_race.append(drawn)
+    if name is not None:
+        s.col_race.append(D.RACE_INDEX[name])
 
 
 def _write_regions(s: SmallWorldState) -> dict[str, Any]:
@@ -175,7 +126,7 @@ def _write_regions(s: SmallWorldState) -> dict[str, Any]:
 
 
 def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
-    board, n = s.board, s.board.n
+    n = s.board.n
     for key in regs:
         _region(key, f"regions/{key}", n)
     s.region_race, s.tokens = [0] * n, [0] * n
@@ -185,35 +136,11 @@ def _read_regions(s: SmallWorldState, regs: dict[str, dict[str, Any]]) -> None:
     for i in range(n):
         rid = f"r{i + 1}"
         info = filled(RegionDoc, regs.get(rid, {}))
-        x = _RACE_INDEX[info["race"]]
-        if x >= 0 and s.rstatus[x] == OUT:
-            raise StateFormatError(f"regions/{rid}/race", f"{D.RACE_IDS[x]} is not in play (add it to races)")
-        s.region_race[i], s.tokens[i] = x, info["tokens"]
-        if (x >= 0) != (s.tokens[i] > 0):
-            raise StateFormatError(f"regions/{rid}/tokens", "a region with a race holds at least 1 token, "
-                                                            "and an empty one none")
-        if board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
-            raise StateFormatError(f"regions/{rid}/race", "only a Seafaring race holds a sea or the lake")
+        s.region_race[i], s.tokens[i] = _RACE_INDEX[info["race"]], info["tokens"]
         for k, m in markers:
             m[i] = info[k]
-        if x >= 0:   # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
+        if s.region_race[i] >= 0:   # a forgiving set-up: a race placed on a Lost Tribe region has conquered it
             s.lost[i] = 0
-        elif any(info[k] for k, _, _ in MARKERS[1:]):
-            raise StateFormatError(f"regions/{rid}", "markers lie only in occupied regions")
-    # counts within the boxes: a race's tokens (board and hand) within its supply, markers within their number
-    for x in range(NR):
-        if s.rstatus[x] != OUT:
-            on_board = sum(s.tokens[i] for i in range(n) if s.region_race[i] == x)
-            if on_board + s.rhand[x] > _figures(s).supply[x]:
-                raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand",
-                                       f"{D.RACE_IDS[x]} have {on_board} tokens on the board and {s.rhand[x]} in "
-                                       f"hand: more than the {_figures(s).supply[x]} of their supply")
-        elif s.rhand[x]:
-            raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand", "a race in the box holds no tokens")
-    for key, have, most in (("fortress", s.fort, MAX_FORTS), ("encampments", s.camp, MAX_CAMPS),
-                            ("hero", s.hero, MAX_HEROES), ("hole", s.hole, MAX_HOLES), ("dragon", s.dragon, 1)):
-        if sum(have) > most:
-            raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
 
 
 TURN_STATE = Document("TurnStateDoc", [
@@ -246,10 +173,7 @@ def _write_turn_state(s: SmallWorldState) -> dict[str, Any]:
 
 
 def _read_peace(s: SmallWorldState, pc: dict[str, int] | None) -> None:
-    s.peace_by = s.peace_to = -1
-    if pc is not None:
-        s.peace_by = check_seat(s.players, pc["diplomat"], "peace/diplomat")
-        s.peace_to = check_seat(s.players, pc["opponent"], "peace/opponent")
+    s.peace_by, s.peace_to = (-1, -1) if pc is None else (pc["diplomat"], pc["opponent"])
 
 
 DOCUMENT = Document("SmallWorldBody", [
@@ -291,19 +215,12 @@ def body_json(s: SmallWorldState) -> dict[str, Any]:
 
 
 def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, Any]) -> S:
-    """A state from a validated document: the keys read by ``DOCUMENT`` (ids to indices, each key against the
-    keys before it), then what depends on several keys."""
+    """A state from a validated document: the keys read by ``DOCUMENT`` (ids to indices), then the acting race
+    a set-up may leave out; ``coherence.check_coherence`` then refuses a field incoherent with the rest."""
     s = cls.__new__(cls)
     s.players, s.options = players, options
     DOCUMENT.read(s, d)
-    ph, n = PHASE_NAMES[s.phase], s.board.n
-    if s.turn > s.turns:
-        raise StateFormatError("turn", f"expected an integer 0..{s.turns}, got {s.turn!r}")
-    check_seat(s.players, s.seat, "seat")
-    if s.defender >= 0:
-        check_seat(s.players, s.defender, "turn_state/defender")
-    if s.turn == 0 and ph not in ("draw-race", "draw-power"):
-        raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
+    ph = PHASE_NAMES[s.phase]
     # a forgiving set-up: the acting race defaults to the seat's active race (the defender's race in hand)
     if s.cur < 0 and ph in ("conquer", "redeploy", "die"):
         act = [x for x in range(NR) if s.rseat[x] == s.seat and s.rstatus[x] == ACTIVE]
@@ -311,28 +228,4 @@ def from_body(cls: type[S], d: dict[str, Any], players: int, options: dict[str, 
     if s.cur < 0 and ph == "defend" and s.defender >= 0:
         waiting = [x for x in range(NR) if s.rseat[x] == s.defender and s.rhand[x] > 0]
         s.cur = waiting[0] if waiting else -1
-    # the seat to move must be able to act in its phase
-    if ph in ("conquer", "redeploy", "defend", "die"):
-        if s.cur < 0 or s.rstatus[s.cur] == OUT:
-            raise StateFormatError("turn_state/race", f"phase {ph} needs the acting race in play")
-        owner = s.defender if ph == "defend" else s.seat
-        if s.rseat[s.cur] != owner:
-            raise StateFormatError("turn_state/race", f"{D.RACE_IDS[s.cur]} does not belong to seat {owner}")
-    if ph == "defend" and s.defender < 0:
-        raise StateFormatError("turn_state/defender", "phase defend needs the defending seat")
-    if ph == "die" and s.final_r < 0 and not (s.rstatus[s.cur] == ACTIVE
-                                                  and POWER_RULES[s.rpower[s.cur]].rolls_before_conquest):
-        raise StateFormatError("turn_state/final_region", "phase die needs the region of the final conquest")
-    if sum(s.camp) + s.camps_loose > MAX_CAMPS:
-        raise StateFormatError("turn_state/loose_encampments", f"more encampments than the {MAX_CAMPS} of the box")
-    if sum(s.hole) > s.holes_used:
-        raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} used")
-    # coins within what the turns so far can have paid: every coin comes from the start or from scoring
-    # (at most a few per region and a power's flat bonus a turn); the column's coins are seats' coins set down
-    most = sum(_figures(s).coins_at_start(t) for t in range(players)) + max(s.turn, 1) * players * (10 * n + 20)
-    if sum(s.coins) + sum(s.col_coins) > most:
-        raise StateFormatError("seats", f"{sum(s.coins) + sum(s.col_coins)} coins by turn {s.turn} (with those on "
-                                        f"the column): more than play can have paid ({most})")
-    if ph == "pick" and not s.col_race:
-        raise StateFormatError("column", "phase pick needs combos in the column")
     return s

@@ -14,6 +14,7 @@ from typing import Any
 import conquest.rulesets.smallworld.data as D
 from conquest.core.game import CHANCE
 from conquest.rulesets.smallworld import (
+    coherence,
     combo,
     conquest,
     decline,
@@ -90,6 +91,7 @@ class SmallWorldState(StateBase):
     chance_outcomes = dispatch.chance_outcomes
     _apply = dispatch.apply
     illegal_reason = messages.illegal_reason
+    check_coherence = coherence.check_coherence
     result = scoring.result
     scores = scoring.scores
 
