@@ -17,9 +17,9 @@ from conquest.core.game import CHANCE, State
 from conquest.core.registry import rulesets
 
 RULESETS = sorted(rulesets())
-STEPS = 250
-"""Actions per game: enough to reach each ruleset's battles, events and end-of-turn steps (a Kingdom game ends
-sooner)."""
+STEPS = 1500
+"""Actions per game, at most: a whole game of Kingdom, Narby and Small World; several rounds of Nerath, with its
+battles at sea and on land, dungeons, card windows and every step of a turn."""
 
 
 def _games() -> list[tuple[str, int, int]]:
