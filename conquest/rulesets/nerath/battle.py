@@ -36,7 +36,7 @@ from conquest.rulesets.nerath.data import (
     WIZARD,
     R,
 )
-from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, place_guardian, return_guardian
+from conquest.rulesets.nerath.dungeons import explore, guardian_dice, hero_need, return_guardian
 from conquest.rulesets.nerath.reposition import start_reposition
 from conquest.rulesets.nerath.results import battle_over
 from conquest.rulesets.nerath.retreat import finish_withdrawal_if_done, withdraw_actions
@@ -488,14 +488,7 @@ def apply_fight(st: NerathData, action: ActionArgs) -> None:
         deck.remove(action[1])
         st.treasures, held = own_pile(st.treasures, bt.attacker)
         held.append(action[1])
-        bt.step = "restock"
-        if not st.guardian_pile:
-            st.battle = None
-    elif verb == "guardian":
-        place_guardian(st, bt.space, action[1])
-        bt.restock -= 1
-        if bt.restock <= 0 or not st.guardian_pile:
-            st.battle = None
+        st.battle = None
     elif verb == "extra":
         a, b = bt.defenders[0], bt.defenders[1]
         queue = split_damage(st, a, b, bt.split_hits, REALM_INDEX[action[1]] == a)

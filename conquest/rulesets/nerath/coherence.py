@@ -25,6 +25,9 @@ def check_coherence(st: NerathData) -> None:
         raise StateFormatError("reaction/space", "a movement window names the space entered")
     if st.phase == "over" and st.winners is None:
         raise StateFormatError("winners", "a finished game names its winners")
+    if st.dealing_guardians and st.phase not in ("deal", "fight", "reposition"):
+        raise StateFormatError("dealing_guardians", "entrances wait for tiles at the set-up (phase deal) and, after "
+                                                    "a won dungeon, until the Reposition step begins")
     if st.phase == "deal" and not (st.dealing or st.dealing_guardians):
         raise StateFormatError("dealing", "the set-up phase 'deal' needs realms or entrances still to deal")
 

@@ -99,8 +99,9 @@ def place_guardian(st: NerathData, x: int, tile: str) -> None:
 
 def plunder(st: NerathData, x: int) -> None:
     """"If you win a battle against all the Dungeon Guardians in a dungeon entrance, your Heroes get to
-    plunder the dungeon. Draw the top card from the Treasure deck." / Reward: extra gold. / "After you
-    defeat all a dungeon's inhabitants, place 2 facedown Dungeon Guardian tokens on the entrance."
+    plunder the dungeon. Draw the top card from the Treasure deck." / Reward: extra gold. / "4: REPOSITION ...
+    After you defeat all a dungeon's inhabitants, place 2 facedown Dungeon Guardian tokens on the entrance":
+    the entrance waits in ``dealing_guardians`` for its 2 tiles, drawn when the Reposition step begins.
     """
     bt = st.battle
     assert bt is not None
@@ -108,7 +109,8 @@ def plunder(st: NerathData, x: int) -> None:
     add_to_counter(own_stats(st), "plundered")
     st.gold[bt.attacker] += sum(tiles[t].reward for t in bt.guardian_tiles)
     fx.plunder(st, x)
-    bt.restock = 2
-    bt.step = "plunder" if st.treasure_deck else "restock"
-    if bt.step == "restock" and not st.guardian_pile:
+    st.dealing_guardians = [*st.dealing_guardians, x, x]
+    if st.treasure_deck:
+        bt.step = "plunder"
+    else:
         st.battle = None

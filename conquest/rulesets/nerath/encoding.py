@@ -22,7 +22,7 @@ from conquest.rulesets.nerath.rules import NerathState
 from conquest.rulesets.nerath.state import C1, C2, LANDS, OWNER, PER_SPACE, PHASES, SPACE
 
 EXTRA_WORDS = ("ship", "guardian", "wounded-dragon")
-BATTLE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock", "assign", "choose", "window")
+BATTLE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "assign", "choose", "window")
 REACTIONS = ("income", "enemy_move", "enemy_income")
 NO_LIMIT_ROUNDS = 60   # the scale of the round when the game has no round limit (the option's default limit)
 SPACE_COLUMNS = len(REALMS) + 6   # control by realm, Castle, built, placed, movable, Guardians, face-up ones

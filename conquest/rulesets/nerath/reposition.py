@@ -8,6 +8,7 @@ import conquest.rulesets.nerath.effects as fx
 from conquest.core.kinds import Action
 from conquest.rulesets.nerath.base import enemy_sea, friendly_land, hostile_seas
 from conquest.rulesets.nerath.data import COUNTED, DRAGON, DUNGEON, FLYING_TYPES, HEROES, N_TYPES, SEA, STORM, R
+from conquest.rulesets.nerath.dungeons import place_guardian
 from conquest.rulesets.nerath.movement import friendly_mask, moves_by_destination, piece_moves
 from conquest.rulesets.nerath.reinforce import start_reinforce
 from conquest.rulesets.nerath.state import C1, C2, IDS, KIND, LAND_ADJ, OWNER, SEA_ADJ, SPACE, NerathData, S
@@ -65,9 +66,21 @@ def reposition_actions(st: NerathData) -> list[Action]:
     return acts + fx.playable(st)   # cards: "Keep them in your hand until you decide to play one"
 
 
+def restock(st: NerathData, tile: str) -> None:
+    """"After you defeat all a dungeon's inhabitants, place 2 facedown Dungeon Guardian tokens on the entrance":
+    one tile drawn for the first entrance waiting (``dealing_guardians``); none when the pile is empty."""
+    place_guardian(st, st.dealing_guardians.pop(0), tile)
+    if not st.guardian_pile:
+        st.dealing_guardians = []
+
+
 def start_reposition(st: NerathData) -> None:
+    """The step begins with the tiles of the dungeons won this turn (chance, ``restock``), then the realm moves
+    its flying pieces and its Heroes out of the dungeons."""
     r = st.realm
     st.phase = "reposition"
+    if not st.guardian_pile:
+        st.dealing_guardians = []
     mv: dict[int, int] = {}
     for s in range(S):
         base = (s * R + r) * N_TYPES

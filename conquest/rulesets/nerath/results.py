@@ -36,12 +36,11 @@ def battle_over(st: NerathData, won: bool) -> None:
             for g in own_guardians(st, x):
                 del g[2:]
                 g.extend(full_strength(g[0]))
-            if not st.guardians[x] and bt.guardian_tiles and st.guardian_pile:
+            if not st.guardians[x] and bt.guardian_tiles:
                 # Guardians and Heroes destroyed each other: "After you defeat all a dungeon's inhabitants,
-                # place 2 facedown Dungeon Guardian tokens on the entrance" - but no plunder, no Reward
-                bt.restock = 2
-                bt.step = "restock"
-                return
+                # place 2 facedown Dungeon Guardian tokens on the entrance" (in the Reposition step,
+                # ``reposition.start_reposition``) - but no plunder, no Reward
+                st.dealing_guardians = [*st.dealing_guardians, x, x]
         else:
             # (an entrance left empty - its Guardians and the Heroes who fought them destroyed together -
             # holds no one to defeat: the next Heroes to enter plunder it)

@@ -52,7 +52,7 @@ class NerathRuleset(Ruleset):
     title = "D&D: Conquest of Nerath"
     min_players = 2
     max_players = 4
-    rules_version = "1"
+    rules_version = "2"   # 2: the Guardians of a won dungeon come in the Reposition step (was: at the battle's end)
     summary = ("Four realms at war in the Axis & Allies family: mixed dice, first strike, durable dragons, "
                "castles, sea transport, alliances. Our own board, Guardian tiles, Treasure cards and Event decks.")
     state_class = NerathState

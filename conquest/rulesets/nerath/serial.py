@@ -179,7 +179,6 @@ BATTLE = Document("Battle", [
     attr("split_hits", Small, default=0),
     attr("guardian_seat", Annotated[int, Field(ge=-1, le=3)], default=-1),
     attr("guardian_tiles", list[Id], default=[]),
-    attr("restock", Small, default=0),
     id_list("window", REALM, Realms, default=[], prefix="battle/"),
     attr("window_kind", Text, default=""),
     attr("window_step", Text, default=""),
@@ -290,7 +289,7 @@ DOCUMENT = Document("NerathBody", [
         start=lambda st: {d: [] for d in BOARD.dungeons}),   # each Guardian: [tile, face up (0/1), dice left...]
     known_ids("guardian_pile", Cards, guardian_tiles, "tiles of guardians.yaml", None,
               start=lambda st: sorted(guardian_tiles())),
-    id_list("dealing_guardians", SPACE, list[Id], default=[], start=[]),   # entrances still to get their tile
+    id_list("dealing_guardians", ENTRANCE, list[Id], default=[], start=[]),   # entrances awaiting tiles
     id_list("dealing", REALM, list[Id], default=[], start=[]),   # realms to draw a starting Event card (set-up)
     key("stats", dict[Id, Count], lambda st: dict(st.stats),
         lambda st, v: st.stats.update(read_counters({"stats": v}, tuple(st.stats))), {}, fresh=True,

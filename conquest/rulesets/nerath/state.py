@@ -38,7 +38,7 @@ FLAG_NAMES = {"stopped": F_STOPPED, "new": F_NEW, "fixed": F_FIXED, "unloaded": 
 PHASES = ("deal", "draw", "move", "fight", "reposition", "reinforce", "over")
 STEP_TITLES = {"deal": "Set-up (starting Event hands)", "draw": "Draw", "move": "Move", "fight": "Fight Battles",
                "reposition": "Reposition", "reinforce": "Reinforce", "over": "the end of the game"}
-CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder", "restock")
+CHANCE_STEPS = ("fs_a", "fs_d", "roll_a", "roll_d", "split", "plunder")
 GUARDIANS = -1   # the "realm" of the Guardians in a battle's damage queue
 
 TB = tables()
@@ -115,7 +115,6 @@ class Battle:
     split_hits: int = 0           # hits waiting for the allies' split (steps split and choose)
     guardian_seat: int = -1       # the seat rolling and deciding for the Guardians
     guardian_tiles: list[str] = field(default_factory=list)   # the tiles the dungeon battle began with
-    restock: int = 0              # Guardian tiles still to place on the entrance
     window: list[int] = field(default_factory=list)   # realms still asked in the open card window
     window_kind: str = ""         # battle, roll or damage: what the open card window is for
     window_step: str = ""         # the step the window returns to
@@ -140,7 +139,6 @@ class Battle:
         c.split_hits = self.split_hits
         c.guardian_seat = self.guardian_seat
         c.guardian_tiles = self.guardian_tiles[:]
-        c.restock = self.restock
         c.window = self.window[:]
         c.window_kind = self.window_kind
         c.window_step = self.window_step
@@ -220,7 +218,7 @@ class NerathData(State):
     effects: list[list[Any]]
     guardians: dict[int, list[list[Any]]]   # each Guardian on an entrance: [tile, face up (0/1), attack dice left...]
     guardian_pile: list[str]
-    dealing_guardians: list[int]   # entrances still to get their set-up tile
+    dealing_guardians: list[int]   # entrances still to get a facedown tile: set-up, and Reposition after a won dungeon
     dealing: list[int]   # realms still to draw a starting Event card (set-up)
     stats: dict[str, int]   # for reports only
     winners: list[int] | None
@@ -235,7 +233,7 @@ class NerathData(State):
         ph = self.phase
         if ph == "over":
             return None
-        if ph in ("draw", "deal"):
+        if ph in ("draw", "deal") or ph == "reposition" and self.dealing_guardians:
             return CHANCE
         if self.reaction is not None:
             return self.seat_of[self.reaction.realms[0]]

@@ -19,7 +19,7 @@ from conquest.rulesets.nerath.dungeons import place_guardian
 from conquest.rulesets.nerath.income import collect_income, open_income_window
 from conquest.rulesets.nerath.movement import move_actions, move_pieces, start_move
 from conquest.rulesets.nerath.reinforce import buy, reinforce_actions
-from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions
+from conquest.rulesets.nerath.reposition import end_reposition, reposition_actions, restock
 from conquest.rulesets.nerath.sea import debark, embark, sail
 from conquest.rulesets.nerath.serial import GOLD_MAX, VP_MAX
 from conquest.rulesets.nerath.state import CHANCE_STEPS, FLAGS, IX, MOVES, O1, O2, OWNER, SPACE, NerathData
@@ -60,7 +60,7 @@ def is_legal(st: NerathData, action: Any) -> bool:
 
 
 def chance_outcomes(st: NerathData) -> list[tuple[Action, float]]:
-    if st.phase == "deal" and st.dealing_guardians:
+    if st.phase in ("deal", "reposition") and st.dealing_guardians:
         return _multiset_outcomes("guardian", st.guardian_pile)
     if st.phase in ("draw", "deal"):
         return fx.draw_outcomes(st)
@@ -73,8 +73,6 @@ def chance_outcomes(st: NerathData) -> list[tuple[Action, float]]:
         return [(("extra", REALMS[a]), 0.5), (("extra", REALMS[b]), 0.5)]
     if step == "plunder":
         return _multiset_outcomes("treasure", st.treasure_deck)
-    if step == "restock":
-        return _multiset_outcomes("guardian", st.guardian_pile)
     side = "a" if step in ("fs_a", "roll_a") else "d"
     dist = hit_distribution(battle_dice(st, side, step.startswith("fs")))
     return [(("hits", k), p) for k, p in enumerate(dist) if p > 0]
@@ -191,6 +189,8 @@ def apply_action(st: NerathData, action: Any) -> None:
             fx.resolve_deal(st, action[1])
             if not st.dealing:
                 start_turn(st)
+    elif ph == "reposition" and verb == "guardian":
+        restock(st, action[1])
     elif st.reaction is not None:
         apply_reaction(st, action)
     elif verb == "play":
