@@ -1,9 +1,8 @@
 """The Conquest state as JSON (rules document ``002``; the document is described in docs/rules/kingdom.md):
 ``DOCUMENT`` declares every key of the body once (its type and bounds, how it is written, how it is read), and
 ``core.fields`` derives from it the schema a document is validated with, the writer and the reader (territories
-and bonus locations by the board's id tables, ``core.keys``). What a
-type cannot say is checked here against the board and between fields, and in ``coherence.py``, so that every
-state read can be played on."""
+and bonus locations by the board's id tables, ``core.keys``). What a type cannot say is checked here against the
+board, and between the fields in ``coherence.py``, so that every state read can be played on."""
 
 from __future__ import annotations
 

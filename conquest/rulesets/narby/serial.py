@@ -1,7 +1,8 @@
 """The state JSON of Narby Conquest (docs/rules/narby.md §5; rules document 001): ``DOCUMENT`` declares every
 key once (its type and bounds, how it is written, how it is read), and ``core.fields`` derives from it the
-schema a document is validated with, ``body_json`` and the reader; ``from_body`` then checks squares, ids and
-the coherence of the node with the rest. The view a seat gets (hidden hands) is in ``view``.
+schema a document is validated with, ``body_json`` and the reader; ``from_body`` then puts the pieces on their
+squares and derives the phase (``coherence.py`` checks the fields against each other). The view a seat gets
+(hidden hands) is in ``view``.
 
 Bounds: coins and the chest's coins at most 100,000; a seat's treasure tokens at most 1,000 (values 1-3 each,
 so their sum at most 3,000); actions left and action bonuses at most 20 (docs/rules/narby.md, "Bounds of a state

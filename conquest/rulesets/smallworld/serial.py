@@ -2,8 +2,8 @@
 every key of the body once (its type and the components' bounds, how it is written, how it is read), and
 ``core.fields`` derives from it the schema a document is validated with, ``body_json`` and the reader. Counts are
 bounded by the components: a race's tokens by its box (at most 30 with the power's), markers by their number in
-the box, coins by a sane 100,000. What a type cannot say is checked here: ids against the board and the boxes,
-and the fields against each other, with errors that name the offending field."""
+the box, coins by a sane 100,000. What a type cannot say is checked here against the board (region ids, the map)
+and, in ``coherence.py``, between the fields, with errors that name the offending field."""
 
 from __future__ import annotations
 
