@@ -52,6 +52,13 @@ def test_every_slot_is_declared_and_the_clone_shares_nothing_mutable():
     ({"stats": {"conquests": -1}}, "stats/conquests"),
     ({"stats": {"naps": 1}}, "stats/naps"),
     ({"seats": [{"coins": 5, "coins_at_least": 6}, {"coins": 5}]}, "seats/0/coins_at_least"),
+    # what an entry's own fields must hold (its ``check_fields``): a Hole-in-the-Ground only in the first 2
+    # regions conquered ("holes_used"), 2 Heroes in the box, the Diplomat's peace between seats of the game
+    ({"races": {"halflings": {"seat": 0, "power": "alchemist"}},
+      "regions": {"r1": {"race": "halflings", "tokens": 1, "hole": 1}}}, "holes_used"),
+    ({"races": {"ratmen": {"seat": 0, "power": "heroic"}},
+      "regions": {r: {"race": "ratmen", "tokens": 1, "hero": 1} for r in ("r1", "r3", "r4")}}, "regions/hero"),
+    ({"peace": {"diplomat": 3, "opponent": 0}}, "peace/diplomat"),
 ])
 def test_the_declared_document_refuses_naming_the_field(patch, field):
     doc = make().to_json()
@@ -86,7 +93,7 @@ def test_the_entries_own_their_fields_and_the_slots_are_the_common_ones_plus_the
 
 def test_the_base_state_and_the_common_steps_name_no_owned_field():
     owned = set(OWNED)
-    for module in ("base", "combo", "decline", "scoring", "dispatch", "state"):
+    for module in ("base", "combo", "decline", "scoring", "dispatch", "state", "coherence"):
         named = _names(module) & owned
         if module == "state":  # its annotations only (checked against the declarations above)
             named -= set(inspect.get_annotations(SmallWorldState))

@@ -10,18 +10,10 @@ from typing import TYPE_CHECKING
 import conquest.rulesets.smallworld.data as D
 from conquest.core.errors import StateFormatError
 from conquest.core.keys import check_seat
-from conquest.rulesets.smallworld.common import (
-    ACTIVE,
-    DECLINED,
-    MAX_CAMPS,
-    MAX_FORTS,
-    MAX_HEROES,
-    MAX_HOLES,
-    NR,
-    OUT,
-    PHASE_NAMES,
-)
+from conquest.rulesets.smallworld.common import ACTIVE, DECLINED, NR, OUT, PHASE_NAMES
+from conquest.rulesets.smallworld.owned import MARKERS
 from conquest.rulesets.smallworld.powers import POWER_RULES
+from conquest.rulesets.smallworld.races import RACE_RULES
 from conquest.rulesets.smallworld.variant import figures_for
 
 if TYPE_CHECKING:
@@ -34,6 +26,10 @@ def check_coherence(s: SmallWorldState) -> None:
     _check_column(s)
     _check_regions(s)
     _check_turn(s)
+    for race in RACE_RULES:   # what each race's and power's own fields must hold
+        race.check_fields(s)
+    for power in POWER_RULES:
+        power.check_fields(s)
 
 
 def _check_races(s: SmallWorldState) -> None:
@@ -75,8 +71,8 @@ def _check_column(s: SmallWorldState) -> None:
 
 
 def _check_regions(s: SmallWorldState) -> None:
-    """Each region's race in play, with tokens, on land unless it sails, markers only with a race; a race's
-    tokens (board and hand) within its supply, markers within their number in the box."""
+    """Each region's race in play, with tokens, on land unless it sails, markers (those the races' and powers'
+    entries own) only with a race; a race's tokens (board and hand) within its supply."""
     n = s.board.n
     for i in range(n):
         x, rid = s.region_race[i], f"r{i + 1}"
@@ -87,7 +83,7 @@ def _check_regions(s: SmallWorldState) -> None:
                                                             "and an empty one none")
         if s.board.water[i] and x >= 0 and not POWER_RULES[s.rpower[x]].sails:
             raise StateFormatError(f"regions/{rid}/race", "only a Seafaring race holds a sea or the lake")
-        if x < 0 and (s.lair[i] or s.fort[i] or s.camp[i] or s.hole[i] or s.hero[i] or s.dragon[i]):
+        if x < 0 and any(getattr(s, m)[i] for m in MARKERS):
             raise StateFormatError(f"regions/{rid}", "markers lie only in occupied regions")
     supply = figures_for(str(s.options.get("variant") or "")).supply
     for x in range(NR):
@@ -99,24 +95,17 @@ def _check_regions(s: SmallWorldState) -> None:
                                        f"hand: more than the {supply[x]} of their supply")
         elif s.rhand[x]:
             raise StateFormatError(f"races/{D.RACE_IDS[x]}/hand", "a race in the box holds no tokens")
-    for key, have, most in (("fortress", s.fort, MAX_FORTS), ("encampments", s.camp, MAX_CAMPS),
-                            ("hero", s.hero, MAX_HEROES), ("hole", s.hole, MAX_HOLES), ("dragon", s.dragon, 1)):
-        if sum(have) > most:
-            raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
 
 
 def _check_turn(s: SmallWorldState) -> None:
-    """The turn, the seats to move and the acting race against the phase; the markers and coins play can have
-    put down by this turn."""
+    """The turn, the seats to move and the acting race against the phase; the coins play can have paid by
+    this turn."""
     ph, players = PHASE_NAMES[s.phase], s.players
     if s.turn > s.turns:
         raise StateFormatError("turn", f"expected an integer 0..{s.turns}, got {s.turn!r}")
     check_seat(players, s.seat, "seat")
     if s.defender >= 0:
         check_seat(players, s.defender, "turn_state/defender")
-    if s.peace_by >= 0:
-        check_seat(players, s.peace_by, "peace/diplomat")
-        check_seat(players, s.peace_to, "peace/opponent")
     if s.turn == 0 and ph not in ("draw-race", "draw-power"):
         raise StateFormatError("turn", "turn 0 is the set-up (the column's draws); play starts at turn 1")
     if ph in ("conquer", "redeploy", "defend", "die"):   # the seat to move must be able to act in its phase
@@ -130,10 +119,6 @@ def _check_turn(s: SmallWorldState) -> None:
     if ph == "die" and s.final_r < 0 and not (s.rstatus[s.cur] == ACTIVE
                                                   and POWER_RULES[s.rpower[s.cur]].rolls_before_conquest):
         raise StateFormatError("turn_state/final_region", "phase die needs the region of the final conquest")
-    if sum(s.camp) + s.camps_loose > MAX_CAMPS:
-        raise StateFormatError("turn_state/loose_encampments", f"more encampments than the {MAX_CAMPS} of the box")
-    if sum(s.hole) > s.holes_used:
-        raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} used")
     # coins within what the turns so far can have paid: every coin comes from the start or from scoring
     # (at most a few per region and a power's flat bonus a turn); the column's coins are seats' coins set down
     fig = figures_for(str(s.options.get("variant") or ""))

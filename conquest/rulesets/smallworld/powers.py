@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
+from conquest.core.errors import StateFormatError
+from conquest.core.keys import check_seat
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.common import (
     CONQUER,
@@ -110,6 +112,16 @@ class Power:
     def on_turn_over(self, s: SmallWorldState, seat: int) -> None:
         """The turn of ``seat`` is over, before the next seat's."""
 
+    # ---- a state read (coherence.py) ----------------------------------------------------------------
+    def check_fields(self, s: SmallWorldState) -> None:
+        """Refuse (``StateFormatError`` naming the field) what the power's own ``fields`` cannot hold."""
+
+
+def in_box(have: list[int], most: int, key: str) -> None:
+    """A marker's count on the board within its number in the box (``regions/KEY`` refused otherwise)."""
+    if sum(have) > most:
+        raise StateFormatError(f"regions/{key}", f"{sum(have)} {key} markers on the board; the box holds {most}")
+
 
 _REGISTRY: dict[str, type[Power]] = {}
 
@@ -184,6 +196,12 @@ class Bivouacking(Power):
             return [("camp", RID[r]) for r in own]
         return []
 
+    def check_fields(self, s: SmallWorldState) -> None:
+        in_box(s.camp, MAX_CAMPS, "encampments")
+        if sum(s.camp) + s.camps_loose > MAX_CAMPS:
+            raise StateFormatError("turn_state/loose_encampments", f"more encampments than the {MAX_CAMPS} of "
+                                                                   "the box")
+
 
 @power("commando")
 class Commando(Power):
@@ -213,6 +231,11 @@ class Diplomat(Power):
         if s.peace_to == seat:  # the Diplomat's protection lasted one turn of the chosen opponent
             s.peace_by = s.peace_to = -1
 
+    def check_fields(self, s: SmallWorldState) -> None:
+        if s.peace_by >= 0:
+            check_seat(s.players, s.peace_by, "peace/diplomat")
+            check_seat(s.players, s.peace_to, "peace/opponent")
+
 
 @power("dragon-master")
 class DragonMaster(Power):
@@ -228,6 +251,9 @@ class DragonMaster(Power):
         s.conquer(r, 1)
         s.dragon[r] = 1
         s.dragon_used = True
+
+    def check_fields(self, s: SmallWorldState) -> None:
+        in_box(s.dragon, 1, "dragon")
 
 
 @power("flying")
@@ -255,6 +281,9 @@ class Fortified(Power):
         s.fort[a[1]] = 1
         s.fort_placed = True
 
+    def check_fields(self, s: SmallWorldState) -> None:
+        in_box(s.fort, MAX_FORTS, "fortress")
+
     def marker_actions(self, s: SmallWorldState, own: list[int]) -> list[Action]:
         if not s.fort_placed and sum(s.fort) < MAX_FORTS:
             return [("fortress", RID[r]) for r in own if not s.fort[r]]
@@ -270,6 +299,9 @@ class Heroic(Power):
     places_markers = True
     moves = {(REDEPLOY, "hero"): "place_hero"}
     fields = {"hero": marker(immune=True, decline_clears=True)}
+
+    def check_fields(self, s: SmallWorldState) -> None:
+        in_box(s.hero, MAX_HEROES, "hero")
 
     def place_hero(self, s: SmallWorldState, a: ActionArgs) -> None:
         s.hero[a[1]] = 1

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import conquest.rulesets.smallworld.data as D
+from conquest.core.errors import StateFormatError
 from conquest.core.kinds import Action, ActionArgs
 from conquest.rulesets.smallworld.common import (
     ACTIVE,
@@ -23,7 +24,7 @@ from conquest.rulesets.smallworld.common import (
     per_game,
     per_turn,
 )
-from conquest.rulesets.smallworld.powers import sheltered_seat
+from conquest.rulesets.smallworld.powers import in_box, sheltered_seat
 
 if TYPE_CHECKING:
     from conquest.rulesets.smallworld.state import SmallWorldState
@@ -87,6 +88,10 @@ class Race:
 
     def on_decline(self, s: SmallWorldState) -> None:
         """The race has just gone into decline."""
+
+    # ---- a state read (coherence.py) ----------------------------------------------------------------
+    def check_fields(self, s: SmallWorldState) -> None:
+        """Refuse (``StateFormatError`` naming the field) what the race's own ``fields`` cannot hold."""
 
     # ---- scoring (scoring.py, and the evaluation and coverage read the same hooks) ---------------------
     #: when ``turn_coins`` come: "every turn", "this turn" (what the turn's conquests bring) or "once"
@@ -208,6 +213,12 @@ class Halflings(Race):
 
     def on_pick(self, s: SmallWorldState) -> None:
         s.holes_used = 0
+
+    def check_fields(self, s: SmallWorldState) -> None:
+        in_box(s.hole, MAX_HOLES, "hole")
+        if sum(s.hole) > s.holes_used:
+            raise StateFormatError("holes_used", f"{sum(s.hole)} Holes-in-the-Ground on the board, {s.holes_used} "
+                                                 "used")
 
 
 @race("humans")
