@@ -23,8 +23,12 @@ def end_of_round(s: NarbyData) -> None:
 
 def check_win_at_once(s: NarbyData) -> None:
     """Option ``win_check`` = ``at_once``: "until a player exceeds" the win amount read literally — the game
-    ends after the action, roll or token that takes a dragon's coins past it, wherever in the round."""
-    if s.options["win_check"] == "at_once" and s.node != "over" and max(s.coins) > s.options["win"]:
+    ends after the action, roll or token that takes a dragon's coins past it, wherever in the round. The
+    treasure tokens the same roll earned are drawn first (node ``token``): they are part of that roll's
+    result ("Destroyed, gain 1 treasure token"; the Tribute Chart's tokens), and "Treasure tokens are redeemed
+    as coins at the end of the game"."""
+    if (s.options["win_check"] == "at_once" and s.node not in ("over", "token")
+            and max(s.coins) > s.options["win"]):
         end_game(s)
 
 
