@@ -68,6 +68,8 @@ def act_actions(s: NarbyData) -> list[Any]:
     blank squares, which earn nothing at tribute."""
     seat = s.who
     first, moves, last, can_attack, can_steal, can_destroy = action_choices(s, seat)
+    if s.options["modifiers"] == "any_time":   # the bonus waits for the roll (reading R26)
+        can_attack = can_steal = can_destroy = True
     out: list[Any] = [("end",)]
     out += first
     out += card_plays(s, seat, can_attack, can_steal, can_destroy)

@@ -188,11 +188,13 @@ def card_refusal(s: NarbyData, card: str) -> str:
         held = s.hand[seat]
         return (f"the {T.cards[T.card_ids.index(card)].name} card is not in your hand"
                 + (f" (you hold the {T.cards[T.card_ids.index(held)].name})" if held else " (you hold no card)"))
+    reach = s.options["modifiers"] == "in_reach"
     why = {
         "speedster": "before a Move, with an action left, once",
-        "fighter": "before an attack: a dragon must be adjacent and an action left",
-        "sneaker": "before a steal: a cave or the chest must be in reach and an action left",
-        "destroyer": "before a destroy: a target must be in reach and an action left",
+        "fighter": "before an attack: " + ("a dragon must be adjacent and " if reach else "") + "an action left",
+        "sneaker": "before a steal: " + ("a cave or the chest must be in reach and " if reach else "")
+                   + "an action left",
+        "destroyer": "before a destroy: " + ("a target must be in reach and " if reach else "") + "an action left",
         "jumper": "when there is a free 2x2 place adjacent to one of your claims",
         "robber": "naming an opponent",
         "horror": "naming a dragon that has a free 2x2 place beside its cave",

@@ -100,6 +100,10 @@ class NarbyRuleset(Ruleset):
                    "owner: true = a dragon may destroy its own claims too (the text); false = only other dragons' "
                    "claims and unclaimed ones", type=bool, legacy=False),
             Option("cards", True, "deal the bonus cards (\"Draw (if cards are available)\")", type=bool),
+            Option("modifiers", "any_time", "when a card or place that adds to a roll (Fighter, Sneaker, Destroyer, "
+                   "Arch of Triumph, Chrysota's Chapel) may be used in the own turn: any_time = at any decision "
+                   "with an action left (the text names no moment), its bonus waiting for the roll; in_reach = "
+                   "only when that roll's action is open now (reading R26)", ("any_time", "in_reach")),
             Option("max_rounds", 100, "end the game after this many rounds even if no dragon exceeded the win "
                    "amount (0 = no limit; the document allows endless games)", type=int, minimum=0,
                    maximum=10000),
