@@ -321,6 +321,28 @@ def test_double_move_via_own_option_names_the_empty_territory():
     assert "southbay is empty" in reason and "'own'" in reason
 
 
+def test_destination_only_two_steps_away_names_the_blocking_territories():
+    """"Thus your Army pawns can move 2 territories at once, as long as they do not move through enemy
+    territories this way." — side B: Blue, with Double move, has armies only in Barrow Down, two territories
+    from Glimmerdell through Red Hold (Red's castle) or Wheatfield (Red's armies). Choosing Glimmerdell is
+    refused for that reason, not as if no army were near; without Double move, for the missing effect."""
+    patch = {"phase": "conquest", "current": 1, "soldiers": [0, 4], "reserve": [11, 5],
+             "armies": {"barrowdown": [0, 2], "wheatfield": [1, 0], "glimmerdell": [0, 0], "ferrycross": [0, 1]},
+             "locations": {"barrowdown.1": 1, "wheatfield.1": 0, "wheatfield.2": None, "glimmerdell.1": None,
+                           "ferrycross.1": 1}}
+    reason = _refusal(state_with(patch, board="b"), "move glimmerdell")
+    assert reason.startswith("barrowdown is 2 territories from glimmerdell")
+    assert "do not move through enemy territories" in reason
+    assert "redhold is red's" in reason and "wheatfield is red's" in reason
+    without = {**patch, "locations": {**patch["locations"], "ferrycross.1": None, "ferrycross.2": 1}}
+    reason = _refusal(state_with(without, board="b"), "move glimmerdell")
+    assert reason.startswith("barrowdown is not adjacent to glimmerdell")
+    assert "needs the Double move bonus effect" in reason
+    # nothing of Blue's within two territories: the plain reason
+    assert (_refusal(state_with(patch, board="b"), "move saltmarsh")
+            == "none of your territories with armies is adjacent to saltmarsh")
+
+
 def test_too_few_soldier_tokens_is_refused_as_such():
     """"Spend 1 Soldier token per army you wish to move from your starting territories" — with 3 armies next
     to 2 enemy armies but only 2 Soldier tokens, the move is refused for the tokens, not for the armies."""

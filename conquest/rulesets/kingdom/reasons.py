@@ -46,6 +46,12 @@ def illegal_reason(s: KingdomData, action: Any) -> str:
                 return "Spend 1 Soldier token per army you wish to move: you have none"
             srcs = move_sources_for(s, t, me)
             if not srcs:
+                # armies two territories away: say why they cannot come (no Double move, or only through enemy
+                # territories) rather than only that none is adjacent
+                far = [x for m in sorted(b.adjacent[t]) for x in sorted(b.adjacent[m])
+                       if x != t and s.armies[2 * x + me] > 0]
+                if far:
+                    return not_a_source(s, far[0], t)
                 return f"none of your territories with armies is adjacent to {b.names[t]}"
             need = s.enemy_armies(t, me)
             if s.soldiers[me] <= need < sum(s.armies[2 * x + me] for x in srcs):
