@@ -343,6 +343,21 @@ def test_destination_only_two_steps_away_names_the_blocking_territories():
             == "none of your territories with armies is adjacent to saltmarsh")
 
 
+def test_the_destination_is_not_a_starting_territory():
+    """"Choose a destination territory and any number of your adjacent territories ... then move these armies
+    to the destination territory." — armies already in the destination do not move into it: naming it as a
+    starting territory is refused as such (not as a territory too far away), and one army is one army."""
+    s = play(state_with({**CONQUEST_RED, "soldiers": [3, 0]}), "move fernmarch")
+    assert _refusal(s, "from fernmarch 1") == ("fernmarch is the destination of this move: the armies come "
+                                               "from the territories around it")
+    assert _refusal(play(state_with({**CONQUEST_RED, "soldiers": [3, 0]}), "move southbay"),
+                    "from millbrook 3") == "red has only 2 armies in millbrook"
+    one = state_with({**CONQUEST_RED, "soldiers": [3, 0], "reserve": [9, 7],
+                      "armies": {"millbrook": [1, 0], "southbay": [0, 1]},
+                      "locations": {"millbrook.2": None, "southbay.1": 1}})
+    assert _refusal(play(one, "move fernmarch"), "from millbrook 2") == "red has only 1 army in millbrook"
+
+
 def test_too_few_soldier_tokens_is_refused_as_such():
     """"Spend 1 Soldier token per army you wish to move from your starting territories" — with 3 armies next
     to 2 enemy armies but only 2 Soldier tokens, the move is refused for the tokens, not for the armies."""
