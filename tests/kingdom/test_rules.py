@@ -321,6 +321,43 @@ def test_double_move_via_own_option_names_the_empty_territory():
     assert "southbay is empty" in reason and "'own'" in reason
 
 
+def test_destination_only_two_steps_away_names_the_blocking_territories():
+    """"Thus your Army pawns can move 2 territories at once, as long as they do not move through enemy
+    territories this way." — side B: Blue, with Double move, has armies only in Barrow Down, two territories
+    from Glimmerdell through Red Hold (Red's castle) or Wheatfield (Red's armies). Choosing Glimmerdell is
+    refused for that reason, not as if no army were near; without Double move, for the missing effect."""
+    patch = {"phase": "conquest", "current": 1, "soldiers": [0, 4], "reserve": [11, 5],
+             "armies": {"barrowdown": [0, 2], "wheatfield": [1, 0], "glimmerdell": [0, 0], "ferrycross": [0, 1]},
+             "locations": {"barrowdown.1": 1, "wheatfield.1": 0, "wheatfield.2": None, "glimmerdell.1": None,
+                           "ferrycross.1": 1}}
+    reason = _refusal(state_with(patch, board="b"), "move glimmerdell")
+    assert reason.startswith("barrowdown is 2 territories from glimmerdell")
+    assert "do not move through enemy territories" in reason
+    assert "redhold is red's" in reason and "wheatfield is red's" in reason
+    without = {**patch, "locations": {**patch["locations"], "ferrycross.1": None, "ferrycross.2": 1}}
+    reason = _refusal(state_with(without, board="b"), "move glimmerdell")
+    assert reason.startswith("barrowdown is not adjacent to glimmerdell")
+    assert "needs the Double move bonus effect" in reason
+    # nothing of Blue's within two territories: the plain reason
+    assert (_refusal(state_with(patch, board="b"), "move saltmarsh")
+            == "none of your territories with armies is adjacent to saltmarsh")
+
+
+def test_the_destination_is_not_a_starting_territory():
+    """"Choose a destination territory and any number of your adjacent territories ... then move these armies
+    to the destination territory." — armies already in the destination do not move into it: naming it as a
+    starting territory is refused as such (not as a territory too far away), and one army is one army."""
+    s = play(state_with({**CONQUEST_RED, "soldiers": [3, 0]}), "move fernmarch")
+    assert _refusal(s, "from fernmarch 1") == ("fernmarch is the destination of this move: the armies come "
+                                               "from the territories around it")
+    assert _refusal(play(state_with({**CONQUEST_RED, "soldiers": [3, 0]}), "move southbay"),
+                    "from millbrook 3") == "red has only 2 armies in millbrook"
+    one = state_with({**CONQUEST_RED, "soldiers": [3, 0], "reserve": [9, 7],
+                      "armies": {"millbrook": [1, 0], "southbay": [0, 1]},
+                      "locations": {"millbrook.2": None, "southbay.1": 1}})
+    assert _refusal(play(one, "move fernmarch"), "from millbrook 2") == "red has only 1 army in millbrook"
+
+
 def test_too_few_soldier_tokens_is_refused_as_such():
     """"Spend 1 Soldier token per army you wish to move from your starting territories" — with 3 armies next
     to 2 enemy armies but only 2 Soldier tokens, the move is refused for the tokens, not for the armies."""

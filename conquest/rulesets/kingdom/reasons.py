@@ -46,6 +46,12 @@ def illegal_reason(s: KingdomData, action: Any) -> str:
                 return "Spend 1 Soldier token per army you wish to move: you have none"
             srcs = move_sources_for(s, t, me)
             if not srcs:
+                # armies two territories away: say why they cannot come (no Double move, or only through enemy
+                # territories) rather than only that none is adjacent
+                far = [x for m in sorted(b.adjacent[t]) for x in sorted(b.adjacent[m])
+                       if x != t and s.armies[2 * x + me] > 0]
+                if far:
+                    return not_a_source(s, far[0], t)
                 return f"none of your territories with armies is adjacent to {b.names[t]}"
             need = s.enemy_armies(t, me)
             if s.soldiers[me] <= need < sum(s.armies[2 * x + me] for x in srcs):
@@ -73,13 +79,13 @@ def illegal_reason(s: KingdomData, action: Any) -> str:
             if any(x == t for x, _ in s.move_from):
                 return f"armies from {action[1]} were already chosen for this move"
             if action[2] > s.armies[2 * t + me]:
-                return f"{COLORS[me]} has only {s.armies[2 * t + me]} armies in {action[1]}"
+                return f"{COLORS[me]} has only {armies(s.armies[2 * t + me])} in {action[1]}"
             if action[2] > s.soldiers[me] - s.moved_total():
                 return "Spend 1 Soldier token per army you wish to move: not enough Soldier tokens left"
             if s.soldiers[me] <= need:
                 return too_few_soldiers(s, dest, need)
             return ("that would leave too few armies to outnumber the "
-                    f"{need} enemy armies in {b.names[dest]}")
+                    f"{enemy(need)} in {b.names[dest]}")
         return f"finish the move into {b.names[dest]}: 'from TERRITORY N' or 'go'"
     _, t, _ = s.tasks[0]
     if phase == VACATE:
@@ -91,9 +97,17 @@ def illegal_reason(s: KingdomData, action: Any) -> str:
 
 def too_few_soldiers(s: KingdomData, dest: int, need: int) -> str:
     me = s.current
-    return (f"Spend 1 Soldier token per army you wish to move: moving more than the {need} enemy armies in "
+    return (f"Spend 1 Soldier token per army you wish to move: moving more than the {enemy(need)} in "
             f"{s.board.names[dest]} takes {need + 1} Soldier tokens and {COLORS[me]} has "
             f"{s.soldiers[me]}")
+
+
+def armies(n: int) -> str:
+    return f"{n} army" if n == 1 else f"{n} armies"
+
+
+def enemy(n: int) -> str:
+    return f"{n} enemy army" if n == 1 else f"{n} enemy armies"
 
 
 def not_a_source(s: KingdomData, t: int, dest: int) -> str:
@@ -102,6 +116,8 @@ def not_a_source(s: KingdomData, t: int, dest: int) -> str:
     b = s.board
     me = s.current
     name, dname = b.names[t], b.names[dest]
+    if t == dest:
+        return f"{name} is the destination of this move: the armies come from the territories around it"
     if s.armies[2 * t + me] == 0:
         return f"{COLORS[me]} has no armies in {name}"
     if dest in b.adjacent[t]:  # pragma: no cover - an adjacent territory with armies is always a source
