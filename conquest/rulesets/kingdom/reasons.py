@@ -13,6 +13,9 @@ from conquest.rulesets.kingdom.state import KingdomData
 
 
 def illegal_reason(s: KingdomData, action: Any) -> str:
+    """Why ``action`` is refused now, naming the rule it breaks."""
+    # Long because: one refusal per rule of the Conquest phase, in the order of a turn (income, recruit, move
+    # and its steps, stop); each branch names the rule it checks.
     phase = s.phase
     word = action[0] if isinstance(action, tuple) and action else None
     b = s.board
